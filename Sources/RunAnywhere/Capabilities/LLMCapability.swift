@@ -1,0 +1,207 @@
+import Foundation
+import Synchronization
+
+/// Text generation: owns the loaded language model and everything around the engine
+/// call: prompt formatting, validation, stop sequences, thinking extraction, metrics,
+/// cancellation, streaming and events.
+actor LLMCapability {
+    private let services: ServiceRegistry
+    private let events: EventBus
+    let lifecycle: ModelLifecycle<any LLMService>
+    private var active: [UUID: CancellationFlag] = [:]
+    private let logger = SDKLogger(category: "LLM")
+
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
+        self.services = services
+        self.events = events
+        self.lifecycle = ModelLifecycle(category: .llm, registry: registry, events: events) { service in
+            await service.unload()
+        }
+    }
+
+    /// What a generation is asked to continue.
+    enum Input: Sendable {
+        case prompt(String)
+        case messages([ChatMessage])
+    }
+
+    // MARK: Lifecycle
+
+    func load(_ id: String, configuration: LLMLoadConfiguration) async throws(SDKException) {
+        let services = self.services
+        try await lifecycle.load(id) { model in
+            let provider = try services.llmProvider(for: model)
+            return try await provider.factory(model, configuration)
+        }
+    }
+
+    func unload() async {
+        cancelAll()
+        await lifecycle.unload()
+    }
+
+    var currentModel: ModelInfo? { get async { await lifecycle.currentModel } }
+
+    // MARK: Generation
+
+    /// Asks every running generation to stop after its current token.
+    func cancelAll() {
+        for flag in active.values { flag.cancel() }
+    }
+
+    func generate(_ input: Input, options: LLMGenerationOptions) async throws(SDKException) -> LLMGenerationResult {
+        try await run(input, options: options, cancellation: CancellationFlag(), onSegment: nil)
+    }
+
+    /// Streams a generation. Ending iteration early (or cancelling the consuming task)
+    /// cancels the generation.
+    nonisolated func stream(_ input: Input, options: LLMGenerationOptions) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LLMStreamEvent.self)
+        let flag = CancellationFlag()
+        let task = Task {
+            do {
+                let result = try await self.run(input, options: options, cancellation: flag) { segment in
+                    continuation.yield(.token(text: segment.text, isThinking: segment.isThinking))
+                }
+                continuation.yield(.completed(result))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination {
+                flag.cancel()
+                task.cancel()
+            }
+        }
+        return stream
+    }
+
+    private func run(_ input: Input, options: LLMGenerationOptions, cancellation: CancellationFlag,
+                     onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?) async throws(SDKException) -> LLMGenerationResult {
+        try options.validate()
+        try Self.validate(input)
+        guard let service = await lifecycle.currentService else {
+            throw SDKException(.modelNotLoaded, "No language model is loaded",
+                               recovery: "Call RunAnywhere.loadModel(_:) first")
+        }
+        let model = service.model
+        let generationId = UUID()
+        let start = ContinuousClock.now
+        active[generationId] = cancellation
+        defer { active[generationId] = nil }
+        events.publish(.generationStarted(generationId: generationId, modelId: model.id))
+
+        do {
+            let prompt = try await Self.format(input, options: options, service: service)
+            let request = LLMServiceRequest(prompt: prompt, maxTokens: options.maxTokens, sampling: options.sampling,
+                                            threads: options.threads, truncatePromptToFit: options.truncatePromptToFit,
+                                            ignoreEndOfSequence: options.ignoreEndOfSequence, cancellation: cancellation)
+            let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
+            let serviceResult = try await withTaskCancellationHandler {
+                try await service.generate(request) { bytes in
+                    let now = ContinuousClock.now
+                    let (segments, stop) = progress.withLock { progress in
+                        if progress.firstToken == nil { progress.firstToken = now }
+                        progress.lastToken = now
+                        let segments = progress.processor.consume(bytes)
+                        return (segments, progress.processor.stopSequenceHit)
+                    }
+                    if let onSegment { segments.forEach(onSegment) }
+                    return stop ? .stop : .continue
+                }
+            } onCancel: {
+                cancellation.cancel()
+            }
+            let end = ContinuousClock.now
+            let final = progress.withLock { progress in
+                let tail = progress.processor.finish()
+                return (tail, progress)
+            }
+            if let onSegment { final.0.forEach(onSegment) }
+            let result = Self.makeResult(model: model, progress: final.1, service: serviceResult, start: start, end: end)
+            if result.finishReason == .cancelled {
+                events.publish(.generationCancelled(generationId: generationId, modelId: model.id, tokens: result.generatedTokens))
+            } else {
+                events.publish(.generationCompleted(generationId: generationId, modelId: model.id, tokens: result.generatedTokens,
+                                                    durationMs: result.totalMs, tokensPerSecond: result.tokensPerSecond))
+            }
+            return result
+        } catch {
+            let sdkError = SDKException.wrap(error, as: .generationFailed, "Generation failed")
+            events.publish(.generationFailed(generationId: generationId, modelId: model.id, error: sdkError))
+            logger.error("Generation failed: \(sdkError)")
+            throw sdkError
+        }
+    }
+
+    private struct Progress: Sendable {
+        var processor: GenerationTextProcessor
+        var firstToken: ContinuousClock.Instant?
+        var lastToken: ContinuousClock.Instant?
+    }
+
+    private static func validate(_ input: Input) throws(SDKException) {
+        switch input {
+        case .prompt(let prompt):
+            guard !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw SDKException(.emptyPrompt, "The prompt is empty")
+            }
+        case .messages(let messages):
+            guard messages.contains(where: { !$0.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
+                throw SDKException(.emptyPrompt, "The conversation has no message with content")
+            }
+        }
+    }
+
+    /// The text the engine sees: the model's chat template around the turns, unless the
+    /// caller asked for the raw prompt.
+    private static func format(_ input: Input, options: LLMGenerationOptions, service: any LLMService) async throws -> String {
+        var messages: [ChatMessage]
+        switch input {
+        case .prompt(let prompt):
+            guard options.applyChatTemplate else {
+                guard let system = options.systemPrompt, !system.isEmpty else { return prompt }
+                return system + "\n\n" + prompt
+            }
+            messages = [.user(prompt)]
+        case .messages(let turns):
+            messages = turns
+        }
+        if let system = options.systemPrompt, !system.isEmpty, messages.first?.role != .system {
+            messages.insert(.system(system), at: 0)
+        }
+        return try await service.formatChat(messages, addAssistantTurn: true)
+    }
+
+    private static func makeResult(model: ModelInfo, progress: Progress, service: LLMServiceResult,
+                                   start: ContinuousClock.Instant, end: ContinuousClock.Instant) -> LLMGenerationResult {
+        let totalMs = start.duration(to: end).milliseconds
+        let ttftMs = progress.firstToken.map { start.duration(to: $0).milliseconds } ?? totalMs
+        // Speed after the first token: n-1 decode steps lie between the first and last token.
+        var tokensPerSecond = 0.0
+        if service.generatedTokens > 1, let first = progress.firstToken, let last = progress.lastToken {
+            let seconds = first.duration(to: last).milliseconds / 1000
+            if seconds > 0 { tokensPerSecond = Double(service.generatedTokens - 1) / seconds }
+        }
+        let promptTPS = ttftMs > 0 ? Double(service.promptTokens) / (ttftMs / 1000) : 0
+        let finish: LLMFinishReason = if progress.processor.stopSequenceHit {
+            .stopSequence
+        } else {
+            switch service.stopReason {
+            case .endOfSequence, .callback: .stop
+            case .maxTokens: .length
+            case .contextFull: .contextFull
+            case .cancelled: .cancelled
+            }
+        }
+        let thinking = progress.processor.thinking.trimmingCharacters(in: .whitespacesAndNewlines)
+        return LLMGenerationResult(
+            text: progress.processor.answer,
+            thinkingContent: progress.processor.sawThinking ? thinking : nil,
+            modelId: model.id, promptTokens: service.promptTokens, generatedTokens: service.generatedTokens,
+            timeToFirstTokenMs: ttftMs, tokensPerSecond: tokensPerSecond, promptTokensPerSecond: promptTPS,
+            totalMs: totalMs, finishReason: finish)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Reads the header of a GGUF file without loading its weights.
+///
+/// Used at import time to refuse what llama.cpp could not load, with a precise reason:
+/// a wrong magic, an unsupported version, a header that runs past the end of the file,
+/// or tensor data that the file is too short to hold (a truncated download). It also
+/// yields the metadata the registry keeps (architecture, context length, chat template).
+struct GGUFFile: Sendable {
+    static let magic: [UInt8] = Array("GGUF".utf8)
+
+    let version: UInt32
+    let tensorCount: UInt64
+    /// Scalar and string metadata; arrays are skipped.
+    let metadata: [String: MetadataValue]
+    /// Bytes the file must have to hold every tensor whose type size is known.
+    let requiredSize: UInt64
+    let fileSize: UInt64
+
+    enum MetadataValue: Sendable, Equatable {
+        case int(Int64), uint(UInt64), float(Double), bool(Bool), string(String)
+
+        var intValue: Int? {
+            switch self {
+            case .int(let v): Int(exactly: v)
+            case .uint(let v): Int(exactly: v)
+            default: nil
+            }
+        }
+        var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    }
+
+    var architecture: String? { metadata["general.architecture"]?.stringValue }
+    var name: String? { metadata["general.name"]?.stringValue }
+    var contextLength: Int? { architecture.flatMap { metadata["\($0).context_length"]?.intValue } }
+    var hasChatTemplate: Bool { metadata["tokenizer.chat_template"]?.stringValue?.isEmpty == false }
+
+    /// Whether the file starts with the GGUF magic.
+    static func hasMagic(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4)).map(Array.init) == magic
+    }
+
+    /// Parses the header; throws `.invalidModelFormat` or `.modelCorrupted` with the reason.
+    init(contentsOf url: URL) throws(SDKException) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw SDKException(.modelFileNotFound, "Cannot read \(url.path)", underlying: error)
+        }
+        var reader = Reader(data: data)
+        do {
+            guard try reader.bytes(4) == Self.magic else {
+                throw SDKException(.invalidModelFormat, "\(url.lastPathComponent) is not a GGUF file (wrong magic bytes)",
+                                   recovery: "Convert the model to GGUF for llama.cpp")
+            }
+            version = try reader.u32()
+            guard (2...3).contains(version) else {
+                throw SDKException(.invalidModelFormat, "\(url.lastPathComponent) has unsupported GGUF version \(version)")
+            }
+            tensorCount = try reader.u64()
+            let kvCount = try reader.u64()
+            var metadata: [String: MetadataValue] = [:]
+            var alignment: UInt64 = 32
+            for _ in 0..<kvCount {
+                let key = try reader.string()
+                let type = try reader.u32()
+                if let value = try reader.value(type: type) {
+                    metadata[key] = value
+                    if key == "general.alignment", let a = value.intValue, a > 0 { alignment = UInt64(a) }
+                }
+            }
+            var dataEnd: UInt64 = 0
+            for _ in 0..<tensorCount {
+                _ = try reader.string()
+                let dims = try reader.u32()
+                guard dims <= 8 else { throw Reader.Failure.malformed("tensor with \(dims) dimensions") }
+                var elements: UInt64 = 1
+                for _ in 0..<dims { elements = elements &* (try reader.u64()) }
+                let type = try reader.u32()
+                let offset = try reader.u64()
+                let size = Self.byteSize(type: type, elements: elements) ?? 0
+                dataEnd = max(dataEnd, offset + size)
+            }
+            let dataStart = (UInt64(reader.offset) + alignment - 1) / alignment * alignment
+            self.metadata = metadata
+            self.fileSize = UInt64(data.count)
+            self.requiredSize = dataStart + dataEnd
+        } catch let error as SDKException {
+            throw error
+        } catch {
+            throw SDKException(.modelCorrupted, "\(url.lastPathComponent) has a damaged GGUF header (\(error))",
+                               recovery: "The file is probably truncated: download or copy it again")
+        }
+        guard requiredSize <= fileSize else {
+            throw SDKException(.modelCorrupted,
+                               "\(url.lastPathComponent) is truncated: its tensors need \(requiredSize) bytes but the file has \(fileSize)",
+                               recovery: "Download or copy the model again")
+        }
+    }
+
+    /// Bytes taken by `elements` values of a ggml type, for the types whose block layout
+    /// is fixed (ggml.h `enum ggml_type`); `nil` for types this reader does not know.
+    static func byteSize(type: UInt32, elements: UInt64) -> UInt64? {
+        let layout: (block: UInt64, bytes: UInt64)? = switch type {
+        case 0: (1, 4)      // F32
+        case 1: (1, 2)      // F16
+        case 2: (32, 18)    // Q4_0
+        case 3: (32, 20)    // Q4_1
+        case 6: (32, 22)    // Q5_0
+        case 7: (32, 24)    // Q5_1
+        case 8: (32, 34)    // Q8_0
+        case 9: (32, 36)    // Q8_1
+        case 10: (256, 84)  // Q2_K
+        case 11: (256, 110) // Q3_K
+        case 12: (256, 144) // Q4_K
+        case 13: (256, 176) // Q5_K
+        case 14: (256, 210) // Q6_K
+        case 15: (256, 292) // Q8_K
+        case 20: (32, 18)   // IQ4_NL
+        case 24: (1, 1)     // I8
+        case 25: (1, 2)     // I16
+        case 26: (1, 4)     // I32
+        case 27: (1, 8)     // I64
+        case 28: (1, 8)     // F64
+        case 30: (1, 2)     // BF16
+        default: nil
+        }
+        guard let layout else { return nil }
+        return (elements + layout.block - 1) / layout.block * layout.bytes
+    }
+
+    /// A bounds-checked little-endian cursor over the mapped file.
+    private struct Reader {
+        enum Failure: Error, CustomStringConvertible {
+            case pastEnd(Int), malformed(String)
+            var description: String {
+                switch self {
+                case .pastEnd(let at): "header runs past the end of the file at byte \(at)"
+                case .malformed(let what): what
+                }
+            }
+        }
+
+        let data: Data
+        var offset = 0
+
+        mutating func bytes(_ count: Int) throws -> [UInt8] {
+            guard count >= 0, offset + count <= data.count else { throw Failure.pastEnd(offset) }
+            defer { offset += count }
+            let start = data.startIndex + offset
+            return Array(data[start..<start + count])
+        }
+
+        mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
+            let size = MemoryLayout<T>.size
+            guard offset + size <= data.count else { throw Failure.pastEnd(offset) }
+            defer { offset += size }
+            var value: T = 0
+            _ = withUnsafeMutableBytes(of: &value) { dst in
+                data.copyBytes(to: dst, from: (data.startIndex + offset)..<(data.startIndex + offset + size))
+            }
+            return T(littleEndian: value)
+        }
+
+        mutating func u32() throws -> UInt32 { try integer(UInt32.self) }
+        mutating func u64() throws -> UInt64 { try integer(UInt64.self) }
+
+        mutating func string() throws -> String {
+            let length = try u64()
+            guard length < 64 << 20 else { throw Failure.malformed("string of \(length) bytes") }
+            return String(decoding: try bytes(Int(length)), as: UTF8.self)
+        }
+
+        /// Reads one metadata value of GGUF type `type`; arrays are skipped (nil).
+        mutating func value(type: UInt32) throws -> MetadataValue? {
+            switch type {
+            case 0: return .uint(UInt64(try integer(UInt8.self)))
+            case 1: return .int(Int64(try integer(Int8.self)))
+            case 2: return .uint(UInt64(try integer(UInt16.self)))
+            case 3: return .int(Int64(try integer(Int16.self)))
+            case 4: return .uint(UInt64(try integer(UInt32.self)))
+            case 5: return .int(Int64(try integer(Int32.self)))
+            case 6: return .float(Double(Float(bitPattern: try integer(UInt32.self))))
+            case 7: return .bool(try integer(UInt8.self) != 0)
+            case 8: return .string(try string())
+            case 9:
+                let elementType = try u32()
+                let count = try u64()
+                guard count < 1 << 32 else { throw Failure.malformed("array of \(count) items") }
+                if let width = Self.fixedWidth(elementType) {
+                    _ = try bytes(Int(count) * width)
+                } else {
+                    for _ in 0..<count { _ = try value(type: elementType) }
+                }
+                return nil
+            case 10: return .uint(try u64())
+            case 11: return .int(try integer(Int64.self))
+            case 12: return .float(Double(bitPattern: try u64()))
+            default: throw Failure.malformed("unknown metadata type \(type)")
+            }
+        }
+
+        static func fixedWidth(_ type: UInt32) -> Int? {
+            switch type {
+            case 0, 1, 7: 1
+            case 2, 3: 2
+            case 4, 5, 6: 4
+            case 10, 11, 12: 8
+            default: nil
+            }
+        }
+    }
+}

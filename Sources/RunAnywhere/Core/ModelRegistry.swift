@@ -1,0 +1,286 @@
+import Foundation
+import Synchronization
+
+/// How ``ModelRegistry/importModel(from:id:name:category:framework:mode:)`` treats the source file.
+public enum ModelImportMode: String, Sendable, Codable, CaseIterable {
+    /// Copy the file into the store; the source stays.
+    case copy
+    /// Move the file into the store (a rename when on the same file system).
+    case move
+}
+
+/// The persistent catalogue of models.
+///
+/// `registry.json` is the index, always replaced atomically. Each model stored under
+/// `models/<framework>/<id>/` also carries a `model.json` copy of its entry, so that
+/// discovery at start-up can rebuild entries the index lacks. A registry file that cannot
+/// be parsed is never overwritten: loading fails with `.registryCorrupted` and the model
+/// files stay where they are.
+final class ModelRegistry: Sendable {
+    static let sidecarName = "model.json"
+    private static let formatVersion = 1
+
+    let paths: SDKPaths
+    private let models = Mutex<[String: ModelInfo]>([:])
+    private let logger = SDKLogger(category: "ModelRegistry")
+
+    init(paths: SDKPaths) {
+        self.paths = paths
+    }
+
+    private struct RegistryFile: Codable {
+        var version: Int
+        var models: [ModelInfo]
+    }
+
+    // MARK: Loading
+
+    /// Reads `registry.json`, then adds models found on disk that it does not list.
+    func load() throws(SDKException) {
+        var loaded: [String: ModelInfo] = [:]
+        let file = paths.registryFile
+        if FileManager.default.fileExists(atPath: file.path) {
+            do {
+                let data = try Data(contentsOf: file)
+                let decoded = try Self.decoder.decode(RegistryFile.self, from: data)
+                for model in decoded.models { loaded[model.id] = model }
+            } catch {
+                throw SDKException(.registryCorrupted, "The model registry \(file.path) cannot be read (\(Self.describe(error)))",
+                                   recovery: "Move the file aside; the models under \(paths.modelsDirectory.path) are untouched and are rediscovered at the next start",
+                                   underlying: error)
+            }
+        }
+        let discovered = discoverModels(excluding: Set(loaded.keys))
+        for model in discovered { loaded[model.id] = model }
+        models.withLock { $0 = loaded }
+        if !discovered.isEmpty {
+            logger.info("Discovered \(discovered.count) model(s) on disk: \(discovered.map(\.id).joined(separator: ", "))")
+            try save()
+        }
+    }
+
+    /// Model folders under `models/` that the index does not list: read from their
+    /// `model.json`, or, for a lone GGUF file, registered as an LLM named after its folder.
+    private func discoverModels(excluding known: Set<String>) -> [ModelInfo] {
+        let fm = FileManager.default
+        var found: [ModelInfo] = []
+        for framework in InferenceFramework.allCases {
+            let frameworkDir = paths.modelsDirectory.appendingPathComponent(framework.rawValue, isDirectory: true)
+            guard let ids = try? fm.contentsOfDirectory(atPath: frameworkDir.path) else { continue }
+            for id in ids.sorted() where !known.contains(id) && (try? ModelInfo.validate(id: id)) != nil {
+                let dir = frameworkDir.appendingPathComponent(id, isDirectory: true)
+                if let model = readSidecar(in: dir), model.id == id {
+                    found.append(model)
+                } else if framework == .llamaCpp,
+                          let files = try? fm.contentsOfDirectory(atPath: dir.path),
+                          let gguf = files.sorted().first(where: { $0.lowercased().hasSuffix(".gguf") }) {
+                    let path = dir.appendingPathComponent(gguf)
+                    let header = try? GGUFFile(contentsOf: path)
+                    found.append(ModelInfo(id: id, name: header?.name ?? id, category: .llm, format: .gguf,
+                                           framework: .llamaCpp, localPath: path,
+                                           sizeBytes: FileSystem.allocatedSize(of: path),
+                                           contextLength: header?.contextLength, hasChatTemplate: header?.hasChatTemplate))
+                }
+            }
+        }
+        return found
+    }
+
+    private func readSidecar(in dir: URL) -> ModelInfo? {
+        guard let data = try? Data(contentsOf: dir.appendingPathComponent(Self.sidecarName)),
+              var model = try? Self.decoder.decode(ModelInfo.self, from: data) else { return nil }
+        // The folder may have moved with the whole home: trust the folder, not the old path.
+        if let name = model.localPath?.lastPathComponent {
+            model.localPath = dir.appendingPathComponent(name)
+        }
+        return model
+    }
+
+    // MARK: Queries
+
+    /// Every model, sorted by id.
+    func list() -> [ModelInfo] {
+        models.withLock { Array($0.values) }.sorted { $0.id < $1.id }
+    }
+
+    /// Models matching the given category and framework (either may be `nil`).
+    func models(category: ModelCategory? = nil, framework: InferenceFramework? = nil) -> [ModelInfo] {
+        list().filter { (category == nil || $0.category == category) && (framework == nil || $0.framework == framework) }
+    }
+
+    /// One model, or `.modelNotFound`.
+    func get(_ id: String) throws(SDKException) -> ModelInfo {
+        guard let model = models.withLock({ $0[id] }) else {
+            throw SDKException(.modelNotFound, "No model with id '\(id)' is registered",
+                               recovery: "See `runanywhere models list`, or import the model first")
+        }
+        return model
+    }
+
+    // MARK: Changes
+
+    /// Adds or replaces an entry. An entry whose `localPath` is set must point at a
+    /// readable file.
+    func register(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
+        try ModelInfo.validate(id: model.id)
+        if let path = model.localPath, !FileSystem.isReadableFile(path) {
+            throw SDKException(.modelFileNotFound, "Model file \(path.path) does not exist or cannot be read")
+        }
+        try update { models throws(SDKException) in
+            if models[model.id] != nil, !replace {
+                throw SDKException(.modelAlreadyExists, "A model with id '\(model.id)' is already registered",
+                                   recovery: "Choose another id or remove the existing model first")
+            }
+            models[model.id] = model
+        }
+    }
+
+    /// Copies or moves a local model file into the store and registers it.
+    ///
+    /// The file is staged in `tmp/`, validated (GGUF files must have a sound header),
+    /// renamed into `models/<framework>/<id>/`, and only then added to the index. Any
+    /// failure undoes the steps taken: no half-imported folder, no index entry, and a
+    /// moved source file is put back.
+    func importModel(from source: URL, id: String, name: String?, category: ModelCategory,
+                     framework: InferenceFramework, mode: ModelImportMode) throws(SDKException) -> ModelInfo {
+        try ModelInfo.validate(id: id)
+        if models.withLock({ $0[id] }) != nil {
+            throw SDKException(.modelAlreadyExists, "A model with id '\(id)' is already registered",
+                               recovery: "Choose another id or remove the existing model first")
+        }
+        let source = source.standardizedFileURL
+        guard FileSystem.isReadableFile(source) else {
+            throw SDKException(.modelFileNotFound, "Model file \(source.path) does not exist or cannot be read")
+        }
+        var format = ModelFormat.guess(fromFileName: source.lastPathComponent)
+        var header: GGUFFile?
+        if format == .gguf || framework == .llamaCpp || GGUFFile.hasMagic(source) {
+            header = try GGUFFile(contentsOf: source)
+            format = .gguf
+        }
+        let size = FileSystem.allocatedSize(of: source)
+        try paths.createDirectories()
+        let stage = paths.tempDirectory.appendingPathComponent("import-\(UUID().uuidString)", isDirectory: true)
+        let destinationDir = paths.modelDirectory(framework: framework, id: id)
+        let fileName = source.lastPathComponent
+        var model = ModelInfo(id: id, name: name ?? header?.name ?? id, category: category, format: format,
+                              framework: framework, localPath: destinationDir.appendingPathComponent(fileName),
+                              sizeBytes: size, contextLength: header?.contextLength,
+                              hasChatTemplate: header.map(\.hasChatTemplate))
+        let fm = FileManager.default
+        var movedIntoStage = false
+        var placed = false
+        do throws(SDKException) {
+            guard !fm.fileExists(atPath: destinationDir.path) else {
+                throw SDKException(.fileSystemError, "\(destinationDir.path) already exists but is not registered",
+                                   recovery: "Remove the folder or restart the SDK so it is discovered")
+            }
+            try FileSystem.transfer(source, to: stage.appendingPathComponent(fileName), move: mode == .move)
+            movedIntoStage = mode == .move
+            try FileSystem.atomicWrite(try Self.encode(model), to: stage.appendingPathComponent(Self.sidecarName))
+            try FileSystem.transfer(stage, to: destinationDir, move: true)
+            placed = true
+            try update { models throws(SDKException) in
+                guard models[id] == nil else {
+                    throw SDKException(.modelAlreadyExists, "A model with id '\(id)' was registered meanwhile")
+                }
+                models[id] = model
+            }
+        } catch {
+            if placed {
+                if movedIntoStage { try? FileSystem.transfer(destinationDir.appendingPathComponent(fileName), to: source, move: true) }
+                try? fm.removeItem(at: destinationDir)
+            } else if movedIntoStage {
+                try? FileSystem.transfer(stage.appendingPathComponent(fileName), to: source, move: true)
+            }
+            try? fm.removeItem(at: stage)
+            throw error
+        }
+        model.localPath = destinationDir.appendingPathComponent(fileName)
+        logger.info("Imported \(id) (\(size) bytes) into \(destinationDir.path)")
+        return model
+    }
+
+    /// Removes a model from the index and, if its files are in the store, deletes them.
+    /// Files registered from elsewhere are left alone.
+    func remove(_ id: String) throws(SDKException) {
+        let model = try get(id)
+        let fm = FileManager.default
+        let storeDir = paths.modelDirectory(framework: model.framework, id: id)
+        let inStore = fm.fileExists(atPath: storeDir.path)
+        let trash = paths.tempDirectory.appendingPathComponent("remove-\(id)-\(UUID().uuidString)", isDirectory: true)
+        // Out of the way first, so a failed index write can put it back untouched.
+        if inStore { try FileSystem.transfer(storeDir, to: trash, move: true) }
+        do throws(SDKException) {
+            try update { models in models[id] = nil }
+        } catch {
+            if inStore { try? FileSystem.transfer(trash, to: storeDir, move: true) }
+            throw error
+        }
+        if inStore { try? fm.removeItem(at: trash) }
+        logger.info("Removed model \(id)")
+    }
+
+    /// Records that a model was just used.
+    func markUsed(_ id: String, at date: Date = Date()) {
+        try? update { models in models[id]?.lastUsedAt = date }
+    }
+
+    /// Applies `change` and writes the index; if the write fails the change is undone.
+    private func update(_ change: (inout [String: ModelInfo]) throws(SDKException) -> Void) throws(SDKException) {
+        try models.withLock { models throws(SDKException) in
+            let before = models
+            try change(&models)
+            do throws(SDKException) {
+                try write(models)
+            } catch {
+                models = before
+                throw error
+            }
+        }
+    }
+
+    private func save() throws(SDKException) {
+        try models.withLock { models throws(SDKException) in try write(models) }
+    }
+
+    private func write(_ models: [String: ModelInfo]) throws(SDKException) {
+        let file = RegistryFile(version: Self.formatVersion, models: models.values.sorted { $0.id < $1.id })
+        let data: Data
+        do { data = try Self.encoder.encode(file) } catch {
+            throw SDKException(.internalError, "Cannot encode the model registry", underlying: error)
+        }
+        try paths.createDirectories()
+        try FileSystem.atomicWrite(data, to: paths.registryFile)
+    }
+
+    // MARK: Coding
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    private static func encode(_ model: ModelInfo) throws(SDKException) -> Data {
+        do { return try encoder.encode(model) } catch {
+            throw SDKException(.internalError, "Cannot encode model \(model.id)", underlying: error)
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        case DecodingError.keyNotFound(let key, _): "missing field '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context): context.debugDescription
+        default: "\(error)"
+        }
+    }
+}

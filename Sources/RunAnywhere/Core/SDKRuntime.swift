@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+
+/// The composition root: builds and holds every service of one initialized SDK.
+///
+/// `RunAnywhere` keeps one of these; tests may build their own with other paths or
+/// other backends, so nothing below reaches for a global.
+final class SDKRuntime: Sendable {
+    let params: SDKInitParams
+    let paths: SDKPaths
+    let events: EventBus
+    let services: ServiceRegistry
+    let registry: ModelRegistry
+    let llm: LLMCapability
+
+    private let servicesInit = Mutex<Task<Void, Never>?>(nil)
+    private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
+    private let logger = SDKLogger(category: "SDK")
+
+    /// Phase 1: creates folders, loads the registry (with discovery), registers modules.
+    init(params: SDKInitParams, paths: SDKPaths, events: EventBus, modules: [any BackendModule]) throws(SDKException) {
+        self.params = params
+        self.paths = paths
+        self.events = events
+        try paths.createDirectories()
+        registry = ModelRegistry(paths: paths)
+        try registry.load()
+        services = ServiceRegistry()
+        for module in modules { module.register(with: services) }
+        llm = LLMCapability(services: services, registry: registry, events: events)
+    }
+
+    var areServicesReady: Bool { servicesState.withLock { $0.ready } }
+    var isOffline: Bool { servicesState.withLock { $0.offline } }
+
+    /// Phase 2, shared by concurrent callers: every step that may need the network or
+    /// more time. A failing step is logged and leaves the SDK usable in offline mode.
+    func completeServicesInitialization() async {
+        let task = servicesInit.withLock { task -> Task<Void, Never> in
+            if let task { return task }
+            let new = Task { await self.performServicesInitialization() }
+            task = new
+            return new
+        }
+        await task.value
+    }
+
+    private func performServicesInitialization() async {
+        let start = ContinuousClock.now
+        var offline = false
+        if params.baseURL == nil {
+            // No backend to talk to: models, generation and everything on-device still work.
+            offline = true
+        }
+        cleanStaleTempFiles()
+        servicesState.withLock { $0 = (true, offline) }
+        let ms = start.duration(to: .now).milliseconds
+        logger.info("Services ready in \(String(format: "%.1f", ms)) ms\(offline ? " (offline mode)" : "")")
+        events.publish(.servicesReady(durationMs: ms, offline: offline))
+    }
+
+    /// Removes leftovers of interrupted imports and removals from earlier runs.
+    private func cleanStaleTempFiles() {
+        let fm = FileManager.default
+        guard let items = try? fm.contentsOfDirectory(at: paths.tempDirectory, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
+        let cutoff = Date().addingTimeInterval(-3600)
+        for item in items where item.lastPathComponent.hasPrefix("import-") || item.lastPathComponent.hasPrefix("remove-") {
+            let modified = (try? item.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            if modified < cutoff { try? fm.removeItem(at: item) }
+        }
+    }
+
+    func shutdown() async {
+        await llm.unload()
+    }
+}

@@ -1,0 +1,14 @@
+import Synchronization
+
+/// A flag set from any thread and polled by a generating thread.
+public final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Asks the work to stop.
+    public func cancel() { flag.store(true, ordering: .releasing) }
+
+    /// Whether stopping was asked.
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+}

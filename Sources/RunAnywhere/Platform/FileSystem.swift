@@ -1,0 +1,68 @@
+import Foundation
+
+/// File operations the registry relies on: atomic replacement and moves that work across
+/// file systems. Every failure is an ``SDKException`` with `.fileSystemError`.
+enum FileSystem {
+    /// Writes `data` to a temp file beside `url`, then renames it over `url`, so a reader
+    /// sees either the old or the new content, never half of one.
+    static func atomicWrite(_ data: Data, to url: URL) throws(SDKException) {
+        let dir = url.deletingLastPathComponent()
+        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try data.write(to: temp)
+            if rename(temp.path, url.path) != 0 {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw SDKException(.fileSystemError, "Cannot write \(url.path)", underlying: error)
+        }
+    }
+
+    /// Copies or moves `source` to `destination` (which must not exist).
+    ///
+    /// A move is a rename when both are on one file system; otherwise a copy followed by
+    /// removing the source.
+    static func transfer(_ source: URL, to destination: URL, move: Bool) throws(SDKException) {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if move {
+                if rename(source.path, destination.path) == 0 { return }
+                try fm.copyItem(at: source, to: destination)
+                try fm.removeItem(at: source)
+            } else {
+                try fm.copyItem(at: source, to: destination)
+            }
+        } catch {
+            throw SDKException(.fileSystemError, "Cannot \(move ? "move" : "copy") \(source.path) to \(destination.path)",
+                               underlying: error)
+        }
+    }
+
+    /// Size of a file or, for a folder, of all regular files inside it.
+    static func allocatedSize(of url: URL) -> Int64 {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { return 0 }
+        if !isDir.boolValue {
+            return (try? fm.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        var total: Int64 = 0
+        if let items = fm.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) {
+            for case let item as URL in items {
+                let values = try? item.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+                if values?.isRegularFile == true { total += Int64(values?.fileSize ?? 0) }
+            }
+        }
+        return total
+    }
+
+    /// Whether `url` is a regular file that can be read.
+    static func isReadableFile(_ url: URL) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && !isDir.boolValue
+            && FileManager.default.isReadableFile(atPath: url.path)
+    }
+}

@@ -1,0 +1,124 @@
+import Logging
+import Synchronization
+
+/// Log verbosity, from most to least chatty.
+public enum LogLevel: String, Sendable, Codable, CaseIterable, Comparable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var swiftLogLevel: Logger.Level {
+        switch self {
+        case .trace: .trace
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
+    }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// The SDK's logger: a thin layer on swift-log that applies the SDK-wide level and
+/// redacts secrets.
+///
+/// Where the log lines go is the app's choice through `LoggingSystem.bootstrap`; the SDK
+/// never bootstraps the logging system itself. Metadata whose key looks like a credential
+/// (`key`, `token`, `secret`, `password`, `auth`) is replaced by `[REDACTED]` before it
+/// reaches any handler.
+///
+/// ```swift
+/// RunAnywhere.setLogLevel(.info)
+/// SDKLogger(category: "MyApp").info("loaded", metadata: ["apiKey": "sk-123"]) // apiKey=[REDACTED]
+/// ```
+public struct SDKLogger: Sendable {
+    private static let level = Mutex<(current: LogLevel, explicit: Bool)>((.info, false))
+
+    /// The level applied to every SDK logger from now on. Setting it pins it: the
+    /// environment's default no longer overrides it at initialization.
+    public static var currentLevel: LogLevel {
+        get { level.withLock { $0.current } }
+        set { level.withLock { $0 = (newValue, true) } }
+    }
+
+    /// Applies an environment's default level unless the app chose one.
+    static func applyDefault(_ defaultLevel: LogLevel) {
+        level.withLock { if !$0.explicit { $0.current = defaultLevel } }
+    }
+
+    /// Metadata keys containing any of these (case-insensitively) are redacted.
+    public static let sensitiveKeyFragments = ["key", "token", "secret", "password", "auth"]
+
+    /// The swift-log label prefix of all SDK loggers.
+    public static let labelPrefix = "com.runanywhere"
+
+    /// The category this logger reports under, e.g. `LLM`.
+    public let category: String
+    private let logger: Logger
+
+    /// Creates a logger for a category.
+    public init(category: String) {
+        self.category = category
+        self.logger = Logger(label: "\(Self.labelPrefix).\(category)")
+    }
+
+    /// Whether a metadata key names a credential.
+    public static func isSensitive(key: String) -> Bool {
+        let lowered = key.lowercased()
+        return sensitiveKeyFragments.contains { lowered.contains($0) }
+    }
+
+    /// Returns `metadata` with the values of credential-like keys replaced.
+    public static func redact(_ metadata: Logger.Metadata) -> Logger.Metadata {
+        var out = Logger.Metadata()
+        for (key, value) in metadata {
+            out[key] = isSensitive(key: key) ? "[REDACTED]" : redact(value)
+        }
+        return out
+    }
+
+    private static func redact(_ value: Logger.MetadataValue) -> Logger.MetadataValue {
+        switch value {
+        case .dictionary(let dict): .dictionary(redact(dict))
+        case .array(let items): .array(items.map(redact))
+        default: value
+        }
+    }
+
+    /// Logs at `level` if the SDK-wide level lets it through.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
+                    file: String = #fileID, function: String = #function, line: UInt = #line) {
+        guard level >= Self.currentLevel else { return }
+        var logger = self.logger
+        logger.logLevel = Self.currentLevel.swiftLogLevel
+        logger.log(level: level.swiftLogLevel, "\(message())", metadata: metadata.map(Self.redact),
+                   source: "RunAnywhere", file: file, function: function, line: line)
+    }
+
+    /// Logs a debug message.
+    public func debug(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
+                      file: String = #fileID, function: String = #function, line: UInt = #line) {
+        log(.debug, message(), metadata: metadata, file: file, function: function, line: line)
+    }
+
+    /// Logs an informational message.
+    public func info(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
+                     file: String = #fileID, function: String = #function, line: UInt = #line) {
+        log(.info, message(), metadata: metadata, file: file, function: function, line: line)
+    }
+
+    /// Logs a warning.
+    public func warning(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
+                        file: String = #fileID, function: String = #function, line: UInt = #line) {
+        log(.warning, message(), metadata: metadata, file: file, function: function, line: line)
+    }
+
+    /// Logs an error.
+    public func error(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
+                      file: String = #fileID, function: String = #function, line: UInt = #line) {
+        log(.error, message(), metadata: metadata, file: file, function: function, line: line)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The SDK's folders on disk.
+///
+/// Everything lives under one home: `$RUNANYWHERE_HOME`, else
+/// `$XDG_DATA_HOME/runanywhere`, else `~/.local/share/runanywhere`:
+///
+/// ```
+/// <home>/registry.json            the model registry
+/// <home>/models/<framework>/<id>/ one folder per model, with its files and model.json
+/// <home>/cache/                   caches that may be deleted at any time
+/// <home>/tmp/                     partial writes; emptied of stale files at start
+/// ```
+public struct SDKPaths: Sendable, Equatable {
+    /// The root folder.
+    public let home: URL
+
+    /// Paths rooted at `home`.
+    public init(home: URL) {
+        self.home = home.standardizedFileURL
+    }
+
+    /// The default home, from the environment.
+    public static func defaultHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit = environment["RUNANYWHERE_HOME"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("runanywhere", isDirectory: true)
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/share/runanywhere", isDirectory: true)
+    }
+
+    /// The registry file.
+    public var registryFile: URL { home.appendingPathComponent("registry.json") }
+    /// The folder holding all model folders.
+    public var modelsDirectory: URL { home.appendingPathComponent("models", isDirectory: true) }
+    /// Deletable caches.
+    public var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
+    /// Partial files.
+    public var tempDirectory: URL { home.appendingPathComponent("tmp", isDirectory: true) }
+
+    /// The folder of one model.
+    public func modelDirectory(framework: InferenceFramework, id: String) -> URL {
+        modelsDirectory.appendingPathComponent(framework.rawValue, isDirectory: true)
+            .appendingPathComponent(id, isDirectory: true)
+    }
+
+    /// Creates the folders that must exist.
+    func createDirectories() throws(SDKException) {
+        for dir in [home, modelsDirectory, cacheDirectory, tempDirectory] {
+            do {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            } catch {
+                throw SDKException(.fileSystemError, "Cannot create \(dir.path)", underlying: error)
+            }
+        }
+    }
+}

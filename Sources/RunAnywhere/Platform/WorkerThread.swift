@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// One long-lived thread that runs submitted jobs in order.
+///
+/// Native engines block for seconds per call, which must not happen on Swift's
+/// cooperative pool (two threads on a two-core machine). A thread per call would do, but
+/// engines built with OpenMP keep a team of worker threads per calling thread: a new
+/// caller each time rebuilds that team and costs milliseconds per call. So each engine
+/// gets one thread for its whole life, which also keeps its calls strictly serial.
+///
+/// ```swift
+/// let worker = WorkerThread(name: "llama")
+/// let n = try await worker.run { expensiveBlockingCall() }
+/// worker.stop()
+/// ```
+public final class WorkerThread: Sendable {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var stopping = false
+    }
+
+    /// Shared by the thread and the submitters; the thread does not retain `self`, so
+    /// dropping the last reference stops it.
+    private final class Queue: Sendable {
+        let state = Mutex(State())
+        let signal = DispatchSemaphore(value: 0)
+    }
+    private let queue = Queue()
+
+    /// Starts the thread.
+    public init(name: String, stackSize: Int = 8 << 20) {
+        let queue = self.queue
+        let thread = Thread {
+            while true {
+                queue.signal.wait()
+                let job = queue.state.withLock { state -> (@Sendable () -> Void)? in
+                    state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+                }
+                guard let job else { return }  // woken with no job: stop
+                job()
+            }
+        }
+        thread.name = name
+        thread.stackSize = stackSize
+        thread.start()
+    }
+
+    /// Runs `body` on the thread after every job submitted before it.
+    ///
+    /// - Throws: what `body` throws, or `.internalError` once the thread is stopped.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let accepted = queue.state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.jobs.append { continuation.resume(with: Result { try body() }) }
+                return true
+            }
+            if accepted {
+                queue.signal.signal()
+            } else {
+                continuation.resume(throwing: SDKException(.internalError, "The engine thread has been stopped"))
+            }
+        }
+    }
+
+    /// Lets queued jobs finish, then ends the thread. Later `run` calls fail.
+    public func stop() {
+        let first = queue.state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        if first { queue.signal.signal() }
+    }
+
+    deinit { stop() }
+}

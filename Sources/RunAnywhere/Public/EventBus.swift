@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// Delivers ``SDKEvent``s to any number of subscribers as `AsyncStream`s.
+///
+/// Each subscriber gets its own stream, buffered so a slow reader never blocks the SDK
+/// (the oldest events are dropped past ``bufferLimit``). A stream ends when its task is
+/// cancelled or its reader stops iterating.
+///
+/// ```swift
+/// Task {
+///     for await event in RunAnywhere.events.events(for: .llm) {
+///         print(event)
+///     }
+/// }
+/// ```
+public final class EventBus: Sendable {
+    /// Events kept per subscriber before the oldest are dropped.
+    public let bufferLimit: Int
+    private let subscribers = Mutex<[UUID: Subscriber]>([:])
+
+    private struct Subscriber: Sendable {
+        let categories: Set<EventCategory>?
+        let continuation: AsyncStream<SDKEvent>.Continuation
+    }
+
+    /// Creates a bus.
+    public init(bufferLimit: Int = 1024) {
+        self.bufferLimit = bufferLimit
+    }
+
+    /// All events published from now on.
+    public func events() -> AsyncStream<SDKEvent> { subscribe(nil) }
+
+    /// Events of the given categories published from now on.
+    public func events(for categories: EventCategory...) -> AsyncStream<SDKEvent> { subscribe(Set(categories)) }
+
+    /// Delivers an event to every matching subscriber.
+    public func publish(_ event: SDKEvent) {
+        // Yield outside the lock: a stream's onTermination re-enters the lock.
+        let targets = subscribers.withLock { Array($0.values) }
+        for subscriber in targets where subscriber.categories?.contains(event.category) ?? true {
+            subscriber.continuation.yield(event)
+        }
+    }
+
+    /// Publishes an event of the given kind, stamped now.
+    public func publish(_ kind: SDKEvent.Kind) { publish(SDKEvent(kind)) }
+
+    /// The number of live subscriptions.
+    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    private func subscribe(_ categories: Set<EventCategory>?) -> AsyncStream<SDKEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SDKEvent.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        }
+        subscribers.withLock { $0[id] = Subscriber(categories: categories, continuation: continuation) }
+        return stream
+    }
+}

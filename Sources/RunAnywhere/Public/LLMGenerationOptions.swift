@@ -1,0 +1,68 @@
+/// How to generate text.
+///
+/// ```swift
+/// let options = LLMGenerationOptions(maxTokens: 64, temperature: 0, stopSequences: ["\n\n"])
+/// let result = try await RunAnywhere.generate("Name three colours.", options: options)
+/// ```
+public struct LLMGenerationOptions: Sendable, Codable, Equatable {
+    /// Most tokens to generate.
+    public var maxTokens: Int
+    /// Randomness; 0 is greedy and deterministic.
+    public var temperature: Float
+    /// Nucleus sampling threshold in (0, 1].
+    public var topP: Float
+    /// Keep only the `topK` most likely tokens; 0 disables.
+    public var topK: Int
+    /// Penalty for repeating recent tokens; 1 disables.
+    public var repetitionPenalty: Float
+    /// Seed for sampling; `nil` picks one at random.
+    public var seed: UInt32?
+    /// Generation stops before any of these strings; they are not part of the result.
+    public var stopSequences: [String]
+    /// A system message placed before the prompt.
+    public var systemPrompt: String?
+    /// Decoding threads; `nil` keeps the model's setting.
+    public var threads: Int?
+    /// Format the prompt with the model's chat template (as a user turn). Turn off to send
+    /// the prompt to the model verbatim.
+    public var applyChatTemplate: Bool
+    /// Drop the oldest prompt tokens when the prompt does not fit the context, instead of
+    /// failing with `.contextLengthExceeded`.
+    public var truncatePromptToFit: Bool
+    /// Keep generating past end-of-sequence tokens until `maxTokens` (for benchmarks).
+    public var ignoreEndOfSequence: Bool
+
+    public init(maxTokens: Int = 256, temperature: Float = 0.7, topP: Float = 0.95, topK: Int = 40,
+                repetitionPenalty: Float = 1.1, seed: UInt32? = nil, stopSequences: [String] = [],
+                systemPrompt: String? = nil, threads: Int? = nil, applyChatTemplate: Bool = true,
+                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false) {
+        self.maxTokens = maxTokens
+        self.temperature = temperature
+        self.topP = topP
+        self.topK = topK
+        self.repetitionPenalty = repetitionPenalty
+        self.seed = seed
+        self.stopSequences = stopSequences
+        self.systemPrompt = systemPrompt
+        self.threads = threads
+        self.applyChatTemplate = applyChatTemplate
+        self.truncatePromptToFit = truncatePromptToFit
+        self.ignoreEndOfSequence = ignoreEndOfSequence
+    }
+
+    /// Checks every field's range; throws `.invalidInput` naming the first bad one.
+    public func validate() throws(SDKException) {
+        func bad(_ what: String) -> SDKException { SDKException(.invalidInput, "Invalid generation option: \(what)") }
+        guard (1...1_000_000).contains(maxTokens) else { throw bad("maxTokens must be at least 1 (got \(maxTokens))") }
+        guard temperature.isFinite, (0...10).contains(temperature) else { throw bad("temperature must be in 0…10 (got \(temperature))") }
+        guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
+        guard topK >= 0 else { throw bad("topK must not be negative (got \(topK))") }
+        guard repetitionPenalty.isFinite, repetitionPenalty > 0 else { throw bad("repetitionPenalty must be positive (got \(repetitionPenalty))") }
+        if let threads { guard (1...512).contains(threads) else { throw bad("threads must be in 1…512 (got \(threads))") } }
+        guard !stopSequences.contains(where: \.isEmpty) else { throw bad("stop sequences must not be empty strings") }
+    }
+
+    var sampling: SamplingParameters {
+        SamplingParameters(temperature: temperature, topP: topP, topK: topK, repetitionPenalty: repetitionPenalty, seed: seed)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// What a model does.
+public enum ModelCategory: String, Sendable, Codable, CaseIterable {
+    case llm
+    case embedding
+    case speechRecognition = "stt"
+    case speechSynthesis = "tts"
+    case voiceActivityDetection = "vad"
+    case vision = "vlm"
+}
+
+/// How a model's weights are stored.
+public enum ModelFormat: String, Sendable, Codable, CaseIterable {
+    case gguf
+    case onnx
+    case ggml
+    case bin
+    case unknown
+
+    /// The format a file name suggests.
+    public static func guess(fromFileName name: String) -> ModelFormat {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "gguf": .gguf
+        case "onnx": .onnx
+        case "ggml": .ggml
+        case "bin": .bin
+        default: .unknown
+        }
+    }
+}
+
+/// The engine family that runs a model.
+public enum InferenceFramework: String, Sendable, Codable, CaseIterable {
+    case llamaCpp = "llamacpp"
+    case whisperCpp = "whispercpp"
+    case sherpaOnnx = "sherpa"
+    case systemVoice = "system"
+    case deterministic
+}
+
+/// A model the SDK knows about: its identity, what it does, and where its files are.
+///
+/// A model is *downloaded* (usable) once it has a ``localPath``. Registry entries are
+/// persisted in `registry.json`, and each stored model also keeps a copy of its entry in
+/// `models/<framework>/<id>/model.json`, so the registry can be rebuilt from disk.
+public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
+    /// Unique id: lowercase letters, digits, `.`, `_` and `-`, at most 128 characters.
+    public var id: String
+    /// Display name.
+    public var name: String
+    /// What the model does.
+    public var category: ModelCategory
+    /// Storage format of the primary file.
+    public var format: ModelFormat
+    /// Engine family.
+    public var framework: InferenceFramework
+    /// The primary model file on disk, when the model is available locally.
+    public var localPath: URL?
+    /// Size of the model's files in bytes, when known.
+    public var sizeBytes: Int64?
+    /// Context length the model was trained for, when known (LLMs).
+    public var contextLength: Int?
+    /// Where the model can be downloaded from.
+    public var downloadURL: URL?
+    /// Expected SHA-256 of the primary file, lowercase hex.
+    public var sha256: String?
+    /// Whether the model carries its own chat template (LLMs).
+    public var hasChatTemplate: Bool?
+    /// When the entry was registered.
+    public var registeredAt: Date
+    /// When a capability last loaded the model.
+    public var lastUsedAt: Date?
+
+    /// Creates a model entry.
+    public init(id: String, name: String, category: ModelCategory, format: ModelFormat,
+                framework: InferenceFramework, localPath: URL? = nil, sizeBytes: Int64? = nil,
+                contextLength: Int? = nil, downloadURL: URL? = nil, sha256: String? = nil,
+                hasChatTemplate: Bool? = nil, registeredAt: Date = Date(), lastUsedAt: Date? = nil) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.format = format
+        self.framework = framework
+        self.localPath = localPath
+        self.sizeBytes = sizeBytes
+        self.contextLength = contextLength
+        self.downloadURL = downloadURL
+        self.sha256 = sha256
+        self.hasChatTemplate = hasChatTemplate
+        self.registeredAt = registeredAt
+        self.lastUsedAt = lastUsedAt
+    }
+
+    /// Whether the model's files are on this machine.
+    public var isDownloaded: Bool { localPath != nil }
+
+    /// Checks an id against the rules above.
+    public static func validate(id: String) throws(SDKException) {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+        guard !id.isEmpty, id.count <= 128, id.allSatisfy(allowed.contains), id.first != ".", id.first != "-" else {
+            throw SDKException(.invalidModelId, "Invalid model id '\(id)'",
+                               recovery: "Use 1–128 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit")
+        }
+    }
+}

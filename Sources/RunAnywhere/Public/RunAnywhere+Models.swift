@@ -1,0 +1,62 @@
+import Foundation
+
+extension RunAnywhere {
+    /// Every registered model, sorted by id.
+    public static func availableModels() throws(SDKException) -> [ModelInfo] {
+        try runtime().registry.list()
+    }
+
+    /// Registered models of a category and/or framework.
+    public static func models(category: ModelCategory? = nil,
+                              framework: InferenceFramework? = nil) throws(SDKException) -> [ModelInfo] {
+        try runtime().registry.models(category: category, framework: framework)
+    }
+
+    /// One registered model.
+    ///
+    /// - Throws: `.modelNotFound` when no model has that id.
+    public static func model(_ id: String) throws(SDKException) -> ModelInfo {
+        try runtime().registry.get(id)
+    }
+
+    /// Registers a model entry, e.g. one whose file already lives elsewhere on disk
+    /// (`localPath`) or one to download later (`downloadURL`).
+    ///
+    /// - Throws: `.invalidModelId`, `.modelAlreadyExists` (unless `replace`), or
+    ///   `.modelFileNotFound` when `localPath` is set but unreadable.
+    public static func registerModel(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
+        try runtime().registry.register(model, replace: replace)
+        events.publish(.modelRegistered(modelId: model.id))
+    }
+
+    /// Copies (or moves) a local model file into the SDK's store and registers it.
+    ///
+    /// GGUF files are checked before anything is written: wrong magic bytes give
+    /// `.invalidModelFormat`, a truncated file `.modelCorrupted`. On any failure nothing
+    /// is left behind and a moved file is put back.
+    ///
+    /// ```swift
+    /// let model = try RunAnywhere.importModel(from: URL(fileURLWithPath: "SmolLM2.gguf"),
+    ///                                         id: "smollm2-135m-instruct", category: .llm,
+    ///                                         framework: .llamaCpp)
+    /// ```
+    @discardableResult
+    public static func importModel(from file: URL, id: String, name: String? = nil, category: ModelCategory,
+                                   framework: InferenceFramework,
+                                   mode: ModelImportMode = .copy) throws(SDKException) -> ModelInfo {
+        let model = try runtime().registry.importModel(from: file, id: id, name: name, category: category,
+                                                       framework: framework, mode: mode)
+        events.publish(.modelRegistered(modelId: id))
+        return model
+    }
+
+    /// Unregisters a model and deletes its files from the store (files registered from
+    /// elsewhere are left alone). A loaded model is unloaded first.
+    public static func removeModel(_ id: String) async throws(SDKException) {
+        let runtime = try runtime()
+        _ = try runtime.registry.get(id)
+        if await runtime.llm.currentModel?.id == id { await runtime.llm.unload() }
+        try runtime.registry.remove(id)
+        events.publish(.modelRemoved(modelId: id))
+    }
+}

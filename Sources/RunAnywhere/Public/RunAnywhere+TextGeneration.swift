@@ -1,0 +1,96 @@
+import Foundation
+
+extension RunAnywhere {
+    /// Loads a language model, unloading the one loaded before. Loading the model that is
+    /// already loaded does nothing.
+    ///
+    /// - Parameters:
+    ///   - id: A registered LLM's id.
+    ///   - contextLength: Context size in tokens; by default the model's own, capped at
+    ///     ``LLMLoadConfiguration/defaultContextCap``.
+    ///   - threads: Decoding threads; by default all cores.
+    /// - Throws: `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`,
+    ///   `.modelLoadFailed`, `.modelLoadInProgress`.
+    public static func loadModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
+        if let contextLength, contextLength < 16 {
+            throw SDKException(.invalidInput, "contextLength must be at least 16 (got \(contextLength))")
+        }
+        try await runtime().llm.load(id, configuration: LLMLoadConfiguration(contextLength: contextLength, threads: threads))
+    }
+
+    /// Unloads the current language model, if any.
+    public static func unloadModel() async throws(SDKException) {
+        let runtime = try runtime()
+        await runtime.llm.unload()
+    }
+
+    /// The loaded language model, if any.
+    public static var currentLLMModel: ModelInfo? {
+        get async { try? await runtime().llm.currentModel }
+    }
+
+    /// Generates a reply to `prompt` with the loaded model.
+    ///
+    /// The prompt becomes a user turn in the model's chat template (with
+    /// `options.systemPrompt` before it) unless `options.applyChatTemplate` is off.
+    ///
+    /// ```swift
+    /// let result = try await RunAnywhere.generate("Write a haiku about rain.",
+    ///                                             options: LLMGenerationOptions(maxTokens: 48, temperature: 0))
+    /// print(result.text, "—", result.tokensPerSecond, "tok/s")
+    /// ```
+    ///
+    /// - Throws: `.notInitialized`, `.modelNotLoaded`, `.emptyPrompt`, `.invalidInput`,
+    ///   `.contextLengthExceeded`, `.generationFailed`. Cancellation is not an error: the
+    ///   result's `finishReason` is `.cancelled`.
+    public static func generate(_ prompt: String,
+                                options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+        try await runtime().llm.generate(.prompt(prompt), options: options)
+    }
+
+    /// Streams a reply token by token; the last event is `.completed` with the result.
+    ///
+    /// ```swift
+    /// for try await event in try await RunAnywhere.generateStream("Tell me a story.") {
+    ///     if case .token(let text, false) = event { print(text, terminator: "") }
+    /// }
+    /// ```
+    ///
+    /// Stopping the iteration early cancels the generation.
+    public static func generateStream(_ prompt: String,
+                                      options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await preflight(.prompt(prompt), options: options).stream(.prompt(prompt), options: options)
+    }
+
+    /// Continues a conversation using the model's own chat template.
+    public static func chat(_ messages: [ChatMessage],
+                            options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+        try await runtime().llm.generate(.messages(messages), options: options)
+    }
+
+    /// Streams the next assistant turn of a conversation.
+    public static func chatStream(_ messages: [ChatMessage],
+                                  options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await preflight(.messages(messages), options: options).stream(.messages(messages), options: options)
+    }
+
+    /// Stops every running generation after its current token.
+    public static func cancelGeneration() async {
+        guard let runtime = try? runtime() else { return }
+        await runtime.llm.cancelAll()
+    }
+
+    /// Checks what can be checked before a stream starts, so those errors are thrown
+    /// here rather than from inside the stream.
+    private static func preflight(_ input: LLMCapability.Input,
+                                  options: LLMGenerationOptions) async throws(SDKException) -> LLMCapability {
+        let llm = try runtime().llm
+        try options.validate()
+        guard await llm.currentModel != nil else {
+            throw SDKException(.modelNotLoaded, "No language model is loaded", recovery: "Call RunAnywhere.loadModel(_:) first")
+        }
+        return llm
+    }
+}

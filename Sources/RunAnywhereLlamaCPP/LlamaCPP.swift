@@ -1,0 +1,81 @@
+import CLlama
+import Foundation
+import RunAnywhere
+import Synchronization
+
+/// The llama.cpp backend: GGUF language models on the CPU.
+///
+/// ```swift
+/// import RunAnywhere
+/// import RunAnywhereLlamaCPP
+///
+/// LlamaCPP.register()
+/// try RunAnywhere.initialize()
+/// ```
+public enum LlamaCPP {
+    /// Default priority of the llama.cpp LLM provider.
+    public static let defaultPriority = 100
+
+    /// Adds the llama.cpp module to the SDK.
+    public static func register(priority: Int = defaultPriority) {
+        RunAnywhere.register(LlamaCPPModule(priority: priority))
+    }
+
+    /// The ggml version llama.cpp was built with.
+    public static var ggmlVersion: String { String(cString: ggml_version()) }
+
+    /// llama.cpp's description of the CPU features it uses.
+    public static var systemInfo: String { String(cString: llama_print_system_info()) }
+
+    private static let backendReady = Mutex(false)
+
+    /// Initializes llama.cpp once per process and routes its log into the SDK logger.
+    static func ensureBackend() {
+        backendReady.withLock { ready in
+            guard !ready else { return }
+            llama_log_set(llamaLogCallback, nil)
+            llama_backend_init()
+            ready = true
+        }
+    }
+}
+
+/// The ``BackendModule`` that offers llama.cpp services.
+public struct LlamaCPPModule: BackendModule {
+    public let name = "llamacpp"
+    public let priority: Int
+
+    public init(priority: Int = LlamaCPP.defaultPriority) {
+        self.priority = priority
+    }
+
+    public func register(with registry: ServiceRegistry) {
+        LlamaCPP.ensureBackend()
+        registry.registerLLM(name: "llama.cpp", priority: priority, canHandle: { model in
+            model.category == .llm && model.format == .gguf && model.framework == .llamaCpp
+        }, factory: { model, configuration in
+            try await LlamaCPPLLMService.load(model: model, configuration: configuration)
+        })
+    }
+
+    public func engineInfo() -> EngineInfo {
+        LlamaCPP.ensureBackend()
+        return EngineInfo(name: "llama.cpp", version: "ggml \(LlamaCPP.ggmlVersion)", available: true,
+                          details: ["system_info": LlamaCPP.systemInfo.trimmingCharacters(in: .whitespaces),
+                                    "mmap": llama_supports_mmap() ? "yes" : "no"])
+    }
+}
+
+private let llamaLogger = SDKLogger(category: "llama.cpp")
+
+/// llama.cpp logs a great deal while loading; only its errors are worth more than debug.
+private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
+    guard let text else { return }
+    let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !line.isEmpty else { return }
+    switch level {
+    case GGML_LOG_LEVEL_ERROR: llamaLogger.warning(line)
+    case GGML_LOG_LEVEL_WARN: llamaLogger.debug(line)
+    default: llamaLogger.log(.trace, line)
+    }
+}

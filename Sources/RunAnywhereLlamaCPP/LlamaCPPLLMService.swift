@@ -1,0 +1,238 @@
+import CLlama
+import Foundation
+import RunAnywhere
+
+/// A GGUF model loaded in llama.cpp, with one context reused across generations.
+///
+/// Every engine call runs on the service's own ``WorkerThread``, one at a time and in
+/// arrival order; the handles are never touched from anywhere else.
+actor LlamaCPPLLMService: LLMService {
+    nonisolated let model: ModelInfo
+    nonisolated let contextLength: Int
+    private let engine: Engine
+    private let worker: WorkerThread
+
+    /// The raw handles. Only touched on `worker`.
+    final class Engine: @unchecked Sendable {
+        var model: OpaquePointer?
+        var context: OpaquePointer?
+        let vocab: OpaquePointer
+        let batchSize: Int
+        let defaultThreads: Int32
+        let chatTemplate: String?
+
+        init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32) {
+            self.model = model
+            self.context = context
+            self.vocab = llama_model_get_vocab(model)
+            self.batchSize = batchSize
+            self.defaultThreads = threads
+            self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
+        }
+
+        func free() {
+            if let context { llama_free(context) }
+            if let model { llama_model_free(model) }
+            context = nil
+            model = nil
+        }
+
+        deinit { free() }
+    }
+
+    private init(model: ModelInfo, engine: Engine, worker: WorkerThread, contextLength: Int) {
+        self.model = model
+        self.engine = engine
+        self.worker = worker
+        self.contextLength = contextLength
+    }
+
+    static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPLLMService {
+        guard let path = model.localPath?.path else {
+            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
+        }
+        let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let worker = WorkerThread(name: "llama.\(model.id)")
+        let engine: Engine
+        do {
+            engine = try await worker.run { () throws -> Engine in
+                var modelParams = llama_model_default_params()
+                modelParams.n_gpu_layers = 0
+                guard let handle = llama_model_load_from_file(path, modelParams) else {
+                    throw SDKException(.modelLoadFailed, "llama.cpp could not load \(path)",
+                                       recovery: "The file may be truncated or not a llama.cpp GGUF model: import it again")
+                }
+                let trained = Int(llama_model_n_ctx_train(handle))
+                let contextLength = configuration.contextLength
+                    ?? min(trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap, LLMLoadConfiguration.defaultContextCap)
+                var contextParams = llama_context_default_params()
+                contextParams.n_ctx = UInt32(contextLength)
+                contextParams.n_batch = UInt32(min(contextLength, 2048))
+                contextParams.n_ubatch = UInt32(min(contextLength, 512))
+                contextParams.n_threads = threads
+                contextParams.n_threads_batch = threads
+                contextParams.no_perf = true
+                guard let context = llama_init_from_model(handle, contextParams) else {
+                    llama_model_free(handle)
+                    throw SDKException(.modelLoadFailed, "llama.cpp could not create a \(contextLength)-token context for \(path)",
+                                       recovery: "Try a smaller contextLength")
+                }
+                return Engine(model: handle, context: context, batchSize: Int(contextParams.n_batch), threads: threads)
+            }
+        } catch {
+            worker.stop()
+            throw error
+        }
+        let actual = Int(llama_n_ctx(engine.context))
+        return LlamaCPPLLMService(model: model, engine: engine, worker: worker, contextLength: actual)
+    }
+
+    func unload() async {
+        let engine = self.engine
+        _ = try? await worker.run { engine.free() }
+        worker.stop()
+    }
+
+    // MARK: Text
+
+    func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
+        let engine = self.engine
+        return try await worker.run { try Self.applyTemplate(engine.chatTemplate, messages, addAssistantTurn: addAssistantTurn) }
+    }
+
+    func tokenCount(_ text: String) async throws -> Int {
+        let engine = self.engine
+        return try await worker.run { try Self.tokenize(text, vocab: engine.vocab).count }
+    }
+
+    static func applyTemplate(_ template: String?, _ messages: [ChatMessage], addAssistantTurn: Bool) throws -> String {
+        let roles = messages.map { strdup($0.role.rawValue) }
+        let contents = messages.map { strdup($0.content) }
+        defer { (roles + contents).forEach { free($0) } }
+        let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
+        let budget = max(1024, messages.reduce(0) { $0 + $1.content.utf8.count } * 2 + 256)
+        var buffer = [CChar](repeating: 0, count: budget)
+        var written = llama_chat_apply_template(template, chat, chat.count, addAssistantTurn, &buffer, Int32(buffer.count))
+        if written > Int32(buffer.count) {
+            buffer = [CChar](repeating: 0, count: Int(written) + 1)
+            written = llama_chat_apply_template(template, chat, chat.count, addAssistantTurn, &buffer, Int32(buffer.count))
+        }
+        guard written >= 0 else {
+            throw SDKException(.generationFailed, "llama.cpp does not support this model's chat template",
+                               recovery: "Pass applyChatTemplate: false and format the prompt yourself")
+        }
+        return String(decoding: buffer[..<Int(written)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func tokenize(_ text: String, vocab: OpaquePointer) throws -> [llama_token] {
+        let length = Int32(text.utf8.count)
+        var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
+        var count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), true, true)
+        if count < 0, count != Int32.min {
+            tokens = [llama_token](repeating: 0, count: Int(-count))
+            count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), true, true)
+        }
+        guard count >= 0 else { throw SDKException(.generationFailed, "llama.cpp could not tokenize the prompt") }
+        return Array(tokens.prefix(Int(count)))
+    }
+
+    static func piece(_ token: llama_token, vocab: OpaquePointer, buffer: inout [CChar]) -> [UInt8] {
+        var n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        if n < 0 {
+            buffer = [CChar](repeating: 0, count: Int(-n))
+            n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        }
+        return n > 0 ? buffer[..<Int(n)].map { UInt8(bitPattern: $0) } : []
+    }
+
+    // MARK: Generation
+
+    func generate(_ request: LLMServiceRequest,
+                  onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition) async throws -> LLMServiceResult {
+        let engine = self.engine
+        let contextLength = self.contextLength
+        let modelId = model.id
+        return try await worker.run {
+            try Self.runGeneration(request, engine: engine, contextLength: contextLength, modelId: modelId, onToken: onToken)
+        }
+    }
+
+    private static func runGeneration(_ request: LLMServiceRequest, engine: Engine, contextLength: Int, modelId: String,
+                                      onToken: @Sendable ([UInt8]) -> TokenDisposition) throws -> LLMServiceResult {
+        guard let context = engine.context else {
+            throw SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded")
+        }
+        var tokens = try tokenize(request.prompt, vocab: engine.vocab)
+        var truncated = 0
+        // At least one free slot must remain for the first generated token.
+        if tokens.count >= contextLength {
+            guard request.truncatePromptToFit else {
+                throw SDKException(.contextLengthExceeded,
+                                   "The prompt has \(tokens.count) tokens but the context holds \(contextLength)",
+                                   recovery: "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit")
+            }
+            let keep = max(1, contextLength - min(request.maxTokens, contextLength / 2))
+            truncated = tokens.count - keep
+            tokens = Array(tokens.suffix(keep))
+        }
+
+        llama_memory_clear(llama_get_memory(context), true)
+        let threads = request.threads.map(Int32.init) ?? engine.defaultThreads
+        llama_set_n_threads(context, threads, threads)
+        let sampler = makeSampler(request.sampling, vocab: engine.vocab)
+        defer { llama_sampler_free(sampler) }
+
+        // The prompt, in chunks no larger than the batch.
+        var offset = 0
+        while offset < tokens.count {
+            if request.cancellation.isCancelled {
+                return LLMServiceResult(promptTokens: tokens.count, generatedTokens: 0, stopReason: .cancelled, truncatedPromptTokens: truncated)
+            }
+            let count = min(engine.batchSize, tokens.count - offset)
+            let rc = tokens.withUnsafeMutableBufferPointer { buffer in
+                llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
+            }
+            guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))") }
+            offset += count
+        }
+
+        var position = tokens.count
+        var generated = 0
+        var pieceBuffer = [CChar](repeating: 0, count: 256)
+        var next = llama_token(0)
+        while true {
+            if request.cancellation.isCancelled { return result(.cancelled) }
+            next = llama_sampler_sample(sampler, context, -1)
+            if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, next) { return result(.endOfSequence) }
+            generated += 1
+            let disposition = onToken(piece(next, vocab: engine.vocab, buffer: &pieceBuffer))
+            if disposition == .stop { return result(.callback) }
+            if generated >= request.maxTokens { return result(.maxTokens) }
+            if position >= contextLength { return result(.contextFull) }
+            let rc = llama_decode(context, llama_batch_get_one(&next, 1))
+            guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed after \(generated) tokens (code \(rc))") }
+            position += 1
+        }
+
+        func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
+            LLMServiceResult(promptTokens: tokens.count, generatedTokens: generated, stopReason: reason, truncatedPromptTokens: truncated)
+        }
+    }
+
+    /// penalties → top-k → top-p → temperature → draw, or greedy when temperature is 0.
+    private static func makeSampler(_ params: SamplingParameters, vocab: OpaquePointer) -> UnsafeMutablePointer<llama_sampler> {
+        let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
+        if params.repetitionPenalty != 1 {
+            llama_sampler_chain_add(chain, llama_sampler_init_penalties(llama_vocab_n_tokens(vocab), 64, params.repetitionPenalty, 0, 0))
+        }
+        if params.temperature <= 0 {
+            llama_sampler_chain_add(chain, llama_sampler_init_greedy())
+        } else {
+            if params.topK > 0 { llama_sampler_chain_add(chain, llama_sampler_init_top_k(Int32(params.topK))) }
+            if params.topP < 1 { llama_sampler_chain_add(chain, llama_sampler_init_top_p(params.topP, 1)) }
+            llama_sampler_chain_add(chain, llama_sampler_init_temp(params.temperature))
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(params.seed ?? UInt32.random(in: 0..<UInt32.max)))
+        }
+        return chain
+    }
+}

@@ -1,0 +1,117 @@
+// Raw llama.cpp baseline for `runanywhere bench llm`.
+//
+// Does exactly what the SDK's llama.cpp backend does for one greedy generation, with
+// nothing around it: one context created once; per repetition clear the KV cache,
+// tokenize, decode the prompt in batches, then sample/decode a fixed number of tokens
+// (end-of-sequence ignored). Timing uses the same definitions as the SDK:
+//   ttft_ms  = start of the request -> first token's text available
+//   gen_tps  = (n - 1) / (time between first and last token)
+//   prompt_tps = prompt tokens / ttft
+// Prints one JSON object per repetition on stdout.
+//
+// usage: raw-llama-bench MODEL.gguf PROMPT_FILE N_GEN THREADS REPS CTX
+#include <llama.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void quiet(enum ggml_log_level level, const char *text, void *data) {
+    (void)data;
+    if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr);
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc(n + 1);
+    if (fread(buf, 1, n, f) != (size_t)n) { fclose(f); free(buf); return NULL; }
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s MODEL.gguf PROMPT_FILE N_GEN THREADS REPS CTX\n", argv[0]);
+        return 2;
+    }
+    const char *model_path = argv[1];
+    char *prompt = read_file(argv[2]);
+    int n_gen = atoi(argv[3]), threads = atoi(argv[4]), reps = atoi(argv[5]), n_ctx = atoi(argv[6]);
+    if (!prompt || n_gen < 2 || threads < 1 || reps < 1 || n_ctx < 16) {
+        fprintf(stderr, "bad arguments\n");
+        return 2;
+    }
+
+    llama_log_set(quiet, NULL);
+    llama_backend_init();
+    double t_load = now_ms();
+    struct llama_model_params mp = llama_model_default_params();
+    mp.n_gpu_layers = 0;
+    struct llama_model *model = llama_model_load_from_file(model_path, mp);
+    if (!model) { fprintf(stderr, "cannot load %s\n", model_path); return 1; }
+    struct llama_context_params cp = llama_context_default_params();
+    cp.n_ctx = n_ctx;
+    cp.n_batch = n_ctx < 2048 ? n_ctx : 2048;
+    cp.n_ubatch = n_ctx < 512 ? n_ctx : 512;
+    cp.n_threads = threads;
+    cp.n_threads_batch = threads;
+    cp.no_perf = true;
+    struct llama_context *ctx = llama_init_from_model(model, cp);
+    if (!ctx) { fprintf(stderr, "cannot create context\n"); return 1; }
+    double load_ms = now_ms() - t_load;
+    const struct llama_vocab *vocab = llama_model_get_vocab(model);
+
+    int max_tokens = (int)strlen(prompt) + 8;
+    llama_token *tokens = malloc(sizeof(llama_token) * max_tokens);
+    char piece[256];
+
+    for (int rep = 0; rep < reps; rep++) {
+        llama_memory_clear(llama_get_memory(ctx), true);
+        struct llama_sampler *smpl = llama_sampler_chain_init(llama_sampler_chain_default_params());
+        llama_sampler_chain_add(smpl, llama_sampler_init_greedy());
+
+        double t0 = now_ms();
+        int n_prompt = llama_tokenize(vocab, prompt, (int)strlen(prompt), tokens, max_tokens, true, true);
+        if (n_prompt < 0 || n_prompt + n_gen > n_ctx) { fprintf(stderr, "prompt does not fit\n"); return 1; }
+        for (int off = 0; off < n_prompt; off += cp.n_batch) {
+            int n = n_prompt - off < (int)cp.n_batch ? n_prompt - off : (int)cp.n_batch;
+            if (llama_decode(ctx, llama_batch_get_one(tokens + off, n)) != 0) { fprintf(stderr, "decode failed\n"); return 1; }
+        }
+        double t_first = 0, t_last = 0;
+        long bytes = 0;
+        for (int i = 0; i < n_gen; i++) {
+            llama_token tok = llama_sampler_sample(smpl, ctx, -1);
+            int n = llama_token_to_piece(vocab, tok, piece, sizeof piece, 0, false);
+            if (n > 0) bytes += n;
+            double t = now_ms();
+            if (i == 0) t_first = t;
+            t_last = t;
+            if (i + 1 == n_gen) break;
+            if (llama_decode(ctx, llama_batch_get_one(&tok, 1)) != 0) { fprintf(stderr, "decode failed\n"); return 1; }
+        }
+        double ttft = t_first - t0;
+        printf("{\"rep\":%d,\"load_ms\":%.3f,\"prompt_tokens\":%d,\"generated_tokens\":%d,\"ttft_ms\":%.3f,"
+               "\"prompt_tps\":%.3f,\"generation_tps\":%.3f,\"total_ms\":%.3f,\"bytes\":%ld}\n",
+               rep, load_ms, n_prompt, n_gen, ttft, n_prompt / (ttft / 1e3),
+               (n_gen - 1) / ((t_last - t_first) / 1e3), t_last - t0, bytes);
+        fflush(stdout);
+        llama_sampler_free(smpl);
+    }
+    free(tokens);
+    free(prompt);
+    llama_free(ctx);
+    llama_model_free(model);
+    llama_backend_free();
+    return 0;
+}

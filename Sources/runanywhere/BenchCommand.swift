@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+/// `runanywhere bench …`: performance of the SDK against the raw engine.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Benchmarks: the SDK against the raw engine, in one run.",
+        subcommands: [LLM.self])
+
+    /// SDK vs a plain C program on the same libllama, model, prompt, threads and token counts.
+    struct LLM: SDKCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "llm",
+            abstract: "Prompt and generation speed and time to first token, SDK vs raw llama.cpp.")
+
+        static let defaultPrompt = """
+            The history of computing is a story of ever smaller machines doing ever larger work. \
+            Early computers filled rooms and drew enormous power, yet they could only perform a few \
+            thousand operations each second. Today a phone in a pocket runs language models that \
+            answer questions, translate speech and summarise documents without a network connection. \
+            Explain in plain words how this change happened and what it means for privacy.
+            """
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Model id.") var model = "smollm2-135m-instruct"
+        @Option(help: "Prompt text (sent verbatim to both).") var prompt = defaultPrompt
+        @Option(help: "Tokens generated per repetition.") var tokens = 64
+        @Option(help: "Measured repetitions (after one warm-up each).") var reps = 5
+        @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
+        @Option(name: .customLong("context-length"), help: "Context size for both.") var contextLength = 2048
+        @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: raw-llama-bench next to this executable).")
+        var rawBinary: String?
+        @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+        struct Sample: Codable {
+            var promptTokens: Int
+            var generatedTokens: Int
+            var ttftMs: Double
+            var promptTps: Double
+            var generationTps: Double
+        }
+
+        struct Report: Encodable {
+            var model: String
+            var threads: Int
+            var tokens: Int
+            var reps: Int
+            var promptTokens: Int
+            var sdkGenerationTps: Double
+            var rawGenerationTps: Double
+            var generationRatio: Double
+            var sdkPromptTps: Double
+            var rawPromptTps: Double
+            var promptRatio: Double
+            var sdkTtftMs: Double
+            var rawTtftMs: Double
+            var ttftOverheadMs: Double
+            var sdkSamples: [Sample]
+            var rawSamples: [Sample]
+        }
+
+        func validate() throws {
+            guard tokens >= 2 else { throw ValidationError("--tokens must be at least 2") }
+            guard reps >= 1 else { throw ValidationError("--reps must be at least 1") }
+            guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        }
+
+        func execute() async throws {
+            try CLI.start(global)
+            let info = try RunAnywhere.model(model)
+            guard let path = info.localPath else {
+                throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
+            }
+            let raw = try runRaw(modelPath: path.path)
+            let sdk = try await runSDK()
+            guard !raw.isEmpty, !sdk.isEmpty else {
+                throw SDKException(.internalError, "The benchmark produced no samples")
+            }
+            let report = Report(
+                model: model, threads: threads, tokens: tokens, reps: reps, promptTokens: sdk[0].promptTokens,
+                sdkGenerationTps: median(sdk.map(\.generationTps)), rawGenerationTps: median(raw.map(\.generationTps)),
+                generationRatio: median(sdk.map(\.generationTps)) / median(raw.map(\.generationTps)),
+                sdkPromptTps: median(sdk.map(\.promptTps)), rawPromptTps: median(raw.map(\.promptTps)),
+                promptRatio: median(sdk.map(\.promptTps)) / median(raw.map(\.promptTps)),
+                sdkTtftMs: median(sdk.map(\.ttftMs)), rawTtftMs: median(raw.map(\.ttftMs)),
+                ttftOverheadMs: median(sdk.map(\.ttftMs)) - median(raw.map(\.ttftMs)),
+                sdkSamples: sdk, rawSamples: raw)
+            guard sdk[0].promptTokens == raw[0].promptTokens else {
+                throw SDKException(.internalError,
+                                   "SDK and raw saw different prompts (\(sdk[0].promptTokens) vs \(raw[0].promptTokens) tokens)")
+            }
+            if json { return try CLI.printJSON(report) }
+            print("llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(threads) threads, median of \(reps)")
+            print("                  SDK        raw      ratio")
+            print("prompt tok/s  \(pad(report.sdkPromptTps))  \(pad(report.rawPromptTps))  \(pad(report.promptRatio, 3))")
+            print("gen tok/s     \(pad(report.sdkGenerationTps))  \(pad(report.rawGenerationTps))  \(pad(report.generationRatio, 3))")
+            print("TTFT ms       \(pad(report.sdkTtftMs))  \(pad(report.rawTtftMs))  overhead \(CLI.format(report.ttftOverheadMs, 2)) ms")
+        }
+
+        private func pad(_ value: Double, _ digits: Int = 1) -> String {
+            let text = CLI.format(value, digits)
+            return String(repeating: " ", count: max(0, 9 - text.count)) + text
+        }
+
+        private func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let mid = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+        }
+
+        private func runSDK() async throws -> [Sample] {
+            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
+            let options = LLMGenerationOptions(maxTokens: tokens, temperature: 0, repetitionPenalty: 1,
+                                               threads: threads, applyChatTemplate: false, ignoreEndOfSequence: true)
+            var samples: [Sample] = []
+            for rep in 0...reps {
+                let r = try await RunAnywhere.generate(prompt, options: options)
+                if rep == 0 { continue }  // warm-up
+                samples.append(Sample(promptTokens: r.promptTokens, generatedTokens: r.generatedTokens,
+                                      ttftMs: r.timeToFirstTokenMs, promptTps: r.promptTokensPerSecond,
+                                      generationTps: r.tokensPerSecond))
+            }
+            try await RunAnywhere.unloadModel()
+            return samples
+        }
+
+        private func runRaw(modelPath: String) throws -> [Sample] {
+            let binary = rawBinary.map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+                    .deletingLastPathComponent().appendingPathComponent("raw-llama-bench")
+            guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+                throw SDKException(.fileSystemError, "The raw baseline \(binary.path) is missing",
+                                   recovery: "Build it with `swift build` (product raw-llama-bench) or pass --raw-binary")
+            }
+            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).txt")
+            try Data(prompt.utf8).write(to: promptFile)
+            defer { try? FileManager.default.removeItem(at: promptFile) }
+
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [modelPath, promptFile.path, String(tokens), String(threads), String(reps + 1), String(contextLength)]
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            let errors = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw SDKException(.backendError, "raw-llama-bench failed (status \(process.terminationStatus)): "
+                                   + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            return try lines.dropFirst().map { try decoder.decode(Sample.self, from: Data($0.utf8)) }  // first is warm-up
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RunAnywhere
+import RunAnywhereLlamaCPP
+
+/// A subcommand whose failures print one line and exit non-zero, never a trace.
+protocol SDKCommand: AsyncParsableCommand {
+    func execute() async throws
+}
+
+extension SDKCommand {
+    mutating func run() async throws {
+        do {
+            try await execute()
+        } catch let error as SDKException {
+            CLI.printError("error: \(error)")
+            throw ExitCode(1)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            CLI.printError("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Options every command that touches the SDK shares.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "The SDK home (default: $RUNANYWHERE_HOME or ~/.local/share/runanywhere).")
+    var home: String?
+
+    @Flag(name: .long, help: "Print the SDK's log lines on stderr.")
+    var verbose = false
+}
+
+enum CLI {
+    private static let bootstrapLogging: Void = {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .trace
+            return handler
+        }
+    }()
+
+    /// Registers the backends and initializes the SDK.
+    static func start(_ options: GlobalOptions) throws {
+        _ = bootstrapLogging
+        RunAnywhere.setLogLevel(options.verbose ? .debug : .error)
+        LlamaCPP.register()
+        try RunAnywhere.initialize(environment: .development,
+                                   storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) })
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes text to stdout without buffering delays (token streaming).
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static let jsonEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// Prints a value as one line of JSON with snake_case keys.
+    static func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
+        let encoder = jsonEncoder
+        if pretty { encoder.outputFormatting.insert(.prettyPrinted) }
+        let data = try encoder.encode(value)
+        write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    static func format(_ value: Double, _ digits: Int = 1) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+/// Reports the engines, the SDK home and the models.
+struct DoctorCommand: SDKCommand {
+    static let configuration = CommandConfiguration(commandName: "doctor", abstract: "Check engines, storage and models.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+    struct Report: Encodable {
+        var sdkVersion: String
+        var home: String
+        var engines: [EngineInfo]
+        var models: [ModelInfo]
+        var modelFilesMissing: [String]
+    }
+
+    func execute() async throws {
+        try CLI.start(global)
+        let models = try RunAnywhere.availableModels()
+        let missing = models.filter { model in
+            model.localPath.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
+        }.map(\.id)
+        let report = Report(sdkVersion: RunAnywhere.version, home: RunAnywhere.paths?.home.path ?? "",
+                            engines: RunAnywhere.registeredModules.map { $0.engineInfo() },
+                            models: models, modelFilesMissing: missing)
+        if json { return try CLI.printJSON(report) }
+        print("RunAnywhere \(report.sdkVersion)")
+        print("home:    \(report.home)")
+        print("engines:")
+        for engine in report.engines {
+            print("  \(engine.available ? "✓" : "✗") \(engine.name) \(engine.version ?? "")")
+            for (key, value) in engine.details.sorted(by: { $0.key < $1.key }) { print("      \(key): \(value)") }
+        }
+        print("models:  \(models.count)")
+        for model in models {
+            let state = missing.contains(model.id) ? "FILE MISSING" : model.isDownloaded ? "ready" : "not downloaded"
+            print("  \(model.id) (\(model.category.rawValue), \(model.framework.rawValue)) — \(state)")
+        }
+        if !missing.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+import RunAnywhere
+
+/// `runanywhere`: the SDK from the command line.
+@main
+struct RunAnywhereCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runanywhere",
+        abstract: "On-device AI from the command line: models, generation, chat and benchmarks.",
+        version: RunAnywhere.version,
+        subcommands: [DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, BenchCommand.self]
+    )
+}
