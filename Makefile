@@ -1,0 +1,48 @@
+# Two commands do everything on a fresh machine:
+#   make demo   install engines and default models if missing, build, generate with the default model
+#   make test   the same install, then the whole test suite
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+ENV := source scripts/env.sh
+MODEL ?= smollm2-135m-instruct
+PROMPT ?= Explain in two sentences why the sky is blue.
+
+.PHONY: all engines build build-release models models-release demo test bench doctor env clean
+
+all: build
+
+engines:
+	scripts/bootstrap engines
+
+build: engines
+	$(ENV) && swift build --build-tests
+
+build-release: engines
+	$(ENV) && swift build -c release
+
+models: build
+	$(ENV) && RUNANYWHERE_CLI=$(CURDIR)/.build/debug/runanywhere scripts/bootstrap models
+
+models-release: build-release
+	$(ENV) && RUNANYWHERE_CLI=$(CURDIR)/.build/release/runanywhere scripts/bootstrap models
+
+demo: models-release
+	$(ENV) && .build/release/runanywhere doctor
+	@echo
+	$(ENV) && .build/release/runanywhere generate --model $(MODEL) --prompt "$(PROMPT)" --max-tokens 96 --temperature 0
+
+test: models
+	$(ENV) && swift test --skip-build
+
+bench: models-release
+	$(ENV) && .build/release/runanywhere bench llm --model $(MODEL)
+
+doctor: build
+	$(ENV) && .build/debug/runanywhere doctor
+
+# Prints the exports a shell needs to run the built binaries by hand.
+env:
+	@$(ENV) && print_env
+
+clean:
+	rm -rf .build .build-*

@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+@testable import RunAnywhere
+import RunAnywhereLlamaCPP
+
+/// Every bad input gives an `SDKException` with the right code and leaves the registry
+/// (and the model files) as they were.
+extension RealEngineTests {
+@Suite("Bad inputs on the real engine")
+struct LlamaCPPBadInputTests {
+    let id = DefaultModels.llmId
+
+    /// Copies the first `bytes` bytes of the real GGUF (or all of it) into `dir`.
+    private func copyOfModel(in dir: URL, name: String, bytes: Int? = nil) throws -> URL {
+        let source = try #require(try DefaultModels.llm().localPath)
+        let target = dir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        if let bytes {
+            let handle = try FileHandle(forReadingFrom: source)
+            defer { try? handle.close() }
+            try (try handle.read(upToCount: bytes) ?? Data()).write(to: target)
+        } else {
+            try FileManager.default.copyItem(at: source, to: target)
+        }
+        return target
+    }
+
+    private func registryBytes(_ home: URL) -> Data? {
+        try? Data(contentsOf: home.appendingPathComponent("registry.json"))
+    }
+
+    @Test("Generating before initialize fails with notInitialized")
+    func generateBeforeInitialize() async {
+        await RunAnywhere.reset()
+        #expect(!RunAnywhere.isInitialized)
+        await expectSDKError(.notInitialized) { try await RunAnywhere.generate("Hello") }
+        await expectSDKError(.notInitialized) { try await RunAnywhere.loadModel(id) }
+        await expectSDKError(.notInitialized) { try RunAnywhere.availableModels() }
+    }
+
+    @Test("Generating with no model loaded fails with modelNotLoaded")
+    func generateWithoutModel() async throws {
+        try await withSDK { _ in
+            await expectSDKError(.modelNotLoaded) { try await RunAnywhere.generate("Hello") }
+            await expectSDKError(.modelNotLoaded) { try await RunAnywhere.generateStream("Hello") }
+        }
+    }
+
+    @Test("An unknown model id fails with modelNotFound")
+    func unknownModel() async throws {
+        try await withSDK { home in
+            let before = registryBytes(home)
+            await expectSDKError(.modelNotFound) { try await RunAnywhere.loadModel("no-such-model") }
+            await expectSDKError(.modelNotFound) { try await RunAnywhere.removeModel("no-such-model") }
+            #expect(registryBytes(home) == before)
+        }
+    }
+
+    @Test("An empty prompt fails with emptyPrompt")
+    func emptyPrompt() async throws {
+        try await withSDK { _ in
+            try await RunAnywhere.loadModel(id)
+            await expectSDKError(.emptyPrompt) { try await RunAnywhere.generate("") }
+            await expectSDKError(.emptyPrompt) { try await RunAnywhere.generate("  \n\t ") }
+            await expectSDKError(.emptyPrompt) { try await RunAnywhere.chat([]) }
+            await expectSDKError(.invalidInput) {
+                try await RunAnywhere.generate("Hi", options: LLMGenerationOptions(maxTokens: 0))
+            }
+            await expectSDKError(.invalidInput) {
+                try await RunAnywhere.generate("Hi", options: LLMGenerationOptions(temperature: -1))
+            }
+        }
+    }
+
+    @Test("A prompt beyond the context is refused, or truncated when asked")
+    func promptBeyondContext() async throws {
+        try await withSDK { _ in
+            try await RunAnywhere.loadModel(id, contextLength: 128)
+            // llama.cpp rounds small contexts up to 256 tokens; this prompt is ~800.
+            let long = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 80)
+            await expectSDKError(.contextLengthExceeded) { try await RunAnywhere.generate(long) }
+            var options = LLMGenerationOptions(maxTokens: 8, temperature: 0)
+            options.truncatePromptToFit = true
+            let r = try await RunAnywhere.generate(long, options: options)
+            #expect(r.promptTokens < 300)
+            #expect(r.generatedTokens > 0)
+        }
+    }
+
+    @Test("Importing a missing file fails with modelFileNotFound and registers nothing")
+    func missingFile() async throws {
+        try await withSDK(registerDefaultLLM: false) { home in
+            let before = try RunAnywhere.availableModels()
+            await expectSDKError(.modelFileNotFound) {
+                try RunAnywhere.importModel(from: home.appendingPathComponent("nope.gguf"), id: "nope",
+                                            category: .llm, framework: .llamaCpp)
+            }
+            #expect(try RunAnywhere.availableModels() == before)
+        }
+    }
+
+    @Test("A registered model whose file vanished fails to load with modelFileNotFound")
+    func vanishedFile() async throws {
+        try await withSDK(registerDefaultLLM: false) { home in
+            let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "m.gguf")
+            try RunAnywhere.importModel(from: file, id: "vanishing", category: .llm, framework: .llamaCpp)
+            let stored = try #require(try RunAnywhere.model("vanishing").localPath)
+            try FileManager.default.removeItem(at: stored)
+            await expectSDKError(.modelFileNotFound) { try await RunAnywhere.loadModel("vanishing") }
+            #expect(try RunAnywhere.model("vanishing").id == "vanishing")
+        }
+    }
+
+    @Test("A truncated GGUF is refused at import and at load")
+    func truncatedGGUF() async throws {
+        try await withSDK(registerDefaultLLM: false) { home in
+            let size = try #require(try DefaultModels.llm().sizeBytes)
+            let truncated = try copyOfModel(in: home.appendingPathComponent("outside"), name: "half.gguf", bytes: Int(size / 2))
+            let before = registryBytes(home)
+            await expectSDKError(.modelCorrupted) {
+                try RunAnywhere.importModel(from: truncated, id: "half", category: .llm, framework: .llamaCpp)
+            }
+            #expect(registryBytes(home) == before)
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/llamacpp/half").path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("tmp").path).isEmpty)
+            #expect(FileManager.default.fileExists(atPath: truncated.path), "the source must stay")
+
+            // Registered by reference, the engine itself meets the truncated file.
+            try RunAnywhere.registerModel(ModelInfo(id: "half", name: "half", category: .llm, format: .gguf,
+                                                    framework: .llamaCpp, localPath: truncated))
+            await expectSDKError(.modelLoadFailed) { try await RunAnywhere.loadModel("half") }
+            #expect(await RunAnywhere.currentLLMModel == nil)
+        }
+    }
+
+    @Test("A file with the wrong magic is refused with invalidModelFormat")
+    func wrongMagic() async throws {
+        try await withSDK(registerDefaultLLM: false) { home in
+            let dir = home.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let fake = dir.appendingPathComponent("fake.gguf")
+            try Data("GGML this is not a gguf model at all".utf8).write(to: fake)
+            let before = registryBytes(home)
+            await expectSDKError(.invalidModelFormat) {
+                try RunAnywhere.importModel(from: fake, id: "fake", category: .llm, framework: .llamaCpp, mode: .move)
+            }
+            #expect(registryBytes(home) == before)
+            #expect(FileManager.default.fileExists(atPath: fake.path), "a refused move leaves the source in place")
+        }
+    }
+
+    @Test("A corrupt registry gives a clear error and loses no model file")
+    func corruptRegistry() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await withSDK(registerDefaultLLM: false) { _ in }
+        await RunAnywhere.reset()
+        LlamaCPP.register()
+        try RunAnywhere.initialize(storageDirectory: home)
+        let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "m.gguf")
+        let model = try RunAnywhere.importModel(from: file, id: "kept", category: .llm, framework: .llamaCpp)
+        let stored = try #require(model.localPath)
+        await RunAnywhere.reset()
+
+        let registry = home.appendingPathComponent("registry.json")
+        let garbage = Data("{ \"version\": 1, \"models\": [ {\"id\": ".utf8)
+        try garbage.write(to: registry)
+        do {
+            try RunAnywhere.initialize(storageDirectory: home)
+            Issue.record("initialize accepted a corrupt registry")
+        } catch {
+            #expect(error.code == .registryCorrupted)
+            #expect(error.message.contains(registry.path))
+            #expect(error.recoverySuggestion != nil)
+        }
+        #expect(!RunAnywhere.isInitialized)
+        #expect(try Data(contentsOf: registry) == garbage, "the corrupt file is kept for inspection, not overwritten")
+        #expect(FileManager.default.fileExists(atPath: stored.path), "model files are not lost")
+
+        // Once the file is moved aside, discovery brings the model back from disk.
+        try FileManager.default.moveItem(at: registry, to: home.appendingPathComponent("registry.json.bad"))
+        try RunAnywhere.initialize(storageDirectory: home)
+        let recovered = try RunAnywhere.model("kept")
+        #expect(recovered.localPath == stored)
+        #expect(recovered.category == .llm)
+        try await RunAnywhere.loadModel("kept")
+        let r = try await RunAnywhere.generate("Hi", options: LLMGenerationOptions(maxTokens: 4, temperature: 0))
+        #expect(r.generatedTokens > 0)
+        await RunAnywhere.reset()
+    }
+
+    @Test("Importing copies into the store, validates, and the model generates")
+    func importAndGenerate() async throws {
+        try await withSDK(registerDefaultLLM: false) { home in
+            let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "SmolLM2.gguf")
+            let model = try RunAnywhere.importModel(from: file, id: "imported", category: .llm, framework: .llamaCpp, mode: .move)
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(model.localPath?.path.hasPrefix(home.appendingPathComponent("models/llamacpp/imported").path) == true)
+            #expect(model.contextLength == 8192)
+            #expect(model.hasChatTemplate == true)
+            await expectSDKError(.modelAlreadyExists) {
+                try RunAnywhere.importModel(from: try #require(model.localPath), id: "imported", category: .llm, framework: .llamaCpp)
+            }
+            try await RunAnywhere.loadModel("imported")
+            let r = try await RunAnywhere.generate("Say hello.", options: greedy)
+            #expect(!r.text.isEmpty)
+            try await RunAnywhere.removeModel("imported")
+            #expect(await RunAnywhere.currentLLMModel == nil)
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/llamacpp/imported").path))
+        }
+    }
+}
+}

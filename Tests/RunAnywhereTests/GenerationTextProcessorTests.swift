@@ -1,0 +1,72 @@
+import Testing
+@testable import RunAnywhere
+
+@Suite("Generation text processing")
+struct GenerationTextProcessorTests {
+    /// Feeds `pieces` and returns (streamed answer, streamed thinking, processor).
+    private func run(_ pieces: [String], stops: [String] = []) -> (String, String, GenerationTextProcessor) {
+        var processor = GenerationTextProcessor(stopSequences: stops)
+        var answer = "", thinking = ""
+        for piece in pieces {
+            for segment in processor.consume(Array(piece.utf8)) {
+                if segment.isThinking { thinking += segment.text } else { answer += segment.text }
+            }
+        }
+        for segment in processor.finish() {
+            if segment.isThinking { thinking += segment.text } else { answer += segment.text }
+        }
+        return (answer, thinking, processor)
+    }
+
+    @Test("Plain text passes through unchanged")
+    func plainText() {
+        let (answer, _, processor) = run(["Hello", ", ", "world", "!"])
+        #expect(answer == "Hello, world!")
+        #expect(processor.answer == answer)
+        #expect(!processor.stopSequenceHit)
+    }
+
+    @Test("A stop sequence split across tokens stops the text before it")
+    func stopAcrossTokens() {
+        let (answer, _, processor) = run(["one, two", ", thr", "ee, fo", "ur"], stops: [", three"])
+        #expect(answer == "one, two")
+        #expect(processor.stopSequenceHit)
+    }
+
+    @Test("Text that only looks like the start of a stop sequence is released")
+    func falseStopPrefix() {
+        let (answer, _, processor) = run(["a <", "en", "d of it"], stops: ["<end>"])
+        #expect(answer == "a <end of it")
+        #expect(!processor.stopSequenceHit)
+    }
+
+    @Test("A think block split across tokens goes to thinking, not the answer")
+    func thinkingSplit() {
+        let (answer, thinking, processor) = run(["<thi", "nk>let me", " see</th", "ink>\n\nThe answer", " is 4."])
+        #expect(answer == "The answer is 4.")
+        #expect(thinking == "let me see")
+        #expect(processor.sawThinking)
+        #expect(processor.answer == answer)
+    }
+
+    @Test("A multi-byte character split across tokens is never torn")
+    func utf8Split() {
+        let bytes = Array("héllo 🌍".utf8)
+        var processor = GenerationTextProcessor(stopSequences: [])
+        var streamed = ""
+        for byte in bytes { // worst case: one byte per token
+            streamed += processor.consume([byte]).map(\.text).joined()
+        }
+        streamed += processor.finish().map(\.text).joined()
+        #expect(streamed == "héllo 🌍")
+        #expect(!streamed.contains("\u{FFFD}"))
+    }
+
+    @Test("The complete UTF-8 prefix stops before an unfinished character")
+    func utf8Prefix() {
+        let euro = Array("€".utf8) // 3 bytes
+        #expect(GenerationTextProcessor.completeUTF8Prefix(Array("ab".utf8) + euro.prefix(2)) == 2)
+        #expect(GenerationTextProcessor.completeUTF8Prefix(Array("ab".utf8) + euro) == 5)
+        #expect(GenerationTextProcessor.completeUTF8Prefix([]) == 0)
+    }
+}

@@ -1,0 +1,28 @@
+import Logging
+import Testing
+@testable import RunAnywhere
+
+@Suite("Logging")
+struct SDKLoggerTests {
+    @Test("Values of credential-like keys are redacted, others kept")
+    func redaction() {
+        let metadata: Logger.Metadata = [
+            "apiKey": "sk-live-123", "Authorization": "Bearer abc", "refresh_token": "t",
+            "password": "hunter2", "client_secret": "s", "model": "smollm2",
+            "nested": .dictionary(["token": "x", "count": "3"]),
+        ]
+        let redacted = SDKLogger.redact(metadata)
+        for key in ["apiKey", "Authorization", "refresh_token", "password", "client_secret"] {
+            #expect(redacted[key] == "[REDACTED]", "\(key) leaked")
+        }
+        #expect(redacted["model"] == "smollm2")
+        #expect(redacted["nested"] == .dictionary(["token": "[REDACTED]", "count": "3"]))
+    }
+
+    @Test("Log levels are ordered from trace to critical")
+    func levelsOrdered() {
+        #expect(LogLevel.trace < .debug)
+        #expect(LogLevel.warning < .error)
+        #expect(LogLevel.allCases.sorted() == LogLevel.allCases)
+    }
+}
