@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import RunAnywhere
+
+/// Registry behaviour on synthetic files; the real GGUF is exercised in the engine tests.
+@Suite("Model registry")
+struct ModelRegistryTests {
+    private func makeHome() -> SDKPaths {
+        SDKPaths(home: FileManager.default.temporaryDirectory.appendingPathComponent("ra-unit-\(UUID().uuidString)"))
+    }
+
+    /// A minimal valid GGUF v3: one metadata string, one 64-value F32 tensor.
+    static func tinyGGUF(tensorBytes: Int = 256) -> Data {
+        var d = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func str(_ s: String) { u64(UInt64(s.utf8.count)); d.append(contentsOf: Array(s.utf8)) }
+        d.append(contentsOf: Array("GGUF".utf8))
+        u32(3); u64(1); u64(2)
+        str("general.architecture"); u32(8); str("tiny")
+        str("tiny.context_length"); u32(4); u32(512)
+        str("t"); u32(1); u64(64); u32(0); u64(0)
+        while d.count % 32 != 0 { d.append(0) }
+        d.append(Data(repeating: 1, count: tensorBytes))
+        return d
+    }
+
+    private func writeFile(_ data: Data, named name: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ra-src-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    @Test("A GGUF header is read and a truncated one is refused")
+    func ggufHeader() throws {
+        let good = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
+        let header = try GGUFFile(contentsOf: good)
+        #expect(header.architecture == "tiny")
+        #expect(header.contextLength == 512)
+        #expect(header.requiredSize == header.fileSize)
+        let short = try writeFile(Self.tinyGGUF(tensorBytes: 100), named: "short.gguf")
+        let headerOnly = try writeFile(Self.tinyGGUF().prefix(40), named: "cut.gguf")
+        for file in [short, headerOnly] {
+            do {
+                _ = try GGUFFile(contentsOf: file)
+                Issue.record("accepted \(file.lastPathComponent)")
+            } catch { #expect(error.code == .modelCorrupted) }
+        }
+    }
+
+    @Test("Imports persist across reloads and keep a sidecar")
+    func persistence() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let registry = ModelRegistry(paths: paths)
+        try registry.load()
+        let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
+        let model = try registry.importModel(from: source, id: "tiny", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+        #expect(model.contextLength == 512)
+        #expect(FileManager.default.fileExists(atPath: source.path))
+        #expect(FileManager.default.fileExists(atPath: paths.modelDirectory(framework: .llamaCpp, id: "tiny")
+            .appendingPathComponent(ModelRegistry.sidecarName).path))
+
+        let reloaded = ModelRegistry(paths: paths)
+        try reloaded.load()
+        #expect(try reloaded.get("tiny").localPath == model.localPath)
+        #expect(reloaded.models(category: .llm).map(\.id) == ["tiny"])
+        #expect(reloaded.models(category: .speechRecognition).isEmpty)
+        #expect(reloaded.models(framework: .llamaCpp).count == 1)
+    }
+
+    @Test("Model files dropped into the store are discovered at load")
+    func discovery() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let dir = paths.modelDirectory(framework: .llamaCpp, id: "dropped")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Self.tinyGGUF().write(to: dir.appendingPathComponent("weights.gguf"))
+        let registry = ModelRegistry(paths: paths)
+        try registry.load()
+        let found = try registry.get("dropped")
+        #expect(found.category == .llm)
+        #expect(found.contextLength == 512)
+        #expect(FileManager.default.fileExists(atPath: paths.registryFile.path), "discovery is persisted")
+    }
+
+    @Test("Bad ids and duplicates are refused without touching the index")
+    func badIds() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let registry = ModelRegistry(paths: paths)
+        try registry.load()
+        let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
+        for bad in ["", "Upper", "a/b", "../x", ".hidden", String(repeating: "a", count: 129)] {
+            do {
+                _ = try registry.importModel(from: source, id: bad, name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+                Issue.record("accepted id '\(bad)'")
+            } catch { #expect(error.code == .invalidModelId) }
+        }
+        _ = try registry.importModel(from: source, id: "tiny", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+        let index = try Data(contentsOf: paths.registryFile)
+        do {
+            try registry.register(ModelInfo(id: "tiny", name: "dup", category: .llm, format: .gguf, framework: .llamaCpp))
+            Issue.record("duplicate accepted")
+        } catch { #expect(error.code == .modelAlreadyExists) }
+        #expect(try Data(contentsOf: paths.registryFile) == index)
+    }
+
+    @Test("Removing a model deletes its stored files but not files registered from elsewhere")
+    func removal() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let registry = ModelRegistry(paths: paths)
+        try registry.load()
+        let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
+        let stored = try registry.importModel(from: source, id: "stored", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+        try registry.register(ModelInfo(id: "external", name: "external", category: .llm, format: .gguf,
+                                        framework: .llamaCpp, localPath: source))
+        try registry.remove("stored")
+        try registry.remove("external")
+        #expect(!FileManager.default.fileExists(atPath: try #require(stored.localPath).path))
+        #expect(FileManager.default.fileExists(atPath: source.path))
+        #expect(registry.list().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: paths.tempDirectory.path).isEmpty)
+    }
+}
