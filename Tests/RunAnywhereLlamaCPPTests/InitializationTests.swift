@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import RunAnywhere
+import RunAnywhereLlamaCPP
+
+extension RealEngineTests {
+    @Suite("Two-phase initialization")
+    struct InitializationTests {
+        @Test("Initialize publishes its events, and concurrent phase-2 callers share one run")
+        func phasesAndEvents() async throws {
+            await RunAnywhere.reset()
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let events = RunAnywhere.events.events(for: .sdk)
+            LlamaCPP.register()
+            try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+            #expect(RunAnywhere.isInitialized)
+            #expect(RunAnywhere.environment == .development)
+            try RunAnywhere.initialize(environment: .production)  // already initialized: ignored
+            #expect(RunAnywhere.environment == .development)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { try await RunAnywhere.completeServicesInitialization() } }
+                try await group.waitForAll()
+            }
+            #expect(RunAnywhere.areServicesReady)
+            #expect(RunAnywhere.isOfflineMode, "no base URL: everything runs on-device")
+            await RunAnywhere.reset()
+            #expect(!RunAnywhere.isInitialized)
+            #expect(!RunAnywhere.areServicesReady)
+
+            var names: [String] = []
+            for await event in events {
+                names.append(event.kind.name)
+                if case .servicesReady = event.kind { break }
+            }
+            // One started, one completed, one phase-2 run for nine callers (eight plus initialize's own).
+            #expect(names == ["init_started", "init_completed", "services_ready"])
+        }
+
+        @Test("A failed initialize publishes initFailed and leaves the SDK uninitialized")
+        func failedInitialize() async throws {
+            await RunAnywhere.reset()
+            let events = RunAnywhere.events.events(for: .sdk)
+            do {
+                try RunAnywhere.initialize(apiKey: nil, baseURL: "https://api.example.com", environment: .production)
+                Issue.record("production without a key was accepted")
+            } catch {
+                #expect(error.code == .invalidAPIKey)
+            }
+            #expect(!RunAnywhere.isInitialized)
+            var names: [String] = []
+            for await event in events {
+                names.append(event.kind.name)
+                if case .initFailed(let error) = event.kind {
+                    #expect(error.code == .invalidAPIKey)
+                    break
+                }
+            }
+            #expect(names == ["init_started", "init_failed"])
+        }
+    }
+}
