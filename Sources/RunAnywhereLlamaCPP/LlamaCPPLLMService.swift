@@ -178,7 +178,9 @@ actor LlamaCPPLLMService: LLMService {
 
         llama_memory_clear(llama_get_memory(context), true)
         let threads = request.threads.map(Int32.init) ?? engine.defaultThreads
-        llama_set_n_threads(context, threads, threads)
+        if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
+            llama_set_n_threads(context, threads, threads)
+        }
         let sampler = makeSampler(request.sampling, vocab: engine.vocab)
         defer { llama_sampler_free(sampler) }
 

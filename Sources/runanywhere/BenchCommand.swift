@@ -26,7 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Model id.") var model = "smollm2-135m-instruct"
         @Option(help: "Prompt text (sent verbatim to both).") var prompt = defaultPrompt
         @Option(help: "Tokens generated per repetition.") var tokens = 64
-        @Option(help: "Measured repetitions (after one warm-up each).") var reps = 5
+        @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
         @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
         @Option(name: .customLong("context-length"), help: "Context size for both.") var contextLength = 2048
         @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: raw-llama-bench next to this executable).")
@@ -72,8 +72,19 @@ struct BenchCommand: AsyncParsableCommand {
             guard let path = info.localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
             }
-            let raw = try runRaw(modelPath: path.path)
-            let sdk = try await runSDK()
+            // Interleaved, one raw repetition then one SDK repetition, so that drift in the
+            // machine's speed (other tenants, frequency) falls on both sides alike.
+            // Each side measures right after a warm-up of its own, as the raw process does,
+            // so both meet the engine's OpenMP threads in the same state.
+            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
+            var raw: [Sample] = []
+            var sdk: [Sample] = []
+            for _ in 0..<reps {
+                raw += try runRaw(modelPath: path.path)
+                _ = try await sdkSample()
+                sdk.append(try await sdkSample())
+            }
+            try await RunAnywhere.unloadModel()
             guard !raw.isEmpty, !sdk.isEmpty else {
                 throw SDKException(.internalError, "The benchmark produced no samples")
             }
@@ -109,22 +120,15 @@ struct BenchCommand: AsyncParsableCommand {
             return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
         }
 
-        private func runSDK() async throws -> [Sample] {
-            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
+        private func sdkSample() async throws -> Sample {
             let options = LLMGenerationOptions(maxTokens: tokens, temperature: 0, repetitionPenalty: 1,
                                                threads: threads, applyChatTemplate: false, ignoreEndOfSequence: true)
-            var samples: [Sample] = []
-            for rep in 0...reps {
-                let r = try await RunAnywhere.generate(prompt, options: options)
-                if rep == 0 { continue }  // warm-up
-                samples.append(Sample(promptTokens: r.promptTokens, generatedTokens: r.generatedTokens,
-                                      ttftMs: r.timeToFirstTokenMs, promptTps: r.promptTokensPerSecond,
-                                      generationTps: r.tokensPerSecond))
-            }
-            try await RunAnywhere.unloadModel()
-            return samples
+            let r = try await RunAnywhere.generate(prompt, options: options)
+            return Sample(promptTokens: r.promptTokens, generatedTokens: r.generatedTokens, ttftMs: r.timeToFirstTokenMs,
+                          promptTps: r.promptTokensPerSecond, generationTps: r.tokensPerSecond)
         }
 
+        /// One measured repetition of the raw baseline, after its own warm-up.
         private func runRaw(modelPath: String) throws -> [Sample] {
             let binary = rawBinary.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -139,7 +143,7 @@ struct BenchCommand: AsyncParsableCommand {
 
             let process = Process()
             process.executableURL = binary
-            process.arguments = [modelPath, promptFile.path, String(tokens), String(threads), String(reps + 1), String(contextLength)]
+            process.arguments = [modelPath, promptFile.path, String(tokens), String(threads), "2", String(contextLength)]
             let out = Pipe()
             let err = Pipe()
             process.standardOutput = out

@@ -41,6 +41,13 @@ struct ModelRegistryTests {
         #expect(header.contextLength == 512)
         #expect(header.requiredSize == header.fileSize)
         let short = try writeFile(Self.tinyGGUF(tensorBytes: 100), named: "short.gguf")
+        for tiny in [Data("GG".utf8), Data(), Data("GGML and more".utf8)] {
+            let file = try writeFile(tiny, named: "tiny.gguf")
+            do {
+                _ = try GGUFFile(contentsOf: file)
+                Issue.record("accepted \(tiny.count) bytes")
+            } catch { #expect(error.code == .invalidModelFormat) }
+        }
         let headerOnly = try writeFile(Self.tinyGGUF().prefix(40), named: "cut.gguf")
         for file in [short, headerOnly] {
             do {

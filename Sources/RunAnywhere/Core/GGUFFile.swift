@@ -52,7 +52,7 @@ struct GGUFFile: Sendable {
         }
         var reader = Reader(data: data)
         do {
-            guard try reader.bytes(4) == Self.magic else {
+            guard data.count >= 4, try reader.bytes(4) == Self.magic else {
                 throw SDKException(.invalidModelFormat, "\(url.lastPathComponent) is not a GGUF file (wrong magic bytes)",
                                    recovery: "Convert the model to GGUF for llama.cpp")
             }
