@@ -21,7 +21,8 @@ actor ModelLifecycle<Service: Sendable> {
     private let logger: SDKLogger
 
     private(set) var current: (model: ModelInfo, service: Service)?
-    private var loading: (id: String, task: Task<Service, any Error>)?
+    /// The load in flight, resolving to the service and the load's duration in ms.
+    private var loading: (id: String, task: Task<(Service, Double), any Error>)?
 
     init(category: ModelCategory, registry: ModelRegistry, events: EventBus, unloader: @escaping Unloader) {
         self.category = category
@@ -37,17 +38,18 @@ actor ModelLifecycle<Service: Sendable> {
     /// Loads `id` with `loader`, following the rules above.
     @discardableResult
     func load(_ id: String, using loader: @escaping Loader) async throws(SDKException) -> Service {
-        if let current, current.model.id == id { return current.service }
+        // A load in flight decides first: the current model may be on its way out.
         if let loading {
             guard loading.id == id else {
                 throw SDKException(.modelLoadInProgress,
                                    "Cannot load '\(id)' while '\(loading.id)' is loading for \(category.rawValue)",
                                    recovery: "Wait for the first load to finish, then load again")
             }
-            do { return try await loading.task.value } catch {
+            do { return try await loading.task.value.0 } catch {
                 throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(id)' failed")
             }
         }
+        if let current, current.model.id == id { return current.service }
         let model = try registry.get(id)
         guard model.category == category else {
             throw SDKException(.invalidInput, "Model '\(id)' is a \(model.category.rawValue) model, not \(category.rawValue)")
@@ -60,17 +62,23 @@ actor ModelLifecycle<Service: Sendable> {
                                recovery: "Import the model again, or remove it with `runanywhere models remove \(id)`")
         }
 
-        let task = Task { try await loader(model) }
+        // The previous model goes first, inside the task, so the two never share memory
+        // and concurrent callers for the same id already find this load in flight.
+        let events = self.events
+        let category = self.category
+        let task = Task { () async throws -> (Service, Double) in
+            await self.unloadCurrent()
+            events.publish(.modelLoadStarted(modelId: id, category: category))
+            let start = ContinuousClock.now
+            let service = try await loader(model)
+            return (service, start.duration(to: .now).milliseconds)
+        }
         loading = (id, task)
         defer { loading = nil }
-        await unloadCurrent()
-        events.publish(.modelLoadStarted(modelId: id, category: category))
-        let start = ContinuousClock.now
         do {
-            let service = try await task.value
+            let (service, ms) = try await task.value
             current = (model, service)
             registry.markUsed(id)
-            let ms = start.duration(to: .now).milliseconds
             logger.info("Loaded \(id) in \(String(format: "%.0f", ms)) ms")
             events.publish(.modelLoadCompleted(modelId: id, category: category, durationMs: ms))
             return service
