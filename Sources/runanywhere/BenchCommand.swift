@@ -76,11 +76,15 @@ struct BenchCommand: AsyncParsableCommand {
             // machine's speed (other tenants, frequency) falls on both sides alike.
             // Each side measures right after a warm-up of its own, as the raw process does,
             // so both meet the engine's OpenMP threads in the same state.
+            let baseline = try rawBaseline()
+            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).txt")
+            try Data(prompt.utf8).write(to: promptFile)
+            defer { try? FileManager.default.removeItem(at: promptFile) }
             try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
             var raw: [Sample] = []
             var sdk: [Sample] = []
             for _ in 0..<reps {
-                raw += try runRaw(modelPath: path.path)
+                raw += try runRaw(baseline, modelPath: path.path, promptFile: promptFile)
                 _ = try await sdkSample()
                 sdk.append(try await sdkSample())
             }
@@ -128,8 +132,8 @@ struct BenchCommand: AsyncParsableCommand {
                           promptTps: r.promptTokensPerSecond, generationTps: r.tokensPerSecond)
         }
 
-        /// One measured repetition of the raw baseline, after its own warm-up.
-        private func runRaw(modelPath: String) throws -> [Sample] {
+        /// The raw baseline executable, checked once per run.
+        private func rawBaseline() throws -> URL {
             let binary = rawBinary.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
                     .deletingLastPathComponent().appendingPathComponent("raw-llama-bench")
@@ -137,10 +141,11 @@ struct BenchCommand: AsyncParsableCommand {
                 throw SDKException(.fileSystemError, "The raw baseline \(binary.path) is missing",
                                    recovery: "Build it with `swift build` (product raw-llama-bench) or pass --raw-binary")
             }
-            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).txt")
-            try Data(prompt.utf8).write(to: promptFile)
-            defer { try? FileManager.default.removeItem(at: promptFile) }
+            return binary
+        }
 
+        /// One measured repetition of the raw baseline, after its own warm-up.
+        private func runRaw(_ binary: URL, modelPath: String, promptFile: URL) throws -> [Sample] {
             let process = Process()
             process.executableURL = binary
             process.arguments = [modelPath, promptFile.path, String(tokens), String(threads), "2", String(contextLength)]

@@ -82,10 +82,7 @@ actor LLMCapability {
                      onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?) async throws(SDKException) -> LLMGenerationResult {
         try options.validate()
         try Self.validate(input)
-        guard let service = await lifecycle.currentService else {
-            throw SDKException(.modelNotLoaded, "No language model is loaded",
-                               recovery: "Call RunAnywhere.loadModel(_:) first")
-        }
+        let service = try await loadedService()
         let model = service.model
         let generationId = UUID()
         let start = ContinuousClock.now
@@ -134,6 +131,15 @@ actor LLMCapability {
             logger.error("Generation failed: \(sdkError)")
             throw sdkError
         }
+    }
+
+    /// The loaded model's service, or `.modelNotLoaded`.
+    func loadedService() async throws(SDKException) -> any LLMService {
+        guard let service = await lifecycle.currentService else {
+            throw SDKException(.modelNotLoaded, "No language model is loaded",
+                               recovery: "Call RunAnywhere.loadModel(_:) first")
+        }
+        return service
     }
 
     private struct Progress: Sendable {

@@ -127,10 +127,7 @@ final class ModelRegistry: Sendable {
             throw SDKException(.modelFileNotFound, "Model file \(path.path) does not exist or cannot be read")
         }
         try update { models throws(SDKException) in
-            if models[model.id] != nil, !replace {
-                throw SDKException(.modelAlreadyExists, "A model with id '\(model.id)' is already registered",
-                                   recovery: "Choose another id or remove the existing model first")
-            }
+            if models[model.id] != nil, !replace { throw Self.alreadyRegistered(model.id) }
             models[model.id] = model
         }
     }
@@ -144,10 +141,7 @@ final class ModelRegistry: Sendable {
     func importModel(from source: URL, id: String, name: String?, category: ModelCategory,
                      framework: InferenceFramework, mode: ModelImportMode) throws(SDKException) -> ModelInfo {
         try ModelInfo.validate(id: id)
-        if models.withLock({ $0[id] }) != nil {
-            throw SDKException(.modelAlreadyExists, "A model with id '\(id)' is already registered",
-                               recovery: "Choose another id or remove the existing model first")
-        }
+        if models.withLock({ $0[id] }) != nil { throw Self.alreadyRegistered(id) }
         let source = source.standardizedFileURL
         guard FileSystem.isReadableFile(source) else {
             throw SDKException(.modelFileNotFound, "Model file \(source.path) does not exist or cannot be read")
@@ -252,6 +246,11 @@ final class ModelRegistry: Sendable {
         }
         try paths.createDirectories()
         try FileSystem.atomicWrite(data, to: paths.registryFile)
+    }
+
+    private static func alreadyRegistered(_ id: String) -> SDKException {
+        SDKException(.modelAlreadyExists, "A model with id '\(id)' is already registered",
+                     recovery: "Choose another id or remove the existing model first")
     }
 
     // MARK: Coding

@@ -60,7 +60,7 @@ extension RunAnywhere {
     public static func generateStream(_ prompt: String,
                                       options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error> {
-        try await preflight(.prompt(prompt), options: options).stream(.prompt(prompt), options: options)
+        try await preflight(options).stream(.prompt(prompt), options: options)
     }
 
     /// Continues a conversation using the model's own chat template.
@@ -73,7 +73,7 @@ extension RunAnywhere {
     public static func chatStream(_ messages: [ChatMessage],
                                   options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error> {
-        try await preflight(.messages(messages), options: options).stream(.messages(messages), options: options)
+        try await preflight(options).stream(.messages(messages), options: options)
     }
 
     /// Stops every running generation after its current token.
@@ -84,13 +84,10 @@ extension RunAnywhere {
 
     /// Checks what can be checked before a stream starts, so those errors are thrown
     /// here rather than from inside the stream.
-    private static func preflight(_ input: LLMCapability.Input,
-                                  options: LLMGenerationOptions) async throws(SDKException) -> LLMCapability {
+    private static func preflight(_ options: LLMGenerationOptions) async throws(SDKException) -> LLMCapability {
         let llm = try runtime().llm
         try options.validate()
-        guard await llm.currentModel != nil else {
-            throw SDKException(.modelNotLoaded, "No language model is loaded", recovery: "Call RunAnywhere.loadModel(_:) first")
-        }
+        _ = try await llm.loadedService()
         return llm
     }
 }
