@@ -10,6 +10,9 @@ let package = Package(
     products: [
         .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
         .library(name: "RunAnywhereLlamaCPP", targets: ["RunAnywhereLlamaCPP"]),
+        .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
+        .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
+        .library(name: "RunAnywhereSherpa", targets: ["RunAnywhereSherpa"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
     ],
     dependencies: [
@@ -36,12 +39,44 @@ let package = Package(
             dependencies: ["CLlama"]
         ),
 
+        // MARK: whisper.cpp backend
+        // pywhispercpp's hash-renamed libwhisper (runanywhere-whisper.pc from scripts/bootstrap):
+        // its ggml never collides with llama.cpp's in one process.
+        .systemLibrary(name: "CWhisper", pkgConfig: "runanywhere-whisper"),
+        .target(
+            name: "RunAnywhereWhisperCPP",
+            dependencies: ["RunAnywhere", "CWhisper"]
+        ),
+        // The raw-engine baseline of `runanywhere bench stt`.
+        .executableTarget(
+            name: "raw-whisper-bench",
+            dependencies: ["CWhisper"]
+        ),
+
+        // MARK: system voice (espeak-ng from Debian)
+        .systemLibrary(name: "CESpeak", pkgConfig: "espeak-ng"),
+        .target(
+            name: "RunAnywhereSystemVoice",
+            dependencies: ["RunAnywhere", "CESpeak"]
+        ),
+
+        // MARK: sherpa-onnx backend (Piper voices, Silero VAD)
+        // Piper voices take espeak-ng phonemes, which the system voice module provides.
+        .systemLibrary(name: "CSherpa", pkgConfig: "runanywhere-sherpa"),
+        .target(
+            name: "RunAnywhereSherpa",
+            dependencies: ["RunAnywhere", "RunAnywhereSystemVoice", "CSherpa"]
+        ),
+
         // MARK: CLI
         .executableTarget(
             name: "runanywhere",
             dependencies: [
                 "RunAnywhere",
                 "RunAnywhereLlamaCPP",
+                "RunAnywhereWhisperCPP",
+                "RunAnywhereSystemVoice",
+                "RunAnywhereSherpa",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

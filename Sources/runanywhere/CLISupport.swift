@@ -3,6 +3,9 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereLlamaCPP
+import RunAnywhereSherpa
+import RunAnywhereSystemVoice
+import RunAnywhereWhisperCPP
 
 /// A subcommand whose failures print one line and exit non-zero, never a trace.
 protocol SDKCommand: AsyncParsableCommand {
@@ -48,6 +51,9 @@ enum CLI {
         _ = bootstrapLogging
         RunAnywhere.setLogLevel(options.verbose ? .debug : .error)
         LlamaCPP.register()
+        WhisperCPP.register()
+        Sherpa.register()
+        SystemVoice.register()
         try RunAnywhere.initialize(environment: .development,
                                    storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) })
     }
@@ -75,6 +81,20 @@ enum CLI {
         if pretty { encoder.outputFormatting.insert(.prettyPrinted) }
         let data = try encoder.encode(value)
         write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// The default models of the speech commands, used when no model is named and the
+    /// bootstrap has imported them.
+    enum Defaults {
+        static let stt = "whisper-tiny-en"
+        static let tts = "piper-en-us-joe-medium"
+        static let vad = "silero-vad"
+    }
+
+    /// `id` when given; otherwise `fallback` if it is registered with local files, else `nil`.
+    static func model(_ id: String?, orDefault fallback: String) -> String? {
+        if let id { return id }
+        return (try? RunAnywhere.model(fallback))?.isDownloaded == true ? fallback : nil
     }
 
     static func format(_ value: Double, _ digits: Int = 1) -> String {

@@ -27,9 +27,10 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Import: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy (or move) a local model file into the store.")
+        static let configuration = CommandConfiguration(abstract: "Copy (or move) a local model file or model folder into the store.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The model file.") var path: String
+        @Argument(help: "The model file, or a folder holding a model's files.") var path: String
+        @Option(help: "For a folder: the primary file engines open (default: the only model file in it).") var file: String?
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
         @Option(help: "llm, embedding, stt, tts, vad or vlm.") var category: ModelCategory
@@ -40,7 +41,7 @@ struct ModelsCommand: AsyncParsableCommand {
         func execute() async throws {
             try CLI.start(global)
             let model = try RunAnywhere.importModel(from: URL(fileURLWithPath: path), id: id, name: name, category: category,
-                                                    framework: framework, mode: move ? .move : .copy)
+                                                    framework: framework, mode: move ? .move : .copy, primaryFile: file)
             if json { return try CLI.printJSON(model) }
             print("Imported \(model.id) → \(model.localPath?.path ?? "?")")
         }

@@ -6,8 +6,9 @@ import RunAnywhere
 struct RunAnywhereCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runanywhere",
-        abstract: "On-device AI from the command line: models, generation, chat and benchmarks.",
+        abstract: "On-device AI from the command line: models, generation, chat, speech and benchmarks.",
         version: RunAnywhere.version,
-        subcommands: [DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, BenchCommand.self]
+        subcommands: [DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
+                      TranscribeCommand.self, SpeakCommand.self, VADCommand.self, BenchCommand.self]
     )
 }

@@ -132,36 +132,45 @@ final class ModelRegistry: Sendable {
         }
     }
 
-    /// Copies or moves a local model file into the store and registers it.
+    /// Copies or moves a local model file, or a folder of model files, into the store and
+    /// registers it.
     ///
-    /// The file is staged in `tmp/`, validated (GGUF files must have a sound header),
+    /// A folder is for models made of several files (a voice and its `tokens.txt`); its
+    /// primary file is `primaryFile`, or the one file with a model extension in it.
+    ///
+    /// Everything is staged in `tmp/`, validated (GGUF files must have a sound header),
     /// renamed into `models/<framework>/<id>/`, and only then added to the index. Any
     /// failure undoes the steps taken: no half-imported folder, no index entry, and a
-    /// moved source file is put back.
+    /// moved source is put back.
     func importModel(from source: URL, id: String, name: String?, category: ModelCategory,
-                     framework: InferenceFramework, mode: ModelImportMode) throws(SDKException) -> ModelInfo {
+                     framework: InferenceFramework, mode: ModelImportMode, primaryFile: String? = nil) throws(SDKException) -> ModelInfo {
         try ModelInfo.validate(id: id)
         if models.withLock({ $0[id] }) != nil { throw Self.alreadyRegistered(id) }
         let source = source.standardizedFileURL
-        guard FileSystem.isReadableFile(source) else {
-            throw SDKException(.modelFileNotFound, "Model file \(source.path) does not exist or cannot be read")
+        let isFolder = FileSystem.isDirectory(source)
+        let fileName = try isFolder ? Self.primaryFile(in: source, named: primaryFile) : source.lastPathComponent
+        let primarySource = isFolder ? source.appendingPathComponent(fileName) : source
+        guard FileSystem.isReadableFile(primarySource) else {
+            throw SDKException(.modelFileNotFound, "Model file \(primarySource.path) does not exist or cannot be read")
         }
-        var format = ModelFormat.guess(fromFileName: source.lastPathComponent)
+        var format = ModelFormat.guess(fromFileName: fileName)
         var header: GGUFFile?
-        if format == .gguf || framework == .llamaCpp || GGUFFile.hasMagic(source) {
-            header = try GGUFFile(contentsOf: source)
+        if format == .gguf || framework == .llamaCpp || GGUFFile.hasMagic(primarySource) {
+            header = try GGUFFile(contentsOf: primarySource)
             format = .gguf
         }
         let size = FileSystem.allocatedSize(of: source)
         try paths.createDirectories()
         let stage = paths.tempDirectory.appendingPathComponent("import-\(UUID().uuidString)", isDirectory: true)
         let destinationDir = paths.modelDirectory(framework: framework, id: id)
-        let fileName = source.lastPathComponent
         var model = ModelInfo(id: id, name: name ?? header?.name ?? id, category: category, format: format,
                               framework: framework, localPath: destinationDir.appendingPathComponent(fileName),
                               sizeBytes: size, contextLength: header?.contextLength,
                               hasChatTemplate: header.map(\.hasChatTemplate))
         let fm = FileManager.default
+        // Where the source's content sits inside the stage (and later the store).
+        let stagedContent = isFolder ? stage : stage.appendingPathComponent(fileName)
+        let placedContent = isFolder ? destinationDir : destinationDir.appendingPathComponent(fileName)
         var movedIntoStage = false
         var placed = false
         do throws(SDKException) {
@@ -169,7 +178,7 @@ final class ModelRegistry: Sendable {
                 throw SDKException(.fileSystemError, "\(destinationDir.path) already exists but is not registered",
                                    recovery: "Remove the folder or restart the SDK so it is discovered")
             }
-            try FileSystem.transfer(source, to: stage.appendingPathComponent(fileName), move: mode == .move)
+            try FileSystem.transfer(source, to: stagedContent, move: mode == .move)
             movedIntoStage = mode == .move
             try FileSystem.atomicWrite(try Self.encode(model), to: stage.appendingPathComponent(Self.sidecarName))
             try FileSystem.transfer(stage, to: destinationDir, move: true)
@@ -181,18 +190,37 @@ final class ModelRegistry: Sendable {
                 models[id] = model
             }
         } catch {
-            if placed {
-                if movedIntoStage { try? FileSystem.transfer(destinationDir.appendingPathComponent(fileName), to: source, move: true) }
-                try? fm.removeItem(at: destinationDir)
-            } else if movedIntoStage {
-                try? FileSystem.transfer(stage.appendingPathComponent(fileName), to: source, move: true)
+            let content = placed ? placedContent : stagedContent
+            if movedIntoStage {
+                if isFolder { try? fm.removeItem(at: content.appendingPathComponent(Self.sidecarName)) }
+                try? FileSystem.transfer(content, to: source, move: true)
             }
+            try? fm.removeItem(at: placed ? destinationDir : stage)
             try? fm.removeItem(at: stage)
             throw error
         }
         model.localPath = destinationDir.appendingPathComponent(fileName)
         logger.info("Imported \(id) (\(size) bytes) into \(destinationDir.path)")
         return model
+    }
+
+    /// The primary file of a model folder: the one named, or the only file with a model extension.
+    private static func primaryFile(in folder: URL, named name: String?) throws(SDKException) -> String {
+        if let name {
+            guard !name.contains("/"), !name.hasPrefix(".") else {
+                throw SDKException(.invalidInput, "The primary file must be a plain file name inside the folder (got '\(name)')")
+            }
+            return name
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let candidates = files.filter { ModelFormat.guess(fromFileName: $0) != .unknown }.sorted()
+        guard candidates.count == 1 else {
+            throw SDKException(.invalidInput,
+                               candidates.isEmpty ? "\(folder.path) holds no model file (.gguf, .onnx, .bin, .ggml)"
+                                                  : "\(folder.path) holds several model files: \(candidates.joined(separator: ", "))",
+                               recovery: "Name the primary file (--file / primaryFile:)")
+        }
+        return candidates[0]
     }
 
     /// Removes a model from the index and, if its files are in the store, deletes them.

@@ -12,6 +12,9 @@ final class SDKRuntime: Sendable {
     let services: ServiceRegistry
     let registry: ModelRegistry
     let llm: LLMCapability
+    let stt: STTCapability
+    let tts: TTSCapability
+    let vad: VADCapability
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
     private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
@@ -28,6 +31,9 @@ final class SDKRuntime: Sendable {
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
         llm = LLMCapability(services: services, registry: registry, events: events)
+        stt = STTCapability(services: services, registry: registry, events: events)
+        tts = TTSCapability(services: services, registry: registry, events: events)
+        vad = VADCapability(services: services, registry: registry, events: events)
     }
 
     var areServicesReady: Bool { servicesState.withLock { $0.ready } }
@@ -72,5 +78,16 @@ final class SDKRuntime: Sendable {
 
     func shutdown() async {
         await llm.unload()
+        await stt.unload()
+        await tts.shutdown()
+        await vad.unload()
+    }
+
+    /// Unloads `id` from whichever capability holds it.
+    func unloadEverywhere(_ id: String) async {
+        if await llm.currentModel?.id == id { await llm.unload() }
+        if await stt.currentModel?.id == id { await stt.unload() }
+        if await tts.currentModel?.id == id { await tts.unload() }
+        if await vad.currentModel?.id == id { await vad.unload() }
     }
 }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A flag set from any thread and polled by a generating thread.
 public final class CancellationFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
+    fileprivate let flag = Atomic<Bool>(false)
 
     public init() {}
 
@@ -11,4 +11,9 @@ public final class CancellationFlag: Sendable {
 
     /// Whether stopping was asked.
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+}
+
+extension CancellationFlag {
+    /// Clears the flag so the work can run again.
+    public func reset() { flag.store(false, ordering: .releasing) }
 }

@@ -31,6 +31,10 @@ extension RunAnywhere {
 
     /// Copies (or moves) a local model file into the SDK's store and registers it.
     ///
+    /// `file` may also be a folder, for models made of several files (a Piper voice and
+    /// its `tokens.txt`); `primaryFile` then names the file engines open, unless the folder
+    /// holds exactly one file with a model extension.
+    ///
     /// GGUF files are checked before anything is written: wrong magic bytes give
     /// `.invalidModelFormat`, a truncated file `.modelCorrupted`. On any failure nothing
     /// is left behind and a moved file is put back.
@@ -43,9 +47,9 @@ extension RunAnywhere {
     @discardableResult
     public static func importModel(from file: URL, id: String, name: String? = nil, category: ModelCategory,
                                    framework: InferenceFramework,
-                                   mode: ModelImportMode = .copy) throws(SDKException) -> ModelInfo {
+                                   mode: ModelImportMode = .copy, primaryFile: String? = nil) throws(SDKException) -> ModelInfo {
         let model = try runtime().registry.importModel(from: file, id: id, name: name, category: category,
-                                                       framework: framework, mode: mode)
+                                                       framework: framework, mode: mode, primaryFile: primaryFile)
         events.publish(.modelRegistered(modelId: id))
         return model
     }
@@ -55,7 +59,7 @@ extension RunAnywhere {
     public static func removeModel(_ id: String) async throws(SDKException) {
         let runtime = try runtime()
         _ = try runtime.registry.get(id)
-        if await runtime.llm.currentModel?.id == id { await runtime.llm.unload() }
+        await runtime.unloadEverywhere(id)
         try runtime.registry.remove(id)
         events.publish(.modelRemoved(modelId: id))
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Coarse grouping of events, for filtered subscriptions.
 public enum EventCategory: String, Sendable, Codable, CaseIterable {
-    case sdk, model, llm, storage
+    case sdk, model, llm, stt, tts, vad, storage
 }
 
 /// Something that happened inside the SDK, delivered through ``EventBus``.
@@ -45,6 +45,15 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         case generationCompleted(generationId: UUID, modelId: String, tokens: Int, durationMs: Double, tokensPerSecond: Double)
         case generationFailed(generationId: UUID, modelId: String, error: SDKException)
         case generationCancelled(generationId: UUID, modelId: String, tokens: Int)
+        // stt
+        case transcriptionCompleted(modelId: String, audioSeconds: Double, durationMs: Double)
+        case transcriptionFailed(modelId: String, error: SDKException)
+        // tts
+        case synthesisCompleted(voice: String, characters: Int, audioSeconds: Double, durationMs: Double)
+        case synthesisFailed(voice: String, error: SDKException)
+        // vad
+        case speechStarted(time: Double)
+        case speechEnded(time: Double)
 
         /// The category this kind belongs to.
         public var category: EventCategory {
@@ -53,6 +62,9 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .modelRegistered, .modelRemoved: .storage
             case .modelLoadStarted, .modelLoadCompleted, .modelLoadFailed, .modelUnloaded: .model
             case .generationStarted, .generationCompleted, .generationFailed, .generationCancelled: .llm
+            case .transcriptionCompleted, .transcriptionFailed: .stt
+            case .synthesisCompleted, .synthesisFailed: .tts
+            case .speechStarted, .speechEnded: .vad
             }
         }
 
@@ -73,6 +85,12 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .generationCompleted: "generation_completed"
             case .generationFailed: "generation_failed"
             case .generationCancelled: "generation_cancelled"
+            case .transcriptionCompleted: "transcription_completed"
+            case .transcriptionFailed: "transcription_failed"
+            case .synthesisCompleted: "synthesis_completed"
+            case .synthesisFailed: "synthesis_failed"
+            case .speechStarted: "speech_started"
+            case .speechEnded: "speech_ended"
             }
         }
     }

@@ -65,6 +65,8 @@ extension SDKException {
         case invalidInput = "invalid_input"
         case emptyPrompt = "empty_prompt"
         case invalidModelId = "invalid_model_id"
+        case invalidAudio = "invalid_audio"
+        case emptyText = "empty_text"
         // model
         case modelNotFound = "model_not_found"
         case modelAlreadyExists = "model_already_exists"
@@ -75,6 +77,7 @@ extension SDKException {
         case modelLoadInProgress = "model_load_in_progress"
         case modelNotLoaded = "model_not_loaded"
         case noBackendForModel = "no_backend_for_model"
+        case voiceNotFound = "voice_not_found"
         // generation
         case contextLengthExceeded = "context_length_exceeded"
         case generationFailed = "generation_failed"
@@ -86,6 +89,7 @@ extension SDKException {
         case networkUnavailable = "network_unavailable"
         // backend
         case backendError = "backend_error"
+        case audioDeviceUnavailable = "audio_device_unavailable"
         // internal
         case internalError = "internal_error"
 
@@ -94,10 +98,10 @@ extension SDKException {
             switch self {
             case .notInitialized, .alreadyInitialized, .invalidAPIKey, .invalidBaseURL, .invalidConfiguration:
                 .initialization
-            case .invalidInput, .emptyPrompt, .invalidModelId:
+            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText:
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
-                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel:
+                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound:
                 .model
             case .contextLengthExceeded, .generationFailed, .generationCancelled:
                 .generation
@@ -105,7 +109,7 @@ extension SDKException {
                 .storage
             case .networkUnavailable:
                 .network
-            case .backendError:
+            case .backendError, .audioDeviceUnavailable:
                 .backend
             case .internalError:
                 .internal

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A voice loaded by a backend: a neural voice model, or the system voice.
+///
+/// The TTS capability splits text into sentences and hands the service one piece at a
+/// time, applies the volume, times the work and publishes events. Rate and pitch are
+/// the service's job, since only the engine can change them without artefacts.
+public protocol TTSService: Sendable {
+    /// The voices this service speaks with (one for a neural voice model; many for a system voice).
+    var voices: [TTSVoice] { get }
+
+    /// Synthesizes one piece of text (a sentence or a part of one) in `voice`, one of
+    /// ``voices``' ids.
+    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer
+
+    /// Frees the engine's resources. The service is unusable afterwards.
+    func unload() async
+}
+
+/// Creates a loaded ``TTSService`` for a voice model.
+public typealias TTSServiceFactory = @Sendable (ModelInfo) async throws -> any TTSService
+
+/// Creates the system voice, which needs no model.
+public typealias SystemTTSFactory = @Sendable () async throws -> any TTSService

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Somewhere audio goes: a sound card, a file, a recorder in a test.
+///
+/// `RunAnywhere.speak` and the voice agent play through this protocol, so the same code
+/// runs on a desktop with speakers, on a headless server writing files, and in tests.
+///
+/// ```swift
+/// let file = WAVFileAudioOutput(url: URL(fileURLWithPath: "answer.wav"))
+/// try await RunAnywhere.speak("Hello there.", output: file)
+/// ```
+public protocol AudioOutput: Sendable {
+    /// Plays (or stores) `buffer` and returns once it is done, or once ``stop()`` is called.
+    func play(_ buffer: AudioBuffer) async throws(SDKException)
+    /// Stops playback as soon as possible; a `play` in flight returns early.
+    func stop() async
+}
+
+/// Something audio comes from: a microphone or a recording.
+public protocol AudioInput: Sendable {
+    /// The audio as it arrives, in chunks of about `duration` seconds. Ending the iteration
+    /// stops the capture.
+    func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error>
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+extension RunAnywhere {
+    /// Loads a speech-recognition model (e.g. `whisper-tiny-en`), unloading the previous one.
+    ///
+    /// - Throws: `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`, `.modelLoadFailed`.
+    public static func loadSTTModel(_ id: String) async throws(SDKException) {
+        try await runtime().stt.load(id)
+    }
+
+    /// Unloads the speech-recognition model, if any.
+    public static func unloadSTTModel() async throws(SDKException) {
+        try await runtime().stt.unload()
+    }
+
+    /// The loaded speech-recognition model, if any.
+    public static var currentSTTModel: ModelInfo? {
+        get async { try? await runtime().stt.currentModel }
+    }
+
+    /// Transcribes a recording of any rate and channel count (it is converted to 16 kHz mono).
+    ///
+    /// ```swift
+    /// try await RunAnywhere.loadSTTModel("whisper-tiny-en")
+    /// let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: "question.wav"))
+    /// let output = try await RunAnywhere.transcribe(audio)
+    /// print(output.text, output.realTimeFactor)
+    /// ```
+    ///
+    /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, NaN samples),
+    ///   `.invalidInput` (options), `.backendError`.
+    public static func transcribe(_ audio: AudioBuffer, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+        try await runtime().stt.transcribe(audio, options: options)
+    }
+
+    /// Transcribes audio bytes: a WAV file's contents, or raw 16-bit little-endian mono PCM
+    /// at `options.sampleRate`.
+    public static func transcribe(audio: Data, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+        try await transcribe(decodeAudio(audio, sampleRate: options.sampleRate), options: options)
+    }
+
+    /// Transcribes audio while it arrives: partial results every `options.partialInterval`
+    /// seconds of new audio, then one final result (`isFinal`) when the input ends.
+    ///
+    /// ```swift
+    /// for try await partial in RunAnywhere.transcribeStream(microphoneChunks) {
+    ///     print(partial.isFinal ? "final:" : "partial:", partial.text)
+    /// }
+    /// ```
+    public static func transcribeStream(_ audio: AsyncStream<AudioBuffer>,
+                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+        do {
+            return try runtime().stt.stream(audio, options: options)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
+    /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
+    /// mono PCM chunks at `options.sampleRate`.
+    public static func transcribeStream(_ audio: AsyncStream<Data>,
+                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+        transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
+    }
+
+    /// WAV bytes, or raw PCM16 when there is no RIFF header.
+    static func decodeAudio(_ data: Data, sampleRate: Int) throws(SDKException) -> AudioBuffer {
+        if data.count >= 4, data.prefix(4).elementsEqual("RIFF".utf8) { return try WAVFile.decode(data) }
+        return AudioBuffer(pcm16: data, sampleRate: sampleRate)
+    }
+}
+
+extension AsyncStream<Data> {
+    /// Raw 16-bit little-endian mono PCM chunks as buffers; an odd byte is carried over.
+    func pcmBuffers(sampleRate: Int) -> AsyncStream<AudioBuffer> {
+        let (stream, continuation) = AsyncStream<AudioBuffer>.makeStream()
+        let task = Task {
+            var carry = Data()
+            for await chunk in self {
+                var bytes = carry + chunk
+                carry = bytes.count % 2 == 1 ? Data([bytes.removeLast()]) : Data()
+                continuation.yield(AudioBuffer(pcm16: bytes, sampleRate: sampleRate))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

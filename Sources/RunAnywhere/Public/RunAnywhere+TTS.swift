@@ -1,0 +1,70 @@
+import Foundation
+
+extension RunAnywhere {
+    /// Loads a neural voice (e.g. `piper-en-us-joe-medium`), unloading the previous one.
+    public static func loadTTSModel(_ id: String) async throws(SDKException) {
+        try await runtime().tts.load(id)
+    }
+
+    /// Unloads the neural voice; the system voice answers from now on.
+    public static func unloadTTSModel() async throws(SDKException) {
+        try await runtime().tts.unload()
+    }
+
+    /// The loaded neural voice model, if any.
+    public static var currentTTSModel: ModelInfo? {
+        get async { try? await runtime().tts.currentModel }
+    }
+
+    /// Every voice that can speak now: the loaded and downloaded voice models and the system voices.
+    public static func availableTTSVoices() async throws(SDKException) -> [TTSVoice] {
+        try await runtime().tts.voices()
+    }
+
+    /// Synthesizes `text`. Long text is spoken sentence by sentence and joined.
+    ///
+    /// ```swift
+    /// let output = try await RunAnywhere.synthesize("The kitchen lights are on.")
+    /// try output.writeWAV(to: URL(fileURLWithPath: "reply.wav"))
+    /// ```
+    ///
+    /// - Throws: `.emptyText`, `.invalidInput` (options), `.voiceNotFound`, `.backendError`.
+    public static func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws(SDKException) -> TTSOutput {
+        try await runtime().tts.synthesize(text, options: options)
+    }
+
+    /// Synthesizes `text` one sentence at a time, yielding each sentence's audio as soon as
+    /// it is ready, so playback can begin long before the whole text is done.
+    public static func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncThrowingStream<TTSOutput, any Error> {
+        do {
+            return try runtime().tts.stream(text, options: options)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
+    /// Speaks `text` through `output`, or through the default sound device when `output`
+    /// is `nil`. The next sentence is synthesized while the current one plays.
+    ///
+    /// - Throws: what ``synthesize(_:options:)`` throws, and `.audioDeviceUnavailable`.
+    @discardableResult
+    public static func speak(_ text: String, options: TTSOptions = TTSOptions(),
+                             output: (any AudioOutput)? = nil) async throws(SDKException) -> TTSSpeakResult {
+        let runtime = try runtime()
+        let sink: any AudioOutput
+        if let output { sink = output } else {
+            guard ALSAAudioOutput.isAvailable() else {
+                throw SDKException(.audioDeviceUnavailable, "This machine has no sound output device",
+                                   recovery: "Pass an output, e.g. WAVFileAudioOutput(url:)")
+            }
+            sink = ALSAAudioOutput()
+        }
+        return try await runtime.tts.speak(text, options: options, output: sink)
+    }
+
+    /// Stops everything ``speak(_:options:output:)`` is playing.
+    public static func stopSpeaking() async {
+        guard let runtime = try? runtime() else { return }
+        await runtime.tts.stopSpeaking()
+    }
+}

@@ -1,0 +1,129 @@
+internal import CSherpa
+import Foundation
+import RunAnywhere
+import RunAnywhereSystemVoice
+
+/// A Piper (VITS) voice run by sherpa-onnx.
+///
+/// The voice folder holds the `.onnx` model (with sherpa's metadata), `tokens.txt`
+/// (phoneme → id) and, optionally, Piper's `.onnx.json`, whose `espeak.voice` names the
+/// phonemizer language. Text goes to espeak-ng for IPA phonemes, clause punctuation is
+/// kept, and the codepoints go to sherpa, one sentence per call.
+actor SherpaTTSService: TTSService {
+    nonisolated let voices: [TTSVoice]
+    private let tts: Handle
+    private let worker: WorkerThread
+    private let language: String
+    private let sampleRate: Int
+
+    /// The engine handle; touched only on `worker`.
+    final class Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    }
+
+    private init(voice: TTSVoice, tts: Handle, worker: WorkerThread, language: String, sampleRate: Int) {
+        self.voices = [voice]
+        self.tts = tts
+        self.worker = worker
+        self.language = language
+        self.sampleRate = sampleRate
+    }
+
+    static func load(model: ModelInfo) async throws(SDKException) -> SherpaTTSService {
+        guard let path = model.localPath else {
+            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
+        }
+        let folder = path.deletingLastPathComponent()
+        let tokens = folder.appendingPathComponent("tokens.txt")
+        guard FileManager.default.isReadableFile(atPath: tokens.path) else {
+            throw SDKException(.modelFileNotFound, "Voice '\(model.id)' has no tokens.txt next to \(path.lastPathComponent)",
+                               recovery: "Prepare the voice with scripts/prepare_piper_voice.py and import the folder")
+        }
+        let language = Self.espeakLanguage(in: folder) ?? "en-us"
+        let threads = Int32(min(2, ProcessInfo.processInfo.activeProcessorCount))
+        let worker = WorkerThread(name: "sherpa-tts.\(model.id)")
+        do {
+            let (handle, rate) = try await worker.run { () throws -> (Handle, Int) in
+                var config = SherpaOnnxOfflineTtsConfig()
+                return try path.path.withCString { modelPath in
+                    try tokens.path.withCString { tokensPath in
+                        try "cpu".withCString { provider in
+                            try "".withCString { empty in
+                                config.model.vits.model = modelPath
+                                config.model.vits.tokens = tokensPath
+                                config.model.vits.lexicon = empty
+                                config.model.vits.data_dir = empty
+                                config.model.vits.noise_scale = 0.667
+                                config.model.vits.noise_scale_w = 0.8
+                                config.model.vits.length_scale = 1
+                                config.model.num_threads = threads
+                                config.model.provider = provider
+                                config.max_num_sentences = 1
+                                guard let tts = SherpaOnnxCreateOfflineTts(&config) else {
+                                    throw SDKException(.modelLoadFailed, "sherpa-onnx could not load the voice \(path.lastPathComponent)",
+                                                       recovery: "The .onnx needs sherpa metadata: prepare it with scripts/prepare_piper_voice.py")
+                                }
+                                return (Handle(tts), Int(SherpaOnnxOfflineTtsSampleRate(tts)))
+                            }
+                        }
+                    }
+                }
+            }
+            let voice = TTSVoice(id: model.id, name: model.name, language: language, sampleRate: rate, isSystem: false)
+            return SherpaTTSService(voice: voice, tts: handle, worker: worker, language: language, sampleRate: rate)
+        } catch {
+            worker.stop()
+            throw SDKException.wrap(error, as: .modelLoadFailed, "Loading voice '\(model.id)' failed")
+        }
+    }
+
+    /// `espeak.voice` from Piper's `.onnx.json`, when the folder has one.
+    private static func espeakLanguage(in folder: URL) -> String? {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        guard let config = files.first(where: { $0.hasSuffix(".onnx.json") }),
+              let data = try? Data(contentsOf: folder.appendingPathComponent(config)),
+              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let espeak = json["espeak"] as? [String: Any] else { return nil }
+        return espeak["voice"] as? String
+    }
+
+    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
+        let clauses = try await ESpeakEngine.shared.phonemes(text, language: language)
+        let codepoints = clauses.joined(separator: " ").unicodeScalars.map { Int32($0.value) }
+        guard !codepoints.isEmpty else { return AudioBuffer(samples: [], sampleRate: sampleRate) }
+        // Pitch is not a Piper parameter: speak at rate/pitch, then play the result `pitch`
+        // times faster, which moves the pitch by that factor and restores the rate.
+        let speed = options.rate / options.pitch
+        let tts = self.tts
+        let rate = sampleRate
+        let samples = try await worker.run { () throws -> [Float] in
+            var config = SherpaOnnxGenerationConfig()
+            config.speed = speed
+            config.sid = 0
+            config.silence_scale = 0.2
+            var lengths = [Int32(codepoints.count)]
+            return try codepoints.withUnsafeBufferPointer { points in
+                try lengths.withUnsafeMutableBufferPointer { lens in
+                    config.phoneme_codepoints = points.baseAddress
+                    config.phoneme_codepoints_lens = UnsafePointer(lens.baseAddress)
+                    config.phoneme_codepoints_num_sentences = 1
+                    guard let audio = SherpaOnnxOfflineTtsGenerateWithConfig(tts.pointer, "", &config, nil, nil) else {
+                        throw SDKException(.backendError, "sherpa-onnx failed to synthesize")
+                    }
+                    defer { SherpaOnnxDestroyOfflineTtsGeneratedAudio(audio) }
+                    return Array(UnsafeBufferPointer(start: audio.pointee.samples, count: Int(audio.pointee.n)))
+                }
+            }
+        }
+        guard options.pitch != 1 else { return AudioBuffer(samples: samples, sampleRate: rate) }
+        let shifted = AudioResampler.resample(samples, from: Int((Float(rate) * options.pitch).rounded()), to: rate)
+        return AudioBuffer(samples: shifted, sampleRate: rate)
+    }
+
+    func unload() async {
+        let tts = self.tts
+        _ = try? await worker.run { SherpaOnnxDestroyOfflineTts(tts.pointer) }
+        worker.stop()
+    }
+}

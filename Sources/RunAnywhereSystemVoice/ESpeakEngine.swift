@@ -1,0 +1,136 @@
+internal import CESpeak
+import Foundation
+import RunAnywhere
+
+/// The process's one espeak-ng instance.
+///
+/// espeak-ng keeps global state (current voice, parameters, one synthesis callback), so
+/// every call goes through this object's thread, strictly one at a time. Synthesis runs
+/// in `AUDIO_OUTPUT_SYNCHRONOUS` mode: the callback fires on that same thread, inside
+/// `espeak_Synth`, and appends to the buffer of the request in progress.
+public final class ESpeakEngine: Sendable {
+    /// The shared engine, started on first use.
+    public static let shared = ESpeakEngine()
+
+    private let worker = WorkerThread(name: "espeak-ng")
+    private let startup: Task<Int, any Error>
+
+    private init() {
+        let worker = self.worker
+        startup = Task {
+            try await worker.run { () throws -> Int in
+                let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+                guard rate > 0 else {
+                    throw SDKException(.backendError, "espeak-ng failed to initialize (its data files may be missing)",
+                                       recovery: "apt-get install espeak-ng-data")
+                }
+                espeak_SetSynthCallback(espeakSynthCallback)
+                return Int(rate)
+            }
+        }
+    }
+
+    /// The rate espeak-ng synthesizes at (22050 Hz).
+    public func sampleRate() async throws -> Int { try await startup.value }
+
+    /// espeak-ng's version string.
+    public func version() async throws -> String {
+        _ = try await startup.value
+        return try await worker.run {
+            var path: UnsafePointer<CChar>?
+            return String(cString: espeak_Info(&path))
+        }
+    }
+
+    /// The installed voices as (language code, display name, gender), `en-us` first.
+    public func voices() async throws -> [(language: String, name: String, gender: Int)] {
+        _ = try await startup.value
+        let list = try await worker.run { () -> [(String, String, Int)] in
+            guard var cursor = espeak_ListVoices(nil) else { return [] }
+            var voices: [(String, String, Int)] = []
+            while let voice = cursor.pointee {
+                // `languages` is a run of (priority byte, NUL-terminated code); the first is the main one.
+                if let languages = voice.pointee.languages, let name = voice.pointee.name {
+                    let language = String(cString: languages + 1)
+                    voices.append((language, String(cString: name), Int(voice.pointee.gender)))
+                }
+                cursor += 1
+            }
+            return voices
+        }
+        return list.sorted { a, b in
+            if (a.0 == "en-us") != (b.0 == "en-us") { return a.0 == "en-us" }
+            return a.0 < b.0
+        }
+    }
+
+    /// Speaks `text` with the voice for `language`, at `wordsPerMinute` and `pitch` (0–100, 50 normal).
+    public func synthesize(_ text: String, language: String, wordsPerMinute: Int, pitch: Int) async throws -> AudioBuffer {
+        let rate = try await startup.value
+        let samples = try await worker.run { () throws -> [Int16] in
+            try Self.select(language)
+            espeak_SetParameter(espeakRATE, Int32(max(Int(espeakRATE_MINIMUM), min(Int(espeakRATE_MAXIMUM), wordsPerMinute))), 0)
+            espeak_SetParameter(espeakPITCH, Int32(max(0, min(100, pitch))), 0)
+            espeak_SetParameter(espeakVOLUME, 100, 0)
+            let sink = SampleSink()
+            let box = Unmanaged.passRetained(sink)
+            defer { box.release() }
+            let bytes = Array(text.utf8CString)
+            let status = bytes.withUnsafeBufferPointer { buffer in
+                espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0,
+                             UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
+            }
+            guard status == EE_OK else {
+                throw SDKException(.backendError, "espeak-ng could not synthesize (status \(status.rawValue))")
+            }
+            _ = espeak_Synchronize()
+            return sink.samples
+        }
+        return AudioBuffer(int16: samples, sampleRate: rate)
+    }
+
+    /// IPA phonemes of `text`, one string per clause, each followed by the clause's own
+    /// punctuation (`,` `.` `?` `!` …), which espeak drops but prosody needs.
+    public func phonemes(_ text: String, language: String) async throws -> [String] {
+        _ = try await startup.value
+        return try await worker.run { () throws -> [String] in
+            try Self.select(language)
+            var clauses: [String] = []
+            let bytes = Array(text.utf8CString)
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(base)
+                while let start = cursor {
+                    var next: UnsafeRawPointer? = start
+                    guard let result = espeak_TextToPhonemes(&next, espeakCHARS_UTF8, espeakPHONEMES_IPA) else { break }
+                    let phonemes = String(cString: result).trimmingCharacters(in: .whitespaces)
+                    // The clause's source text ends at the new cursor (or at the end of the text).
+                    let end = next ?? UnsafeRawPointer(base + buffer.count - 1)
+                    let consumed = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    let punctuation = consumed.trimmingCharacters(in: .whitespacesAndNewlines).last.flatMap { ",.;:!?".contains($0) ? String($0) : nil }
+                    if !phonemes.isEmpty { clauses.append(phonemes + (punctuation ?? "")) }
+                    cursor = next
+                }
+            }
+            return clauses
+        }
+    }
+
+    private static func select(_ language: String) throws {
+        guard espeak_SetVoiceByName(language) == EE_OK else {
+            throw SDKException(.voiceNotFound, "espeak-ng has no voice '\(language)'")
+        }
+    }
+}
+
+/// Where the synthesis callback puts samples; lives for one `espeak_Synth` call.
+private final class SampleSink: @unchecked Sendable {
+    var samples: [Int16] = []
+}
+
+private let espeakSynthCallback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = { wav, count, events in
+    guard let events, let user = events.pointee.user_data else { return 0 }
+    let sink = Unmanaged<SampleSink>.fromOpaque(user).takeUnretainedValue()
+    if let wav, count > 0 { sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
+    return 0
+}

@@ -1,0 +1,80 @@
+internal import CWhisper
+import Foundation
+import RunAnywhere
+import Synchronization
+
+/// The whisper.cpp backend: speech recognition with Whisper models in ggml format.
+///
+/// ```swift
+/// import RunAnywhere
+/// import RunAnywhereWhisperCPP
+///
+/// WhisperCPP.register()
+/// try RunAnywhere.initialize()
+/// try await RunAnywhere.loadSTTModel("whisper-tiny-en")
+/// ```
+public enum WhisperCPP {
+    /// Default priority of the whisper.cpp STT provider.
+    public static let defaultPriority = 100
+
+    /// Adds the whisper.cpp module to the SDK.
+    public static func register(priority: Int = defaultPriority) {
+        RunAnywhere.register(WhisperCPPModule(priority: priority))
+    }
+
+    /// whisper.cpp's version.
+    public static var version: String { String(cString: whisper_version()) }
+
+    /// whisper.cpp's description of the CPU features it uses.
+    public static var systemInfo: String { String(cString: whisper_print_system_info()) }
+
+    private static let logReady = Mutex(false)
+
+    /// Routes whisper.cpp's (and its ggml's) log into the SDK logger, once per process.
+    static func ensureLogging() {
+        logReady.withLock { ready in
+            guard !ready else { return }
+            whisper_log_set(whisperLogCallback, nil)
+            ready = true
+        }
+    }
+}
+
+/// The ``BackendModule`` that offers whisper.cpp speech recognition.
+public struct WhisperCPPModule: BackendModule {
+    public let name = "whispercpp"
+    public let priority: Int
+
+    public init(priority: Int = WhisperCPP.defaultPriority) {
+        self.priority = priority
+    }
+
+    public func register(with registry: ServiceRegistry) {
+        WhisperCPP.ensureLogging()
+        registry.registerSTT(name: "whisper.cpp", priority: priority, canHandle: { model in
+            model.category == .speechRecognition && model.framework == .whisperCpp
+        }, factory: { model in
+            try await WhisperCPPSTTService.load(model: model)
+        })
+    }
+
+    public func engineInfo() -> EngineInfo {
+        WhisperCPP.ensureLogging()
+        return EngineInfo(name: "whisper.cpp", version: WhisperCPP.version, available: true,
+                          details: ["system_info": WhisperCPP.systemInfo.trimmingCharacters(in: .whitespaces)])
+    }
+}
+
+private let whisperLogger = SDKLogger(category: "whisper.cpp")
+
+/// whisper.cpp describes every load in detail; only errors are worth more than trace.
+private let whisperLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
+    guard let text else { return }
+    let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !line.isEmpty else { return }
+    switch level {
+    case GGML_LOG_LEVEL_ERROR: whisperLogger.warning(line)
+    case GGML_LOG_LEVEL_WARN: whisperLogger.debug(line)
+    default: whisperLogger.log(.trace, line)
+    }
+}

@@ -1,0 +1,131 @@
+internal import CWhisper
+import Foundation
+import RunAnywhere
+
+/// A whisper.cpp model, ready to transcribe.
+///
+/// Every engine call runs on the service's own ``WorkerThread``, one at a time: a
+/// `whisper_context` holds one decoding state, and ggml keeps its thread team per caller.
+actor WhisperCPPSTTService: STTService {
+    nonisolated let model: ModelInfo
+    private let context: Context
+    private let worker: WorkerThread
+
+    /// The engine handle; touched only on `worker`.
+    final class Context: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    }
+
+    private init(model: ModelInfo, context: Context, worker: WorkerThread) {
+        self.model = model
+        self.context = context
+        self.worker = worker
+    }
+
+    static func load(model: ModelInfo) async throws(SDKException) -> WhisperCPPSTTService {
+        guard let path = model.localPath else {
+            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
+        }
+        let worker = WorkerThread(name: "whisper.\(model.id)")
+        do {
+            let context = try await worker.run { () throws -> Context in
+                var params = whisper_context_default_params()
+                params.use_gpu = false
+                params.flash_attn = false
+                guard let pointer = whisper_init_from_file_with_params(path.path, params) else {
+                    throw SDKException(.modelLoadFailed, "whisper.cpp could not load \(path.lastPathComponent)",
+                                       recovery: "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)")
+                }
+                return Context(pointer)
+            }
+            return WhisperCPPSTTService(model: model, context: context, worker: worker)
+        } catch {
+            worker.stop()
+            throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(model.id)' failed")
+        }
+    }
+
+    /// The encoder's audio context for `seconds` of audio: whisper pads everything to a
+    /// 30 s window (1500 frames, 50 per second); a short utterance needs only its own
+    /// frames plus a margin, which makes the encoder several times faster. Rounded up to
+    /// a multiple of 64 so the sizes stay few; never below 384 (about 7.7 s), under which
+    /// tiny models start to lose words.
+    static func audioContext(forSeconds seconds: Double) -> Int32 {
+        let frames = Int((seconds * 50).rounded(.up)) + 128
+        let rounded = (frames + 63) / 64 * 64
+        return Int32(min(1500, max(384, rounded)))
+    }
+
+    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+        let context = self.context
+        let multilingual = try await worker.run { whisper_is_multilingual(context.pointer) != 0 }
+        let language = multilingual ? (options.language ?? "auto") : "en"
+        let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let samples = audio.samples
+        let audioContext = Self.audioContext(forSeconds: audio.duration)
+        let prompt = options.initialPrompt
+        let translate = options.translate && multilingual
+        let modelId = model.id
+        return try await worker.run { () throws -> STTServiceResult in
+            var params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+            params.n_threads = threads
+            params.print_progress = false
+            params.print_realtime = false
+            params.print_special = false
+            params.print_timestamps = false
+            params.no_context = true
+            params.translate = translate
+            params.audio_ctx = audioContext
+            params.suppress_blank = true
+            let code: Int32 = language.withCString { languagePointer in
+                params.language = languagePointer
+                params.detect_language = false
+                return (prompt ?? "").withCString { promptPointer in
+                    if prompt != nil { params.initial_prompt = promptPointer }
+                    return samples.withUnsafeBufferPointer { buffer in
+                        whisper_full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+                    }
+                }
+            }
+            guard code == 0 else {
+                throw SDKException(.backendError, "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))")
+            }
+            return Self.collect(context.pointer)
+        }
+    }
+
+    private static func collect(_ context: OpaquePointer) -> STTServiceResult {
+        let eot = whisper_token_eot(context)
+        var segments: [STTSegment] = []
+        var probabilitySum: Float = 0
+        var probabilityCount = 0
+        for index in 0..<whisper_full_n_segments(context) {
+            let text = String(cString: whisper_full_get_segment_text(context, index)).trimmingCharacters(in: .whitespaces)
+            var segmentSum: Float = 0
+            var segmentCount = 0
+            for token in 0..<whisper_full_n_tokens(context, index) where whisper_full_get_token_id(context, index, token) < eot {
+                segmentSum += whisper_full_get_token_p(context, index, token)
+                segmentCount += 1
+            }
+            probabilitySum += segmentSum
+            probabilityCount += segmentCount
+            guard !text.isEmpty else { continue }
+            // whisper.cpp counts time in 10 ms steps.
+            segments.append(STTSegment(text: text,
+                                       start: Double(whisper_full_get_segment_t0(context, index)) / 100,
+                                       end: Double(whisper_full_get_segment_t1(context, index)) / 100,
+                                       confidence: segmentCount > 0 ? segmentSum / Float(segmentCount) : nil))
+        }
+        let languageId = whisper_full_lang_id(context)
+        let language = languageId >= 0 ? whisper_lang_str(languageId).map { String(cString: $0) } : nil
+        return STTServiceResult(text: segments.map(\.text).joined(separator: " "), segments: segments, language: language,
+                                confidence: probabilityCount > 0 ? probabilitySum / Float(probabilityCount) : nil)
+    }
+
+    func unload() async {
+        let context = self.context
+        _ = try? await worker.run { whisper_free(context.pointer) }
+        worker.stop()
+    }
+}

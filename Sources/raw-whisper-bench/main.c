@@ -1,0 +1,88 @@
+// Raw whisper.cpp baseline for `runanywhere bench stt`.
+//
+// Does exactly what the SDK's whisper.cpp backend does for one transcription, with
+// nothing around it: the model loaded once; per repetition one whisper_full call with the
+// same parameters (greedy, no context, English, the given threads and audio context).
+// Prints one JSON object per repetition on stdout: {"ms": wall time of whisper_full,
+// "text": transcript}.
+//
+// usage: raw-whisper-bench MODEL.bin AUDIO.f32 THREADS AUDIO_CTX REPS
+//   AUDIO.f32 holds raw little-endian float32 samples, 16 kHz mono.
+#include <whisper.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void quiet(enum ggml_log_level level, const char *text, void *data) {
+    (void)data;
+    if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr);
+}
+
+static void print_json_string(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') { putchar('\\'); putchar(*s); }
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: %s MODEL.bin AUDIO.f32 THREADS AUDIO_CTX REPS\n", argv[0]);
+        return 2;
+    }
+    int threads = atoi(argv[3]), audio_ctx = atoi(argv[4]), reps = atoi(argv[5]);
+    FILE *f = fopen(argv[2], "rb");
+    if (!f) { fprintf(stderr, "cannot open %s\n", argv[2]); return 1; }
+    fseek(f, 0, SEEK_END);
+    long bytes = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    int n = (int)(bytes / 4);
+    float *samples = malloc(sizeof(float) * (n > 0 ? n : 1));
+    if (fread(samples, 4, n, f) != (size_t)n) { fprintf(stderr, "short read\n"); return 1; }
+    fclose(f);
+
+    whisper_log_set(quiet, NULL);
+    struct whisper_context_params cparams = whisper_context_default_params();
+    cparams.use_gpu = false;
+    cparams.flash_attn = false;
+    struct whisper_context *ctx = whisper_init_from_file_with_params(argv[1], cparams);
+    if (!ctx) { fprintf(stderr, "cannot load %s\n", argv[1]); return 1; }
+
+    for (int r = 0; r < reps; r++) {
+        struct whisper_full_params p = whisper_full_default_params(WHISPER_SAMPLING_GREEDY);
+        p.n_threads = threads;
+        p.print_progress = false;
+        p.print_realtime = false;
+        p.print_special = false;
+        p.print_timestamps = false;
+        p.no_context = true;
+        p.audio_ctx = audio_ctx;
+        p.suppress_blank = true;
+        p.language = "en";
+        p.detect_language = false;
+        double t0 = now_ms();
+        if (whisper_full(ctx, p, samples, n) != 0) { fprintf(stderr, "whisper_full failed\n"); return 1; }
+        double ms = now_ms() - t0;
+        char text[4096] = "";
+        for (int i = 0; i < whisper_full_n_segments(ctx); i++) {
+            strncat(text, whisper_full_get_segment_text(ctx, i), sizeof(text) - strlen(text) - 1);
+        }
+        printf("{\"ms\": %.3f, \"text\": ", ms);
+        print_json_string(text);
+        printf("}\n");
+        fflush(stdout);
+    }
+    whisper_free(ctx);
+    free(samples);
+    return 0;
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+/// `runanywhere transcribe FILE.wav`: speech to text.
+struct TranscribeCommand: SDKCommand {
+    static let configuration = CommandConfiguration(commandName: "transcribe", abstract: "Transcribe a WAV file.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "A WAV file (any rate, mono or stereo).") var file: String
+    @Option(help: "STT model id (default: \(CLI.Defaults.stt)).") var model: String?
+    @Option(help: "Spoken language (ISO 639-1), for multilingual models.") var language: String?
+    @Option(help: "Engine threads.") var threads: Int?
+    @Flag(help: "Stream the file in 0.5 s chunks and print partial results as they come.") var stream = false
+    @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+    struct Output: Encodable {
+        var text: String
+        var segments: [STTSegment]
+        var language: String?
+        var confidence: Float?
+        var modelId: String
+        var audioDuration: Double
+        var processingTimeMs: Double
+        var rtf: Double
+    }
+
+    func execute() async throws {
+        try CLI.start(global)
+        guard let id = CLI.model(model, orDefault: CLI.Defaults.stt) else {
+            throw SDKException(.modelNotFound, "No STT model given and \(CLI.Defaults.stt) is not installed",
+                               recovery: "Run `make models` or pass --model")
+        }
+        let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: file))
+        try await RunAnywhere.loadSTTModel(id)
+        let options = STTOptions(language: language, threads: threads)
+        var output: STTOutput?
+        if stream {
+            let chunks = AsyncStream<AudioBuffer> { continuation in
+                for chunk in audio.chunks(duration: 0.5) { continuation.yield(chunk) }
+                continuation.finish()
+            }
+            for try await partial in RunAnywhere.transcribeStream(chunks, options: options) {
+                if partial.isFinal { output = partial.output } else if !json {
+                    print(String(format: "[%5.1f s] ", partial.audioDuration) + partial.text)
+                }
+            }
+        } else {
+            output = try await RunAnywhere.transcribe(audio, options: options)
+        }
+        guard let output else { throw SDKException(.internalError, "The transcription produced no result") }
+        if json {
+            return try CLI.printJSON(Output(text: output.text, segments: output.segments, language: output.language,
+                                            confidence: output.confidence, modelId: output.modelId,
+                                            audioDuration: output.audioDuration, processingTimeMs: output.processingTimeMs,
+                                            rtf: output.realTimeFactor))
+        }
+        print(output.text)
+        if global.verbose {
+            for segment in output.segments {
+                print(String(format: "  %6.2f–%6.2f  ", segment.start, segment.end) + segment.text)
+            }
+            print(String(format: "%.2f s of audio in %.0f ms (RTF %.3f)", output.audioDuration, output.processingTimeMs, output.realTimeFactor))
+        }
+    }
+}
