@@ -84,9 +84,11 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere"]),
+        // Every backend on the real engines with the default models from scripts/bootstrap.
         .testTarget(
-            name: "RunAnywhereLlamaCPPTests",
-            dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP"]
+            name: "RealEngineTests",
+            dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
+                           "RunAnywhereSystemVoice"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,7 @@
 LLAMA_CPP_PY_VERSION="0.3.36"
 WHISPER_PY_VERSION="1.5.1"        # pywhispercpp wheel: libwhisper 1.8.5 + its own ggml
 SHERPA_VERSION="2.0.1"            # sherpa-onnx-core: C API + onnxruntime
+ONNX_PY_VERSION="1.23.2"          # edits Piper voices' metadata (scripts/prepare_piper_voice.py)
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
 
 RUNANYWHERE_ENGINES="${RUNANYWHERE_ENGINES:-${XDG_CACHE_HOME:-$HOME/.cache}/runanywhere/engines}"
@@ -16,6 +17,7 @@ WHISPER_PREFIX="$RUNANYWHERE_ENGINES/whisper-cpp-$WHISPER_PY_VERSION"
 SHERPA_PREFIX="$RUNANYWHERE_ENGINES/sherpa-onnx-$SHERPA_VERSION"
 RUNANYWHERE_PKGCONFIG="$RUNANYWHERE_ENGINES/pkgconfig"
 MODEL_PACKAGES="$RUNANYWHERE_ENGINES/model-packages"
+PYTHON_TOOLS="$RUNANYWHERE_ENGINES/python-tools-onnx-$ONNX_PY_VERSION"
 
 _repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNANYWHERE_CLI="${RUNANYWHERE_CLI:-$_repo_root/.build/release/runanywhere}"

@@ -40,8 +40,11 @@ actor SherpaTTSService: TTSService {
             throw SDKException(.modelFileNotFound, "Voice '\(model.id)' has no tokens.txt next to \(path.lastPathComponent)",
                                recovery: "Prepare the voice with scripts/prepare_piper_voice.py and import the folder")
         }
+        try Self.checkVoice(model: path, tokens: tokens)
         let language = Self.espeakLanguage(in: folder) ?? "en-us"
-        let threads = Int32(min(2, ProcessInfo.processInfo.activeProcessorCount))
+        // One thread: VITS gains little from a second one on small machines, and the
+        // voice agent needs the other core for speech recognition and the LLM.
+        let threads: Int32 = 1
         let worker = WorkerThread(name: "sherpa-tts.\(model.id)")
         do {
             let (handle, rate) = try await worker.run { () throws -> (Handle, Int) in
@@ -78,6 +81,24 @@ actor SherpaTTSService: TTSService {
         }
     }
 
+    /// sherpa-onnx ends the process (rather than failing) on a voice without its metadata
+    /// or on a token table without Piper's `^` and `$`, so both are checked first.
+    private static func checkVoice(model: URL, tokens: URL) throws(SDKException) {
+        guard let data = try? Data(contentsOf: model, options: .mappedIfSafe) else {
+            throw SDKException(.modelFileNotFound, "Cannot read \(model.path)")
+        }
+        for key in ["sample_rate", "model_type"] where data.range(of: Data(key.utf8)) == nil {
+            throw SDKException(.invalidModelFormat, "\(model.lastPathComponent) lacks sherpa-onnx's '\(key)' metadata",
+                               recovery: "Prepare the voice with scripts/prepare_piper_voice.py")
+        }
+        let table = (try? String(contentsOf: tokens, encoding: .utf8)) ?? ""
+        let symbols = Set(table.split(separator: "\n").compactMap { line in line.split(separator: " ").first.map(String.init) })
+        guard symbols.contains("^"), symbols.contains("$"), symbols.contains("_") else {
+            throw SDKException(.invalidModelFormat, "\(tokens.path) lacks Piper's '^', '$' or '_' symbols",
+                               recovery: "Prepare the voice with scripts/prepare_piper_voice.py")
+        }
+    }
+
     /// `espeak.voice` from Piper's `.onnx.json`, when the folder has one.
     private static func espeakLanguage(in folder: URL) -> String? {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -90,7 +111,8 @@ actor SherpaTTSService: TTSService {
 
     func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
         let clauses = try await ESpeakEngine.shared.phonemes(text, language: language)
-        let codepoints = clauses.joined(separator: " ").unicodeScalars.map { Int32($0.value) }
+        // Piper was trained on NFD-normalized phonemes.
+        let codepoints = clauses.joined(separator: " ").decomposedStringWithCanonicalMapping.unicodeScalars.map { Int32($0.value) }
         guard !codepoints.isEmpty else { return AudioBuffer(samples: [], sampleRate: sampleRate) }
         // Pitch is not a Piper parameter: speak at rate/pitch, then play the result `pitch`
         // times faster, which moves the pitch by that factor and restores the rate.
@@ -101,7 +123,7 @@ actor SherpaTTSService: TTSService {
             var config = SherpaOnnxGenerationConfig()
             config.speed = speed
             config.sid = 0
-            config.silence_scale = 0.2
+            config.silence_scale = 1
             var lengths = [Int32(codepoints.count)]
             return try codepoints.withUnsafeBufferPointer { points in
                 try lengths.withUnsafeMutableBufferPointer { lens in

@@ -103,17 +103,29 @@ public final class ESpeakEngine: Sendable {
                 while let start = cursor {
                     var next: UnsafeRawPointer? = start
                     guard let result = espeak_TextToPhonemes(&next, espeakCHARS_UTF8, espeakPHONEMES_IPA) else { break }
-                    let phonemes = String(cString: result).trimmingCharacters(in: .whitespaces)
-                    // The clause's source text ends at the new cursor (or at the end of the text).
-                    let end = next ?? UnsafeRawPointer(base + buffer.count - 1)
+                    let phonemes = Self.removingLanguageSwitches(String(cString: result)).trimmingCharacters(in: .whitespaces)
+                    // The clause's source text ends where the cursor now points, except that
+                    // espeak leaves it one character into the next clause.
+                    var end = UnsafeRawPointer(base + buffer.count - 1)
+                    if let next {
+                        end = max(start, next - 1)
+                        // Step back to the first byte of that character if it is multi-byte.
+                        while end > start, end.load(as: UInt8.self) & 0xC0 == 0x80 { end -= 1 }
+                    }
                     let consumed = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
-                    let punctuation = consumed.trimmingCharacters(in: .whitespacesAndNewlines).last.flatMap { ",.;:!?".contains($0) ? String($0) : nil }
+                    let closing = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\"')]}»”’"))
+                    let punctuation = consumed.trimmingCharacters(in: closing).last.flatMap { ",.;:!?".contains($0) ? String($0) : nil }
                     if !phonemes.isEmpty { clauses.append(phonemes + (punctuation ?? "")) }
                     cursor = next
                 }
             }
             return clauses
         }
+    }
+
+    /// espeak marks words it reads in another language as `(fr)…(en)`; those marks are not phonemes.
+    private static func removingLanguageSwitches(_ phonemes: String) -> String {
+        phonemes.replacingOccurrences(of: "\\([a-z]{2,3}(-[a-z0-9]+)?\\)", with: "", options: .regularExpression)
     }
 
     private static func select(_ language: String) throws {

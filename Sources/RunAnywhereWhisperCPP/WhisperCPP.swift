@@ -28,6 +28,14 @@ public enum WhisperCPP {
     /// whisper.cpp's description of the CPU features it uses.
     public static var systemInfo: String { String(cString: whisper_print_system_info()) }
 
+    /// The encoder's audio context the backend uses for `seconds` of audio (see
+    /// `WhisperCPPSTTService`); benchmarks give the raw baseline the same value.
+    public static func audioContext(forSeconds seconds: Double) -> Int {
+        let frames = Int((seconds * 50).rounded(.up)) + 128
+        let rounded = (frames + 63) / 64 * 64
+        return min(1500, max(384, rounded))
+    }
+
     private static let logReady = Mutex(false)
 
     /// Routes whisper.cpp's (and its ggml's) log into the SDK logger, once per process.

@@ -52,9 +52,7 @@ actor WhisperCPPSTTService: STTService {
     /// a multiple of 64 so the sizes stay few; never below 384 (about 7.7 s), under which
     /// tiny models start to lose words.
     static func audioContext(forSeconds seconds: Double) -> Int32 {
-        let frames = Int((seconds * 50).rounded(.up)) + 128
-        let rounded = (frames + 63) / 64 * 64
-        return Int32(min(1500, max(384, rounded)))
+        Int32(WhisperCPP.audioContext(forSeconds: seconds))
     }
 
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {

@@ -6,7 +6,7 @@ import RunAnywhere
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks: the SDK against the raw engine, in one run.",
-        subcommands: [LLM.self])
+        subcommands: [LLM.self, STT.self, TTS.self, VAD.self])
 
     /// SDK vs a plain C program on the same libllama, model, prompt, threads and token counts.
     struct LLM: SDKCommand {
@@ -94,12 +94,12 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let report = Report(
                 model: model, threads: threads, tokens: tokens, reps: reps, promptTokens: sdk[0].promptTokens,
-                sdkGenerationTps: median(sdk.map(\.generationTps)), rawGenerationTps: median(raw.map(\.generationTps)),
-                generationRatio: median(sdk.map(\.generationTps)) / median(raw.map(\.generationTps)),
-                sdkPromptTps: median(sdk.map(\.promptTps)), rawPromptTps: median(raw.map(\.promptTps)),
-                promptRatio: median(sdk.map(\.promptTps)) / median(raw.map(\.promptTps)),
-                sdkTtftMs: median(sdk.map(\.ttftMs)), rawTtftMs: median(raw.map(\.ttftMs)),
-                ttftOverheadMs: median(sdk.map(\.ttftMs)) - median(raw.map(\.ttftMs)),
+                sdkGenerationTps: CLI.median(sdk.map(\.generationTps)), rawGenerationTps: CLI.median(raw.map(\.generationTps)),
+                generationRatio: CLI.median(sdk.map(\.generationTps)) / CLI.median(raw.map(\.generationTps)),
+                sdkPromptTps: CLI.median(sdk.map(\.promptTps)), rawPromptTps: CLI.median(raw.map(\.promptTps)),
+                promptRatio: CLI.median(sdk.map(\.promptTps)) / CLI.median(raw.map(\.promptTps)),
+                sdkTtftMs: CLI.median(sdk.map(\.ttftMs)), rawTtftMs: CLI.median(raw.map(\.ttftMs)),
+                ttftOverheadMs: CLI.median(sdk.map(\.ttftMs)) - CLI.median(raw.map(\.ttftMs)),
                 sdkSamples: sdk, rawSamples: raw)
             guard sdk[0].promptTokens == raw[0].promptTokens else {
                 throw SDKException(.internalError,
@@ -108,20 +108,9 @@ struct BenchCommand: AsyncParsableCommand {
             if json { return try CLI.printJSON(report) }
             print("llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(threads) threads, median of \(reps)")
             print("                  SDK        raw      ratio")
-            print("prompt tok/s  \(pad(report.sdkPromptTps))  \(pad(report.rawPromptTps))  \(pad(report.promptRatio, 3))")
-            print("gen tok/s     \(pad(report.sdkGenerationTps))  \(pad(report.rawGenerationTps))  \(pad(report.generationRatio, 3))")
-            print("TTFT ms       \(pad(report.sdkTtftMs))  \(pad(report.rawTtftMs))  overhead \(CLI.format(report.ttftOverheadMs, 2)) ms")
-        }
-
-        private func pad(_ value: Double, _ digits: Int = 1) -> String {
-            let text = CLI.format(value, digits)
-            return String(repeating: " ", count: max(0, 9 - text.count)) + text
-        }
-
-        private func median(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            let mid = sorted.count / 2
-            return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+            print("prompt tok/s  \(CLI.pad(report.sdkPromptTps))  \(CLI.pad(report.rawPromptTps))  \(CLI.pad(report.promptRatio, 3))")
+            print("gen tok/s     \(CLI.pad(report.sdkGenerationTps))  \(CLI.pad(report.rawGenerationTps))  \(CLI.pad(report.generationRatio, 3))")
+            print("TTFT ms       \(CLI.pad(report.sdkTtftMs))  \(CLI.pad(report.rawTtftMs))  overhead \(CLI.format(report.ttftOverheadMs, 2)) ms")
         }
 
         private func sdkSample() async throws -> Sample {
@@ -132,35 +121,13 @@ struct BenchCommand: AsyncParsableCommand {
                           promptTps: r.promptTokensPerSecond, generationTps: r.tokensPerSecond)
         }
 
-        /// The raw baseline executable, checked once per run.
         private func rawBaseline() throws -> URL {
-            let binary = rawBinary.map { URL(fileURLWithPath: $0) }
-                ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-                    .deletingLastPathComponent().appendingPathComponent("raw-llama-bench")
-            guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-                throw SDKException(.fileSystemError, "The raw baseline \(binary.path) is missing",
-                                   recovery: "Build it with `swift build` (product raw-llama-bench) or pass --raw-binary")
-            }
-            return binary
+            try CLI.siblingExecutable("raw-llama-bench", override: rawBinary)
         }
 
         /// One measured repetition of the raw baseline, after its own warm-up.
         private func runRaw(_ binary: URL, modelPath: String, promptFile: URL) throws -> [Sample] {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [modelPath, promptFile.path, String(tokens), String(threads), "2", String(contextLength)]
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            let errors = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw SDKException(.backendError, "raw-llama-bench failed (status \(process.terminationStatus)): "
-                                   + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            }
+            let data = try CLI.runProcess(binary, [modelPath, promptFile.path, String(tokens), String(threads), "2", String(contextLength)])
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")

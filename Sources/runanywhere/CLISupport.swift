@@ -97,6 +97,62 @@ enum CLI {
         return (try? RunAnywhere.model(fallback))?.isDownloaded == true ? fallback : nil
     }
 
+    /// An executable built next to this one (a raw-engine baseline), or `override`.
+    static func siblingExecutable(_ name: String, override: String?) throws -> URL {
+        let binary = override.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+                .deletingLastPathComponent().appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw SDKException(.fileSystemError, "The raw baseline \(binary.path) is missing",
+                               recovery: "Build it with `swift build` (product \(name)) or pass --raw-binary")
+        }
+        return binary
+    }
+
+    /// Runs `binary` and returns its standard output; a failure becomes a `.backendError`.
+    static func runProcess(_ binary: URL, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SDKException(.backendError, "\(binary.lastPathComponent) failed (status \(process.terminationStatus)): "
+                               + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return data
+    }
+
+    /// A number right-aligned in a 9-character column.
+    static func pad(_ value: Double, _ digits: Int = 1) -> String {
+        let text = format(value, digits)
+        return String(repeating: " ", count: max(0, 9 - text.count)) + text
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    /// The value below which `fraction` of the values lie (nearest rank).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
     static func format(_ value: Double, _ digits: Int = 1) -> String {
         String(format: "%.\(digits)f", value)
     }

@@ -37,6 +37,10 @@ struct SpeakCommand: SDKCommand {
         }
         guard let text else { throw SDKException(.emptyText, "Nothing to speak", recovery: "Pass the text as an argument") }
         let voiceId = voice ?? CLI.model(nil, orDefault: CLI.Defaults.tts)
+        // A voice model loads first, so the timings below are synthesis only.
+        if let voiceId, (try? RunAnywhere.model(voiceId))?.category == .speechSynthesis {
+            try await RunAnywhere.loadTTSModel(voiceId)
+        }
         let options = TTSOptions(voice: voiceId, rate: rate, pitch: pitch, volume: volume)
         let output: any AudioOutput = out.map { WAVFileAudioOutput(url: URL(fileURLWithPath: $0)) } ?? ALSAAudioOutput(device: device)
         let result = try await RunAnywhere.speak(text, options: options, output: output)

@@ -162,11 +162,6 @@ public struct AudioBuffer: Sendable, Equatable {
 
     /// Adds `other` at the end, converting its rate and channels to this buffer's.
     public mutating func append(_ other: AudioBuffer) {
-        if samples.isEmpty && other.channels == channels {
-            sampleRate = other.sampleRate
-            samples = other.samples
-            return
-        }
         var converted = other.sampleRate == sampleRate ? other : other.resampled(to: sampleRate)
         if converted.channels != channels {
             converted = converted.mono()

@@ -89,7 +89,7 @@ struct LlamaCPPBadInputTests {
 
     @Test("Importing a missing file fails with modelFileNotFound and registers nothing")
     func missingFile() async throws {
-        try await withSDK(registerDefaultLLM: false) { home in
+        try await withSDK(models: []) { home in
             let before = try RunAnywhere.availableModels()
             await expectSDKError(.modelFileNotFound) {
                 try RunAnywhere.importModel(from: home.appendingPathComponent("nope.gguf"), id: "nope",
@@ -101,7 +101,7 @@ struct LlamaCPPBadInputTests {
 
     @Test("A registered model whose file vanished fails to load with modelFileNotFound")
     func vanishedFile() async throws {
-        try await withSDK(registerDefaultLLM: false) { home in
+        try await withSDK(models: []) { home in
             let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "m.gguf")
             try RunAnywhere.importModel(from: file, id: "vanishing", category: .llm, framework: .llamaCpp)
             let stored = try #require(try RunAnywhere.model("vanishing").localPath)
@@ -113,7 +113,7 @@ struct LlamaCPPBadInputTests {
 
     @Test("A truncated GGUF is refused at import and at load")
     func truncatedGGUF() async throws {
-        try await withSDK(registerDefaultLLM: false) { home in
+        try await withSDK(models: []) { home in
             let size = try #require(try DefaultModels.llm().sizeBytes)
             let truncated = try copyOfModel(in: home.appendingPathComponent("outside"), name: "half.gguf", bytes: Int(size / 2))
             let before = registryBytes(home)
@@ -135,7 +135,7 @@ struct LlamaCPPBadInputTests {
 
     @Test("A file with the wrong magic is refused with invalidModelFormat")
     func wrongMagic() async throws {
-        try await withSDK(registerDefaultLLM: false) { home in
+        try await withSDK(models: []) { home in
             let dir = home.appendingPathComponent("outside")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let fake = dir.appendingPathComponent("fake.gguf")
@@ -153,7 +153,7 @@ struct LlamaCPPBadInputTests {
     func corruptRegistry() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        try await withSDK(registerDefaultLLM: false) { _ in }
+        try await withSDK(models: []) { _ in }
         await RunAnywhere.reset()
         LlamaCPP.register()
         try RunAnywhere.initialize(storageDirectory: home)
@@ -191,7 +191,7 @@ struct LlamaCPPBadInputTests {
 
     @Test("Importing copies into the store, validates, and the model generates")
     func importAndGenerate() async throws {
-        try await withSDK(registerDefaultLLM: false) { home in
+        try await withSDK(models: []) { home in
             let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "SmolLM2.gguf")
             let model = try RunAnywhere.importModel(from: file, id: "imported", category: .llm, framework: .llamaCpp, mode: .move)
             #expect(!FileManager.default.fileExists(atPath: file.path))

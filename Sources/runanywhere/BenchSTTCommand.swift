@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+import RunAnywhereWhisperCPP
+
+extension BenchCommand {
+    /// SDK vs a plain C program on the same libwhisper, model, audio, threads and audio context.
+    struct STT: SDKCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stt",
+            abstract: "Transcription time and real-time factor of a short utterance, SDK vs raw whisper.cpp.")
+
+        static let defaultText = "Turn on the kitchen lights and set the heating to twenty degrees."
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "STT model id.") var model = CLI.Defaults.stt
+        @Option(help: "A WAV file to transcribe (default: the sentence below, spoken by the default voice).") var file: String?
+        @Option(help: "Text spoken for the default utterance.") var text = defaultText
+        @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
+        @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
+        @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: raw-whisper-bench next to this executable).")
+        var rawBinary: String?
+        @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+        struct Report: Encodable {
+            var model: String
+            var threads: Int
+            var reps: Int
+            var audioSeconds: Double
+            var audioContext: Int
+            var sdkMs: Double
+            var rawMs: Double
+            /// Raw time over SDK time: 1 means the SDK adds nothing; above 0.98 is the target.
+            var speedRatio: Double
+            var rtf: Double
+            var rawRtf: Double
+            var text: String
+            var rawText: String
+            var sdkSamplesMs: [Double]
+            var rawSamplesMs: [Double]
+        }
+
+        struct RawSample: Decodable {
+            var ms: Double
+            var text: String
+        }
+
+        func validate() throws {
+            guard reps >= 1 else { throw ValidationError("--reps must be at least 1") }
+            guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        }
+
+        func execute() async throws {
+            try CLI.start(global)
+            let baseline = try CLI.siblingExecutable("raw-whisper-bench", override: rawBinary)
+            let info = try RunAnywhere.model(model)
+            guard let path = info.localPath else { throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file") }
+            let audio = try await utterance()
+            let audioFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).f32")
+            var raw = Data(capacity: audio.samples.count * 4)
+            for sample in audio.samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { raw.append(contentsOf: $0) } }
+            try raw.write(to: audioFile)
+            defer { try? FileManager.default.removeItem(at: audioFile) }
+            let audioContext = WhisperCPP.audioContext(forSeconds: audio.duration)
+
+            try await RunAnywhere.loadSTTModel(model)
+            let options = STTOptions(language: "en", threads: threads)
+            var sdk: [Double] = []
+            var rawSamples: [RawSample] = []
+            var text = ""
+            // Interleaved so that drift in the machine's speed falls on both sides alike.
+            for _ in 0..<reps {
+                let output = try CLI.runProcess(baseline, [path.path, audioFile.path, String(threads), String(audioContext), "2"])
+                let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+                rawSamples += try lines.dropFirst().map { try JSONDecoder().decode(RawSample.self, from: Data($0.utf8)) }
+                _ = try await RunAnywhere.transcribe(audio, options: options)
+                let result = try await RunAnywhere.transcribe(audio, options: options)
+                sdk.append(result.processingTimeMs)
+                text = result.text
+            }
+            let sdkMs = CLI.median(sdk), rawMs = CLI.median(rawSamples.map(\.ms))
+            let report = Report(model: model, threads: threads, reps: reps, audioSeconds: audio.duration, audioContext: audioContext,
+                                sdkMs: sdkMs, rawMs: rawMs, speedRatio: rawMs / sdkMs, rtf: sdkMs / 1000 / audio.duration,
+                                rawRtf: rawMs / 1000 / audio.duration, text: text,
+                                rawText: rawSamples.last?.text.trimmingCharacters(in: .whitespaces) ?? "",
+                                sdkSamplesMs: sdk, rawSamplesMs: rawSamples.map(\.ms))
+            if json { return try CLI.printJSON(report) }
+            print("whisper.cpp benchmark — \(model), \(CLI.format(audio.duration, 2)) s of audio, audio_ctx \(audioContext), \(threads) threads, median of \(reps)")
+            print("              SDK        raw      ratio")
+            print("ms        \(CLI.pad(sdkMs))  \(CLI.pad(rawMs))  \(CLI.pad(report.speedRatio, 3))")
+            print("RTF       \(CLI.pad(report.rtf, 3))  \(CLI.pad(report.rawRtf, 3))")
+            print("text: \(text)")
+        }
+
+        /// The audio to transcribe, as 16 kHz mono.
+        private func utterance() async throws -> AudioBuffer {
+            if let file { return try WAVFile.read(contentsOf: URL(fileURLWithPath: file)).speechInput() }
+            let voice = CLI.model(nil, orDefault: CLI.Defaults.tts)
+            return try await RunAnywhere.synthesize(text, options: TTSOptions(voice: voice)).audio.speechInput()
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+@testable import RunAnywhere
+
+/// Words of a transcript, lowercased, without punctuation.
+func words(_ text: String) -> [String] {
+    text.lowercased()
+        .map { $0.isLetter || $0.isNumber || $0 == "'" ? $0 : " " }
+        .reduce(into: "") { $0.append($1) }
+        .split(separator: " ").map(String.init)
+}
+
+/// Word-level edit distance between a reference and a hypothesis.
+func wordErrors(reference: [String], hypothesis: [String]) -> Int {
+    var previous = Array(0...hypothesis.count)
+    for (i, ref) in reference.enumerated() {
+        var current = [i + 1] + Array(repeating: 0, count: hypothesis.count)
+        for (j, hyp) in hypothesis.enumerated() {
+            current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ref == hyp ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[hypothesis.count]
+}
+
+/// The first and last moments (seconds) where 10 ms windows rise above −40 dBFS.
+func audibleSpan(_ audio: AudioBuffer) -> (start: Double, end: Double) {
+    let windows = audio.chunks(duration: 0.01)
+    let loud = windows.indices.filter { windows[$0].rmsDecibels > -40 }
+    return (Double(loud.first ?? 0) * 0.01, Double((loud.last ?? 0) + 1) * 0.01)
+}
+
+extension RealEngineTests {
+    @Suite("Speech")
+    struct SpeechTests {
+        static let sentences = [
+            "Turn on the kitchen lights.",
+            "What is the weather like today?",
+            "Please call my mother tonight.",
+            "The quick brown fox jumps over the lazy dog.",
+            "Set a timer for ten minutes.",
+            "I would like a cup of coffee with milk.",
+            "Where is the nearest train station?",
+            "Play some music in the living room.",
+            "Remind me to buy bread tomorrow morning.",
+            "How far is it to the airport?",
+        ]
+
+        @Test("Text spoken by the neural voice comes back from whisper with at most 20% word errors")
+        func roundTrip() async throws {
+            try await withSDK(models: DefaultModels.speech) { _ in
+                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
+                var errors = 0, total = 0
+                for sentence in Self.sentences {
+                    let speech = try await RunAnywhere.synthesize(sentence)
+                    let heard = try await RunAnywhere.transcribe(speech.audio)
+                    let reference = words(sentence)
+                    let distance = wordErrors(reference: reference, hypothesis: words(heard.text))
+                    errors += distance
+                    total += reference.count
+                    print("round trip: \"\(sentence)\" → \"\(heard.text)\" (\(distance) errors, RTF \(String(format: "%.3f", heard.realTimeFactor)))")
+                    #expect(!heard.segments.isEmpty)
+                    #expect(heard.segments.allSatisfy { $0.start >= 0 && $0.end <= speech.duration + 0.5 && $0.start <= $0.end })
+                }
+                let wer = Double(errors) / Double(total)
+                print("round trip WER: \(errors)/\(total) = \(String(format: "%.1f%%", wer * 100))")
+                #expect(wer <= 0.20)
+            }
+        }
+
+        @Test("Speech, two seconds of silence, speech: both stretches are found within 250 ms",
+              arguments: ["silero-vad", "energy"])
+        func vadFindsSpeech(detector: String) async throws {
+            try await withSDK(models: DefaultModels.speech) { _ in
+                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+                let first = try await RunAnywhere.synthesize("Turn on the kitchen lights please.").audio.resampled(to: 16_000)
+                let second = try await RunAnywhere.synthesize("What time is it in Tokyo?").audio.resampled(to: 16_000)
+                var file = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
+                let firstOffset = file.duration
+                file.append(first)
+                file.append(.silence(duration: 2, sampleRate: 16_000))
+                let secondOffset = file.duration
+                file.append(second)
+                file.append(.silence(duration: 1, sampleRate: 16_000))
+                let spanA = audibleSpan(first), spanB = audibleSpan(second)
+                let truth = [(firstOffset + spanA.start, firstOffset + spanA.end), (secondOffset + spanB.start, secondOffset + spanB.end)]
+
+                if detector != "energy" { try await RunAnywhere.loadVADModel(detector) }
+                let segments = try await RunAnywhere.detectSpeechSegments(in: file)
+                print("VAD \(detector): found \(segments.map { String(format: "%.2f–%.2f", $0.start, $0.end) }), truth \(truth.map { String(format: "%.2f–%.2f", $0.0, $0.1) })")
+                try #require(segments.count == 2)
+                for (segment, expected) in zip(segments, truth) {
+                    #expect(abs(segment.start - expected.0) <= 0.25)
+                    #expect(abs(segment.end - expected.1) <= 0.25)
+                }
+            }
+        }
+
+        @Test("Streaming recognition yields partial results, then a final one close to the batch result")
+        func streaming() async throws {
+            try await withSDK(models: DefaultModels.speech) { _ in
+                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
+                let speech = try await RunAnywhere.synthesize("The quick brown fox jumps over the lazy dog. Then it runs into the forest.")
+                let batch = try await RunAnywhere.transcribe(speech.audio)
+                // Raw 16-bit PCM chunks, as a microphone stream would deliver them.
+                let pcm = speech.audio.speechInput()
+                let chunks = AsyncStream<Data> { continuation in
+                    for chunk in pcm.chunks(duration: 0.25) { continuation.yield(chunk.pcm16Data) }
+                    continuation.finish()
+                }
+                var partials: [STTPartialResult] = []
+                var final: STTPartialResult?
+                for try await result in RunAnywhere.transcribeStream(chunks, options: STTOptions(partialInterval: 1.0)) {
+                    if result.isFinal { final = result } else { partials.append(result) }
+                }
+                print("streaming: \(partials.count) partials, final \"\(final?.text ?? "-")\", batch \"\(batch.text)\"")
+                #expect(partials.count >= 2)
+                #expect(partials.map(\.audioDuration) == partials.map(\.audioDuration).sorted())
+                let finalResult = try #require(final)
+                #expect(abs(finalResult.audioDuration - pcm.duration) < 0.01)
+                let distance = wordErrors(reference: words(batch.text), hypothesis: words(finalResult.text))
+                #expect(Double(distance) <= 0.1 * Double(words(batch.text).count) + 0.5)
+            }
+        }
+
+        @Test("The system voice speaks audibly, for about as long as the sentence takes, with no model")
+        func systemVoice() async throws {
+            try await withSDK(models: []) { _ in
+                let output = try await RunAnywhere.synthesize("Hello from the built in system voice.")
+                print("system voice: \(output.voice), \(String(format: "%.2f", output.duration)) s, \(output.audio.rmsDecibels) dBFS")
+                #expect(output.voice.hasPrefix("espeak-ng:"))
+                #expect(output.duration > 1.2 && output.duration < 4.5)
+                #expect(output.audio.rmsDecibels > -30)
+                let voices = try await RunAnywhere.availableTTSVoices()
+                #expect(voices.contains { $0.id == "espeak-ng:en-us" && $0.isSystem })
+            }
+        }
+
+        @Test("The language model and the speech recognizer run side by side in one process")
+        func llmAndSTTTogether() async throws {
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+                try await RunAnywhere.loadModel(DefaultModels.llmId)
+                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
+                let speech = try await RunAnywhere.synthesize("Turn on the kitchen lights.")
+                async let heard = RunAnywhere.transcribe(speech.audio)
+                async let reply = RunAnywhere.generate("Say hello.", options: greedy)
+                let (text, generation) = try await (heard, reply)
+                #expect(words(text.text).contains("kitchen"))
+                #expect(generation.generatedTokens > 0)
+                #expect(await RunAnywhere.currentLLMModel?.id == DefaultModels.llmId)
+                #expect(await RunAnywhere.currentSTTModel?.id == DefaultModels.sttId)
+            }
+        }
+
+        @Test("Sentences stream out one by one, and speak plays them through the output")
+        func streamingSynthesisAndSpeak() async throws {
+            try await withSDK(models: DefaultModels.speech) { home in
+                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+                let text = "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
+                let start = ContinuousClock.now
+                var arrivals: [Duration] = []
+                var pieces: [TTSOutput] = []
+                for try await piece in RunAnywhere.synthesizeStream(text) {
+                    arrivals.append(start.duration(to: .now))
+                    pieces.append(piece)
+                }
+                #expect(pieces.count == 3)
+                #expect(arrivals[0] < arrivals[2] * 0.6, "first audio at \(arrivals[0]) of \(arrivals[2])")
+
+                let url = home.appendingPathComponent("spoken.wav")
+                let result = try await RunAnywhere.speak(text, output: WAVFileAudioOutput(url: url))
+                let written = try WAVFile.read(contentsOf: url)
+                #expect(result.chunks == 3)
+                #expect(abs(written.duration - result.duration) < 0.01)
+                #expect(abs(written.duration - pieces.map(\.duration).reduce(0, +)) < 0.05)
+                #expect(result.firstAudioMs < result.totalMs)
+            }
+        }
+
+        @Test("Rate shortens the speech, pitch keeps its length, volume lowers its level")
+        func voiceOptions() async throws {
+            try await withSDK(models: DefaultModels.speech) { _ in
+                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+                let text = "The weather today is sunny and warm."
+                let normal = try await RunAnywhere.synthesize(text)
+                let fast = try await RunAnywhere.synthesize(text, options: TTSOptions(rate: 2))
+                let high = try await RunAnywhere.synthesize(text, options: TTSOptions(pitch: 1.3))
+                let quiet = try await RunAnywhere.synthesize(text, options: TTSOptions(volume: 0.5))
+                #expect((0.35...0.7).contains(fast.duration / normal.duration))
+                #expect((0.8...1.2).contains(high.duration / normal.duration))
+                #expect(abs((normal.audio.rmsDecibels - quiet.audio.rmsDecibels) - 6.02) < 1.5)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import RunAnywhere
+
+@Suite("Speech text splitting")
+struct SpeechTextSplitterTests {
+    @Test("Text splits into sentences, keeping their punctuation")
+    func sentences() {
+        let pieces = SpeechTextSplitter().split("Hello there! How are you? I am fine.\nNew line here")
+        #expect(pieces == ["Hello there!", "How are you?", "I am fine.", "New line here"])
+    }
+
+    @Test("A 5,000-character text becomes pieces of at most the maximum length, losing no word")
+    func longText() {
+        let sentence = "This sentence keeps going, and going, with many words that never seem to stop at all"
+        let text = Array(repeating: sentence, count: 60).joined(separator: " ")
+        #expect(text.count >= 5000)
+        let pieces = SpeechTextSplitter(maxLength: 300).split(text)
+        #expect(pieces.allSatisfy { $0.count <= 300 })
+        let words = { (s: String) in s.split(whereSeparator: { $0.isWhitespace }).map(String.init) }
+        #expect(pieces.flatMap(words) == words(text))
+    }
+
+    @Test("Pieces with nothing to pronounce are dropped")
+    func punctuationOnly() {
+        #expect(SpeechTextSplitter().split("... — !!").isEmpty)
+    }
+}
+
+@Suite("Voice activity tracking")
+struct VoiceActivityTrackerTests {
+    private func run(_ probabilities: [Float], _ configuration: VADConfiguration) -> [SpeechActivityEvent] {
+        var tracker = VoiceActivityTracker(configuration: configuration, frameDuration: 0.032)
+        var events = probabilities.compactMap { tracker.consume($0) }
+        if let last = tracker.finish() { events.append(last) }
+        return events
+    }
+
+    @Test("Speech is stamped where it began and ends where the silence began")
+    func timestamps() {
+        let frames: [Float] = Array(repeating: 0, count: 10) + Array(repeating: 0.9, count: 30) + Array(repeating: 0.1, count: 30)
+        let events = run(frames, VADConfiguration(minSpeechDuration: 0.2, minSilenceDuration: 0.3))
+        #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
+        #expect(abs(events[0].time - 0.32) < 1e-9)
+        #expect(abs(events[1].time - 1.28) < 1e-9)
+    }
+
+    @Test("Bursts shorter than the minimum speech and dips shorter than the minimum silence change nothing")
+    func hysteresis() {
+        let burst: [Float] = Array(repeating: 0, count: 10) + Array(repeating: 1, count: 3) + Array(repeating: 0, count: 10)
+        #expect(run(burst, VADConfiguration(minSpeechDuration: 0.25)).isEmpty)
+        let dip: [Float] = Array(repeating: 1, count: 20) + Array(repeating: 0, count: 5) + Array(repeating: 1, count: 20)
+        let events = run(dip, VADConfiguration(minSpeechDuration: 0.1, minSilenceDuration: 0.5))
+        #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
+    }
+
+    @Test("Configurations outside their ranges are refused")
+    func invalidConfiguration() {
+        #expect(throws: SDKException.self) { try VADConfiguration(threshold: 1.5).validate() }
+        #expect(throws: SDKException.self) { try VADConfiguration(minSilenceDuration: -1).validate() }
+        #expect(throws: SDKException.self) { try VADConfiguration(energyFloorDecibels: 3).validate() }
+    }
+}
+
+@Suite("Energy VAD")
+struct EnergyVADTests {
+    @Test("A tone burst in quiet noise is speech; the noise alone is not")
+    func toneInNoise() async throws {
+        let vad = EnergyVADService()
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<16_000).map { _ in Float.random(in: -0.003...0.003, using: &generator) }
+        let tone = sine(frequency: 300, sampleRate: 16_000, seconds: 1, amplitude: 0.3).samples
+        let probabilities = try await vad.speechProbabilities(Array((noise + tone + noise).prefix(47 * 512 * 2)))
+        let noiseFrames = probabilities[2..<30]   // settle on the floor first
+        let toneFrames = probabilities[33..<60]
+        #expect(noiseFrames.allSatisfy { $0 < 0.1 })
+        #expect(toneFrames.allSatisfy { $0 > 0.9 })
+    }
+}
