@@ -6,6 +6,8 @@ SHELL := /bin/bash
 ENV := source scripts/env.sh
 MODEL ?= smollm2-135m-instruct
 PROMPT ?= Explain in two sentences why the sky is blue.
+SENTENCE ?= Good morning. Please turn on the kitchen lights and set a timer for ten minutes.
+DEMO_WAV ?= $(CURDIR)/.build/demo-speech.wav
 
 .PHONY: all engines build build-release models models-release demo test bench doctor env clean
 
@@ -30,12 +32,20 @@ demo: models-release
 	$(ENV) && .build/release/runanywhere doctor
 	@echo
 	$(ENV) && .build/release/runanywhere generate --model $(MODEL) --prompt "$(PROMPT)" --max-tokens 96 --temperature 0
+	@echo
+	@echo 'Speaking: "$(SENTENCE)"'
+	$(ENV) && .build/release/runanywhere speak "$(SENTENCE)" --out $(DEMO_WAV)
+	@echo 'Transcribed back from $(DEMO_WAV):'
+	$(ENV) && .build/release/runanywhere transcribe $(DEMO_WAV)
 
 test: models
 	$(ENV) && swift test --skip-build
 
 bench: models-release
 	$(ENV) && .build/release/runanywhere bench llm --model $(MODEL)
+	$(ENV) && .build/release/runanywhere bench stt
+	$(ENV) && .build/release/runanywhere bench tts
+	$(ENV) && .build/release/runanywhere bench vad
 
 doctor: build
 	$(ENV) && .build/debug/runanywhere doctor

@@ -50,7 +50,8 @@ let package = Package(
         // The raw-engine baseline of `runanywhere bench stt`.
         .executableTarget(
             name: "raw-whisper-bench",
-            dependencies: ["CWhisper"]
+            dependencies: ["CWhisper"],
+            linkerSettings: [.linkedLibrary("whisper-runanywhere")]
         ),
 
         // MARK: system voice (espeak-ng from Debian)

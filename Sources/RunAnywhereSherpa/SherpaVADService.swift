@@ -5,8 +5,8 @@ import RunAnywhere
 /// Silero VAD run by sherpa-onnx.
 ///
 /// sherpa's C API reports, after each 512-sample window, whether the detector is inside
-/// speech, not the raw probability; so the service runs sherpa with zero minimum
-/// durations (a per-window decision with Silero's own hysteresis) and reports that
+/// speech, not the raw probability; so the service runs sherpa with minimum durations
+/// below one window (a per-window decision with Silero's own hysteresis) and reports that
 /// decision as probability 0 or 1. The SDK's tracker then applies the configured minimum
 /// speech and silence durations, exactly as it does for the energy detector.
 actor SherpaVADService: VADService {
@@ -51,8 +51,9 @@ actor SherpaVADService: VADService {
             try "cpu".withCString { provider in
                 config.silero_vad.model = model
                 config.silero_vad.threshold = threshold
-                config.silero_vad.min_silence_duration = 0
-                config.silero_vad.min_speech_duration = 0
+                // Zero would mean sherpa's defaults (0.5 s and 0.25 s): ask for less than one window.
+                config.silero_vad.min_silence_duration = 0.01
+                config.silero_vad.min_speech_duration = 0.01
                 config.silero_vad.window_size = 512
                 config.silero_vad.max_speech_duration = 30
                 config.sample_rate = 16_000

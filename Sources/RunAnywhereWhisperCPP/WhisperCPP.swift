@@ -22,11 +22,15 @@ public enum WhisperCPP {
         RunAnywhere.register(WhisperCPPModule(priority: priority))
     }
 
-    /// whisper.cpp's version.
-    public static var version: String { String(cString: whisper_version()) }
+    /// whisper.cpp's version, or `nil` when the library cannot be opened.
+    public static var version: String? {
+        (try? WhisperLibrary.load()).map { WhisperLibrary.string($0.version()) }
+    }
 
     /// whisper.cpp's description of the CPU features it uses.
-    public static var systemInfo: String { String(cString: whisper_print_system_info()) }
+    public static var systemInfo: String {
+        (try? WhisperLibrary.load()).map { WhisperLibrary.string($0.systemInfo()) } ?? ""
+    }
 
     /// The encoder's audio context the backend uses for `seconds` of audio (see
     /// `WhisperCPPSTTService`); benchmarks give the raw baseline the same value.
@@ -41,8 +45,8 @@ public enum WhisperCPP {
     /// Routes whisper.cpp's (and its ggml's) log into the SDK logger, once per process.
     static func ensureLogging() {
         logReady.withLock { ready in
-            guard !ready else { return }
-            whisper_log_set(whisperLogCallback, nil)
+            guard !ready, let library = try? WhisperLibrary.load() else { return }
+            library.logSet(whisperLogCallback, nil)
             ready = true
         }
     }
@@ -68,8 +72,9 @@ public struct WhisperCPPModule: BackendModule {
 
     public func engineInfo() -> EngineInfo {
         WhisperCPP.ensureLogging()
-        return EngineInfo(name: "whisper.cpp", version: WhisperCPP.version, available: true,
-                          details: ["system_info": WhisperCPP.systemInfo.trimmingCharacters(in: .whitespaces)])
+        var details = ["system_info": WhisperCPP.systemInfo.trimmingCharacters(in: .whitespaces)]
+        if case .failure(let error) = WhisperLibrary.shared { details["error"] = error.message }
+        return EngineInfo(name: "whisper.cpp", version: WhisperCPP.version, available: WhisperCPP.version != nil, details: details)
     }
 }
 

@@ -8,6 +8,7 @@ import RunAnywhere
 /// `whisper_context` holds one decoding state, and ggml keeps its thread team per caller.
 actor WhisperCPPSTTService: STTService {
     nonisolated let model: ModelInfo
+    private let library: WhisperLibrary
     private let context: Context
     private let worker: WorkerThread
 
@@ -17,8 +18,9 @@ actor WhisperCPPSTTService: STTService {
         init(_ pointer: OpaquePointer) { self.pointer = pointer }
     }
 
-    private init(model: ModelInfo, context: Context, worker: WorkerThread) {
+    private init(model: ModelInfo, library: WhisperLibrary, context: Context, worker: WorkerThread) {
         self.model = model
+        self.library = library
         self.context = context
         self.worker = worker
     }
@@ -27,19 +29,20 @@ actor WhisperCPPSTTService: STTService {
         guard let path = model.localPath else {
             throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
         }
+        let library = try WhisperLibrary.load()
         let worker = WorkerThread(name: "whisper.\(model.id)")
         do {
             let context = try await worker.run { () throws -> Context in
-                var params = whisper_context_default_params()
+                var params = library.contextDefaultParams()
                 params.use_gpu = false
                 params.flash_attn = false
-                guard let pointer = whisper_init_from_file_with_params(path.path, params) else {
+                guard let pointer = library.initFromFile(path.path, params) else {
                     throw SDKException(.modelLoadFailed, "whisper.cpp could not load \(path.lastPathComponent)",
                                        recovery: "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)")
                 }
                 return Context(pointer)
             }
-            return WhisperCPPSTTService(model: model, context: context, worker: worker)
+            return WhisperCPPSTTService(model: model, library: library, context: context, worker: worker)
         } catch {
             worker.stop()
             throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(model.id)' failed")
@@ -57,7 +60,8 @@ actor WhisperCPPSTTService: STTService {
 
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
         let context = self.context
-        let multilingual = try await worker.run { whisper_is_multilingual(context.pointer) != 0 }
+        let library = self.library
+        let multilingual = try await worker.run { library.isMultilingual(context.pointer) != 0 }
         let language = multilingual ? (options.language ?? "auto") : "en"
         let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let samples = audio.samples
@@ -66,7 +70,7 @@ actor WhisperCPPSTTService: STTService {
         let translate = options.translate && multilingual
         let modelId = model.id
         return try await worker.run { () throws -> STTServiceResult in
-            var params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+            var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
             params.n_threads = threads
             params.print_progress = false
             params.print_realtime = false
@@ -82,48 +86,55 @@ actor WhisperCPPSTTService: STTService {
                 return (prompt ?? "").withCString { promptPointer in
                     if prompt != nil { params.initial_prompt = promptPointer }
                     return samples.withUnsafeBufferPointer { buffer in
-                        whisper_full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+                        library.full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
                     }
                 }
             }
             guard code == 0 else {
                 throw SDKException(.backendError, "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))")
             }
-            return Self.collect(context.pointer)
+            return Self.collect(context.pointer, library, duration: Double(samples.count) / 16_000)
         }
     }
 
-    private static func collect(_ context: OpaquePointer) -> STTServiceResult {
-        let eot = whisper_token_eot(context)
+    private static func collect(_ context: OpaquePointer, _ whisper: WhisperLibrary, duration: Double) -> STTServiceResult {
+        let eot = whisper.endOfText(context)
         var segments: [STTSegment] = []
         var probabilitySum: Float = 0
         var probabilityCount = 0
-        for index in 0..<whisper_full_n_segments(context) {
-            let text = String(cString: whisper_full_get_segment_text(context, index)).trimmingCharacters(in: .whitespaces)
+        for index in 0..<whisper.segmentCount(context) {
+            let text = WhisperLibrary.string(whisper.segmentText(context, index)).trimmingCharacters(in: .whitespaces)
+            // Annotations such as "[BLANK_AUDIO]" or "(music)" are not speech.
+            guard !text.isEmpty, !isAnnotation(text) else { continue }
             var segmentSum: Float = 0
             var segmentCount = 0
-            for token in 0..<whisper_full_n_tokens(context, index) where whisper_full_get_token_id(context, index, token) < eot {
-                segmentSum += whisper_full_get_token_p(context, index, token)
+            for token in 0..<whisper.tokenCount(context, index) where whisper.tokenId(context, index, token) < eot {
+                segmentSum += whisper.tokenProbability(context, index, token)
                 segmentCount += 1
             }
             probabilitySum += segmentSum
             probabilityCount += segmentCount
-            guard !text.isEmpty else { continue }
-            // whisper.cpp counts time in 10 ms steps.
+            // whisper.cpp counts time in 10 ms steps, and may place the end of the last
+            // segment past the audio (at the end of its shortened window).
             segments.append(STTSegment(text: text,
-                                       start: Double(whisper_full_get_segment_t0(context, index)) / 100,
-                                       end: Double(whisper_full_get_segment_t1(context, index)) / 100,
+                                       start: min(duration, Double(whisper.segmentStart(context, index)) / 100),
+                                       end: min(duration, Double(whisper.segmentEnd(context, index)) / 100),
                                        confidence: segmentCount > 0 ? segmentSum / Float(segmentCount) : nil))
         }
-        let languageId = whisper_full_lang_id(context)
-        let language = languageId >= 0 ? whisper_lang_str(languageId).map { String(cString: $0) } : nil
+        let languageId = whisper.languageId(context)
+        let language = languageId >= 0 ? WhisperLibrary.string(whisper.languageName(languageId)) : nil
         return STTServiceResult(text: segments.map(\.text).joined(separator: " "), segments: segments, language: language,
                                 confidence: probabilityCount > 0 ? probabilitySum / Float(probabilityCount) : nil)
     }
 
+    private static func isAnnotation(_ text: String) -> Bool {
+        (text.hasPrefix("[") && text.hasSuffix("]")) || (text.hasPrefix("(") && text.hasSuffix(")"))
+    }
+
     func unload() async {
         let context = self.context
-        _ = try? await worker.run { whisper_free(context.pointer) }
+        let library = self.library
+        _ = try? await worker.run { library.free(context.pointer) }
         worker.stop()
     }
 }

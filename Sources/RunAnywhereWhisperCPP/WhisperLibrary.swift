@@ -1,0 +1,90 @@
+internal import CWhisper
+import Foundation
+import RunAnywhere
+
+/// libwhisper, opened at run time with `RTLD_DEEPBIND`.
+///
+/// whisper.cpp brings its own, older ggml. Its files are hash-renamed, but its symbols
+/// are not: linked into a process that also links llama.cpp, whisper's calls into ggml
+/// bind to llama.cpp's ggml (same names, other structures) and crash. Deep binding makes
+/// libwhisper and the ggml it depends on resolve their symbols among themselves first,
+/// while llama.cpp keeps the process's global ggml.
+final class WhisperLibrary: @unchecked Sendable {
+    // Immutable after init.
+    typealias Context = OpaquePointer
+    let version: @convention(c) () -> UnsafePointer<CChar>?
+    let systemInfo: @convention(c) () -> UnsafePointer<CChar>?
+    let logSet: @convention(c) (ggml_log_callback?, UnsafeMutableRawPointer?) -> Void
+    let contextDefaultParams: @convention(c) () -> whisper_context_params
+    let initFromFile: @convention(c) (UnsafePointer<CChar>?, whisper_context_params) -> Context?
+    let free: @convention(c) (Context?) -> Void
+    let isMultilingual: @convention(c) (Context?) -> Int32
+    let fullDefaultParams: @convention(c) (whisper_sampling_strategy) -> whisper_full_params
+    let full: @convention(c) (Context?, whisper_full_params, UnsafePointer<Float>?, Int32) -> Int32
+    let segmentCount: @convention(c) (Context?) -> Int32
+    let segmentText: @convention(c) (Context?, Int32) -> UnsafePointer<CChar>?
+    let segmentStart: @convention(c) (Context?, Int32) -> Int64
+    let segmentEnd: @convention(c) (Context?, Int32) -> Int64
+    let segmentNoSpeech: @convention(c) (Context?, Int32) -> Float
+    let tokenCount: @convention(c) (Context?, Int32) -> Int32
+    let tokenId: @convention(c) (Context?, Int32, Int32) -> whisper_token
+    let tokenProbability: @convention(c) (Context?, Int32, Int32) -> Float
+    let endOfText: @convention(c) (Context?) -> whisper_token
+    let languageId: @convention(c) (Context?) -> Int32
+    let languageName: @convention(c) (Int32) -> UnsafePointer<CChar>?
+
+    /// The library, or the reason it could not be opened.
+    static let shared: Result<WhisperLibrary, SDKException> = {
+        do throws(SDKException) { return .success(try WhisperLibrary()) } catch { return .failure(error) }
+    }()
+
+    static func load() throws(SDKException) -> WhisperLibrary {
+        try shared.get()
+    }
+
+    private init() throws(SDKException) {
+        // The bootstrap's recorded path first, then the loader's search path.
+        let candidates = [RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"]
+        var handle: UnsafeMutableRawPointer?
+        var reasons: [String] = []
+        for candidate in candidates {
+            handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
+            if handle != nil { break }
+            reasons.append(dlerror().map { String(cString: $0) } ?? candidate)
+        }
+        guard let handle else {
+            throw SDKException(.backendError, "Cannot open libwhisper: \(reasons.joined(separator: "; "))",
+                               recovery: "Run `scripts/bootstrap engines`")
+        }
+        func symbol<T>(_ name: String) throws(SDKException) -> T {
+            guard let pointer = dlsym(handle, name) else {
+                throw SDKException(.backendError, "libwhisper lacks \(name)", recovery: "Reinstall with `scripts/bootstrap engines`")
+            }
+            return unsafeBitCast(pointer, to: T.self)
+        }
+        version = try symbol("whisper_version")
+        systemInfo = try symbol("whisper_print_system_info")
+        logSet = try symbol("whisper_log_set")
+        contextDefaultParams = try symbol("whisper_context_default_params")
+        initFromFile = try symbol("whisper_init_from_file_with_params")
+        free = try symbol("whisper_free")
+        isMultilingual = try symbol("whisper_is_multilingual")
+        fullDefaultParams = try symbol("whisper_full_default_params")
+        full = try symbol("whisper_full")
+        segmentCount = try symbol("whisper_full_n_segments")
+        segmentText = try symbol("whisper_full_get_segment_text")
+        segmentStart = try symbol("whisper_full_get_segment_t0")
+        segmentEnd = try symbol("whisper_full_get_segment_t1")
+        segmentNoSpeech = try symbol("whisper_full_get_segment_no_speech_prob")
+        tokenCount = try symbol("whisper_full_n_tokens")
+        tokenId = try symbol("whisper_full_get_token_id")
+        tokenProbability = try symbol("whisper_full_get_token_p")
+        endOfText = try symbol("whisper_token_eot")
+        languageId = try symbol("whisper_full_lang_id")
+        languageName = try symbol("whisper_lang_str")
+    }
+
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+}
