@@ -174,7 +174,9 @@ extension RealEngineTests {
                 let written = try WAVFile.read(contentsOf: url)
                 #expect(result.chunks == 3)
                 #expect(abs(written.duration - result.duration) < 0.01)
-                #expect(abs(written.duration - pieces.map(\.duration).reduce(0, +)) < 0.05)
+                // VITS samples its durations, so two renderings of one text differ a little.
+                let streamed = pieces.map(\.duration).reduce(0, +)
+                #expect(abs(written.duration - streamed) < 0.1 * streamed)
                 #expect(result.firstAudioMs < result.totalMs)
             }
         }
