@@ -69,31 +69,42 @@ actor WhisperCPPSTTService: STTService {
         let prompt = options.initialPrompt
         let translate = options.translate && multilingual
         let modelId = model.id
+        let duration = audio.duration
         return try await worker.run { () throws -> STTServiceResult in
-            var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
-            params.n_threads = threads
-            params.print_progress = false
-            params.print_realtime = false
-            params.print_special = false
-            params.print_timestamps = false
-            params.no_context = true
-            params.translate = translate
-            params.audio_ctx = audioContext
-            params.suppress_blank = true
-            let code: Int32 = language.withCString { languagePointer in
-                params.language = languagePointer
-                params.detect_language = false
-                return (prompt ?? "").withCString { promptPointer in
-                    if prompt != nil { params.initial_prompt = promptPointer }
-                    return samples.withUnsafeBufferPointer { buffer in
-                        library.full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+            func run(audioContext: Int32) throws -> STTServiceResult {
+                var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
+                params.n_threads = threads
+                params.print_progress = false
+                params.print_realtime = false
+                params.print_special = false
+                params.print_timestamps = false
+                params.no_context = true
+                params.translate = translate
+                params.audio_ctx = audioContext
+                params.suppress_blank = true
+                let code: Int32 = language.withCString { languagePointer in
+                    params.language = languagePointer
+                    params.detect_language = false
+                    return (prompt ?? "").withCString { promptPointer in
+                        if prompt != nil { params.initial_prompt = promptPointer }
+                        return samples.withUnsafeBufferPointer { buffer in
+                            library.full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+                        }
                     }
                 }
+                guard code == 0 else {
+                    throw SDKException(.backendError, "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))")
+                }
+                return Self.collect(context.pointer, library, duration: duration)
             }
-            guard code == 0 else {
-                throw SDKException(.backendError, "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))")
+            let result = try run(audioContext: audioContext)
+            // A shortened context occasionally sends the decoder into a loop; far more words
+            // than anyone can say in the time means that happened: decode again in full.
+            let words = result.text.split(whereSeparator: \.isWhitespace).count
+            if audioContext < 1500, words > Int(duration * 6) + 10 {
+                return try run(audioContext: 0)
             }
-            return Self.collect(context.pointer, library, duration: Double(samples.count) / 16_000)
+            return result
         }
     }
 
