@@ -97,6 +97,34 @@ extension RealEngineTests {
             }
         }
 
+        @Test("Streaming VAD over 32 ms chunks reports a start and an end around the speech, and resets")
+        func streamingVAD() async throws {
+            try await withSDK(models: DefaultModels.speech) { _ in
+                try await RunAnywhere.loadVADModel(DefaultModels.vadId)
+                let speech = try await RunAnywhere.synthesize("Set a timer for ten minutes.",
+                                                              options: TTSOptions(voice: "espeak-ng:en-us")).audio.speechInput()
+                var audio = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
+                audio.append(speech)
+                audio.append(.silence(duration: 1.5, sampleRate: 16_000))
+                let span = audibleSpan(speech)
+                let chunks = AsyncStream<AudioBuffer> { continuation in
+                    for chunk in audio.chunks(frames: 512) { continuation.yield(chunk) }
+                    continuation.finish()
+                }
+                var events: [SpeechActivityEvent] = []
+                for try await event in RunAnywhere.streamVAD(chunks) { events.append(event) }
+                #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
+                if events.count == 2 {
+                    #expect(abs(events[0].time - (1 + span.start)) <= 0.25)
+                    #expect(abs(events[1].time - (1 + span.end)) <= 0.25)
+                }
+                // Per-chunk results carry the probability and the level.
+                try await RunAnywhere.resetVAD()
+                let quiet = try await RunAnywhere.detectVoiceActivity(AudioBuffer.silence(duration: 0.032, sampleRate: 16_000))
+                #expect(!quiet.isSpeech && quiet.probability == 0 && quiet.energyDecibels == -.infinity)
+            }
+        }
+
         @Test("Streaming recognition yields partial results, then a final one close to the batch result")
         func streaming() async throws {
             try await withSDK(models: DefaultModels.speech) { _ in
