@@ -1,3 +1,4 @@
+internal import CESpeak
 import Foundation
 import RunAnywhere
 
@@ -32,8 +33,8 @@ public struct SystemVoiceModule: BackendModule {
     }
 
     public func engineInfo() -> EngineInfo {
-        // espeak-ng only answers on its own thread; the version is read by `doctor` asynchronously.
-        EngineInfo(name: "espeak-ng", version: nil, available: true)
+        // espeak_Info only reads a constant; it needs no initialized engine.
+        EngineInfo(name: "espeak-ng", version: String(cString: espeak_Info(nil)), available: true)
     }
 }
 
