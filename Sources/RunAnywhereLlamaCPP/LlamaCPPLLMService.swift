@@ -20,6 +20,8 @@ actor LlamaCPPLLMService: LLMService {
         let batchSize: Int
         let defaultThreads: Int32
         let chatTemplate: String?
+        /// The tokens whose state is in the context's memory (sequence 0, positions 0…).
+        var cachedTokens: [llama_token] = []
 
         init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32) {
             self.model = model
@@ -176,7 +178,21 @@ actor LlamaCPPLLMService: LLMService {
             tokens = Array(tokens.suffix(keep))
         }
 
-        llama_memory_clear(llama_get_memory(context), true)
+        // Keep the memory of the longest common prefix with the previous generation (at
+        // least one token must still be decoded, for its logits); evaluate the rest.
+        let memory = llama_get_memory(context)
+        var reused = 0
+        if request.reusePrefix {
+            let limit = min(engine.cachedTokens.count, tokens.count - 1)
+            while reused < limit, engine.cachedTokens[reused] == tokens[reused] { reused += 1 }
+        }
+        if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
+            engine.cachedTokens.removeLast(engine.cachedTokens.count - reused)
+        } else {
+            reused = 0
+            llama_memory_clear(memory, true)
+            engine.cachedTokens = []
+        }
         let threads = request.threads.map(Int32.init) ?? engine.defaultThreads
         if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
             llama_set_n_threads(context, threads, threads)
@@ -185,7 +201,7 @@ actor LlamaCPPLLMService: LLMService {
         defer { llama_sampler_free(sampler) }
 
         // The prompt, in chunks no larger than the batch.
-        var offset = 0
+        var offset = reused
         while offset < tokens.count {
             if request.cancellation.isCancelled {
                 return LLMServiceResult(promptTokens: tokens.count, generatedTokens: 0, stopReason: .cancelled, truncatedPromptTokens: truncated)
@@ -194,7 +210,12 @@ actor LlamaCPPLLMService: LLMService {
             let rc = tokens.withUnsafeMutableBufferPointer { buffer in
                 llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
             }
-            guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))") }
+            guard rc == 0 else {
+                engine.cachedTokens = []
+                llama_memory_clear(memory, true)
+                throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
+            }
+            engine.cachedTokens += tokens[offset..<offset + count]
             offset += count
         }
 
@@ -212,7 +233,12 @@ actor LlamaCPPLLMService: LLMService {
             if generated >= request.maxTokens { return result(.maxTokens) }
             if position >= contextLength { return result(.contextFull) }
             let rc = llama_decode(context, llama_batch_get_one(&next, 1))
-            guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed after \(generated) tokens (code \(rc))") }
+            guard rc == 0 else {
+                engine.cachedTokens = []
+                llama_memory_clear(memory, true)
+                throw SDKException(.generationFailed, "llama_decode failed after \(generated) tokens (code \(rc))")
+            }
+            engine.cachedTokens.append(next)
             position += 1
         }
 

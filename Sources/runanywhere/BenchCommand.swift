@@ -6,7 +6,7 @@ import RunAnywhere
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks: the SDK against the raw engine, in one run.",
-        subcommands: [LLM.self, STT.self, TTS.self, VAD.self])
+        subcommands: [LLM.self, STT.self, TTS.self, VAD.self, Voice.self])
 
     /// SDK vs a plain C program on the same libllama, model, prompt, threads and token counts.
     struct LLM: SDKCommand {
@@ -115,7 +115,8 @@ struct BenchCommand: AsyncParsableCommand {
 
         private func sdkSample() async throws -> Sample {
             let options = LLMGenerationOptions(maxTokens: tokens, temperature: 0, repetitionPenalty: 1,
-                                               threads: threads, applyChatTemplate: false, ignoreEndOfSequence: true)
+                                               threads: threads, applyChatTemplate: false, ignoreEndOfSequence: true,
+                                               reusePromptCache: false)
             let r = try await RunAnywhere.generate(prompt, options: options)
             return Sample(promptTokens: r.promptTokens, generatedTokens: r.generatedTokens, ttftMs: r.timeToFirstTokenMs,
                           promptTps: r.promptTokensPerSecond, generationTps: r.tokensPerSecond)

@@ -94,7 +94,8 @@ actor LLMCapability {
             let prompt = try await Self.format(input, options: options, service: service)
             let request = LLMServiceRequest(prompt: prompt, maxTokens: options.maxTokens, sampling: options.sampling,
                                             threads: options.threads, truncatePromptToFit: options.truncatePromptToFit,
-                                            ignoreEndOfSequence: options.ignoreEndOfSequence, cancellation: cancellation)
+                                            ignoreEndOfSequence: options.ignoreEndOfSequence,
+                                            reusePrefix: options.reusePromptCache, cancellation: cancellation)
             let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
             let serviceResult = try await withTaskCancellationHandler {
                 try await service.generate(request) { bytes in

@@ -46,11 +46,13 @@ public struct LLMServiceRequest: Sendable {
     public var truncatePromptToFit: Bool
     /// Keep generating past end-of-sequence tokens (benchmarks).
     public var ignoreEndOfSequence: Bool
+    /// Keep the cached state of a common prompt prefix from the previous generation.
+    public var reusePrefix: Bool
     /// Set from any thread to stop after the current token.
     public var cancellation: CancellationFlag
 
     public init(prompt: String, maxTokens: Int, sampling: SamplingParameters, threads: Int? = nil,
-                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false,
+                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false, reusePrefix: Bool = true,
                 cancellation: CancellationFlag = CancellationFlag()) {
         self.prompt = prompt
         self.maxTokens = maxTokens
@@ -58,6 +60,7 @@ public struct LLMServiceRequest: Sendable {
         self.threads = threads
         self.truncatePromptToFit = truncatePromptToFit
         self.ignoreEndOfSequence = ignoreEndOfSequence
+        self.reusePrefix = reusePrefix
         self.cancellation = cancellation
     }
 }

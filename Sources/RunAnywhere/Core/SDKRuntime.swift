@@ -15,6 +15,7 @@ final class SDKRuntime: Sendable {
     let stt: STTCapability
     let tts: TTSCapability
     let vad: VADCapability
+    let voiceAgent: VoiceAgentCapability
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
     private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
@@ -34,6 +35,7 @@ final class SDKRuntime: Sendable {
         stt = STTCapability(services: services, registry: registry, events: events)
         tts = TTSCapability(services: services, registry: registry, events: events)
         vad = VADCapability(services: services, registry: registry, events: events)
+        voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
     }
 
     var areServicesReady: Bool { servicesState.withLock { $0.ready } }

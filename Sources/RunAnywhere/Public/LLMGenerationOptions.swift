@@ -31,11 +31,15 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     public var truncatePromptToFit: Bool
     /// Keep generating past end-of-sequence tokens until `maxTokens` (for benchmarks).
     public var ignoreEndOfSequence: Bool
+    /// Reuse the engine's cache of the previous prompt where the new one starts the same
+    /// way (a conversation's system prompt and history), so only the new part is
+    /// evaluated. Off, every prompt is evaluated from scratch (for benchmarks).
+    public var reusePromptCache: Bool
 
     public init(maxTokens: Int = 256, temperature: Float = 0.7, topP: Float = 0.95, topK: Int = 40,
                 repetitionPenalty: Float = 1.1, seed: UInt32? = nil, stopSequences: [String] = [],
                 systemPrompt: String? = nil, threads: Int? = nil, applyChatTemplate: Bool = true,
-                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false) {
+                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false, reusePromptCache: Bool = true) {
         self.maxTokens = maxTokens
         self.temperature = temperature
         self.topP = topP
@@ -48,6 +52,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         self.applyChatTemplate = applyChatTemplate
         self.truncatePromptToFit = truncatePromptToFit
         self.ignoreEndOfSequence = ignoreEndOfSequence
+        self.reusePromptCache = reusePromptCache
     }
 
     /// Checks every field's range; throws `.invalidInput` naming the first bad one.

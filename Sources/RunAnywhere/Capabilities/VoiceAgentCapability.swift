@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+
+/// The voice agent: VAD → STT → LLM → TTS over the other capabilities.
+///
+/// A turn streams: the LLM's tokens are cut into sentences as they come, and each
+/// sentence is synthesized and played while the next is still being generated.
+/// Conversation history carries across turns, trimmed from the oldest turn so the
+/// prompt and the reply fit the LLM's context.
+actor VoiceAgentCapability {
+    private let stt: STTCapability
+    private let llm: LLMCapability
+    private let tts: TTSCapability
+    private let vad: VADCapability
+    private let registry: ModelRegistry
+    private(set) var configuration: VoiceAgentConfiguration?
+    private var history: [ChatMessage] = []
+    private let logger = SDKLogger(category: "VoiceAgent")
+
+    init(stt: STTCapability, llm: LLMCapability, tts: TTSCapability, vad: VADCapability, registry: ModelRegistry) {
+        self.stt = stt
+        self.llm = llm
+        self.tts = tts
+        self.vad = vad
+        self.registry = registry
+    }
+
+    // MARK: Set-up
+
+    func initialize(_ configuration: VoiceAgentConfiguration) async throws(SDKException) {
+        try configuration.validate()
+        // Every model is checked before anything loads, so a missing one fails fast and clearly.
+        let wanted: [(String?, ModelCategory, String)] = [
+            (configuration.sttModelId, .speechRecognition, "STT"), (configuration.llmModelId, .llm, "LLM"),
+            (configuration.ttsModelId, .speechSynthesis, "TTS"), (configuration.vadModelId, .voiceActivityDetection, "VAD"),
+        ]
+        for (id, category, role) in wanted {
+            guard let id else { continue }
+            let model: ModelInfo
+            do { model = try registry.get(id) } catch {
+                throw SDKException(.modelNotFound, "The voice agent's \(role) model '\(id)' is not registered",
+                                   recovery: "Import or download it first (see `runanywhere models list`)")
+            }
+            guard model.category == category else {
+                throw SDKException(.invalidInput, "'\(id)' is a \(model.category.rawValue) model, not the \(role) model the voice agent needs")
+            }
+            guard model.isDownloaded else {
+                throw SDKException(.modelFileNotFound, "The voice agent's \(role) model '\(id)' has no local files")
+            }
+        }
+        try await stt.load(configuration.sttModelId)
+        try await llm.load(configuration.llmModelId, configuration: LLMLoadConfiguration())
+        if let id = configuration.ttsModelId { try await tts.load(id) } else { await tts.unload() }
+        if let id = configuration.vadModelId { try await vad.load(id) } else { await vad.unload() }
+        try await vad.configure(configuration.vadConfiguration)
+        self.configuration = configuration
+        history = []
+    }
+
+    func initializeWithLoadedModels(template: VoiceAgentConfiguration?) async throws(SDKException) {
+        guard let sttModel = await stt.currentModel else {
+            throw SDKException(.modelNotLoaded, "No speech-recognition model is loaded", recovery: "Call RunAnywhere.loadSTTModel(_:) first")
+        }
+        guard let llmModel = await llm.currentModel else {
+            throw SDKException(.modelNotLoaded, "No language model is loaded", recovery: "Call RunAnywhere.loadModel(_:) first")
+        }
+        var configuration = template ?? VoiceAgentConfiguration(sttModelId: sttModel.id, llmModelId: llmModel.id)
+        configuration.sttModelId = sttModel.id
+        configuration.llmModelId = llmModel.id
+        configuration.ttsModelId = await tts.currentModel?.id
+        configuration.vadModelId = await vad.currentModel?.id
+        try configuration.validate()
+        try await vad.configure(configuration.vadConfiguration)
+        self.configuration = configuration
+        history = []
+    }
+
+    func componentStates() async -> VoiceAgentComponentStates {
+        func state(_ model: ModelInfo?, fallback: String? = nil) -> VoiceAgentComponentStates.State {
+            if let model { return .loaded(modelId: model.id) }
+            return fallback.map { .builtIn($0) } ?? .notLoaded
+        }
+        return VoiceAgentComponentStates(stt: state(await stt.currentModel), llm: state(await llm.currentModel),
+                                         tts: state(await tts.currentModel, fallback: "system voice"),
+                                         vad: state(await vad.currentModel, fallback: "energy"))
+    }
+
+    func cleanup() async {
+        configuration = nil
+        history = []
+        await stt.unload()
+        await llm.unload()
+        await tts.unload()
+        await vad.unload()
+    }
+
+    var conversation: [ChatMessage] { history }
+
+    func ready() throws(SDKException) -> VoiceAgentConfiguration {
+        guard let configuration else {
+            throw SDKException(.notInitialized, "The voice agent is not initialized",
+                               recovery: "Call RunAnywhere.initializeVoiceAgent(_:) first")
+        }
+        return configuration
+    }
+
+    private func remember(user: String, assistant: String) {
+        history.append(.user(user))
+        history.append(.assistant(assistant))
+    }
+
+    /// System prompt, the history that fits, and the new user turn.
+    private func messages(for transcript: String, configuration: VoiceAgentConfiguration) async throws -> [ChatMessage] {
+        let service = try await llm.loadedService()
+        var kept = history
+        while true {
+            let messages = [ChatMessage.system(configuration.systemPrompt)] + kept + [.user(transcript)]
+            let prompt = try await service.formatChat(messages, addAssistantTurn: true)
+            let tokens = try await service.tokenCount(prompt)
+            if tokens + configuration.generationOptions.maxTokens <= service.contextLength || kept.isEmpty {
+                if kept.count < history.count { history.removeFirst(history.count - kept.count) }
+                return messages
+            }
+            kept.removeFirst(min(2, kept.count))  // the oldest user/assistant pair
+        }
+    }
+
+    // MARK: Turns
+
+    /// One turn on a finished utterance: transcribe, answer, speak.
+    ///
+    /// `emit` receives the turn's events; `output`, when given, plays each sentence as soon
+    /// as it is synthesized. Cancelling the task stops generation and speaking; the partial
+    /// answer is still remembered, so the conversation stays coherent.
+    func runTurn(_ utterance: AudioBuffer, output: (any AudioOutput)?, endOfSpeech: ContinuousClock.Instant,
+                 silenceWait: TimeInterval, emit: @escaping @Sendable (VoiceEvent) -> Void) async throws(SDKException) -> VoiceAgentResult? {
+        let configuration = try ready()
+        var timings = VoiceTurnTimings()
+        timings.silenceWaitMs = silenceWait * 1000
+
+        let sttStart = ContinuousClock.now
+        let heard = try await stt.transcribe(utterance, options: STTOptions(language: "en"))
+        timings.sttMs = sttStart.duration(to: .now).milliseconds
+        let transcript = heard.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        emit(.transcriptFinal(transcript))
+        guard transcript.contains(where: { $0.isLetter || $0.isNumber }), !Task.isCancelled else { return nil }
+
+        let messages: [ChatMessage]
+        do { messages = try await self.messages(for: transcript, configuration: configuration) } catch {
+            throw SDKException.wrap(error, as: .generationFailed, "Preparing the conversation failed")
+        }
+        var options = configuration.generationOptions
+        options.systemPrompt = nil
+        let (sentences, sentenceSink) = AsyncStream<String>.makeStream()
+        let speaking = Mutex(SpeakingState())
+        let tts = self.tts
+        let ttsOptions = configuration.ttsOptions
+
+        // The speaker: synthesizes and plays sentences in order, while generation goes on.
+        let speaker = Task { () -> AudioBuffer in
+            var spoken = AudioBuffer(samples: [], sampleRate: 22_050)
+            var first = true
+            for await sentence in sentences {
+                if Task.isCancelled { break }
+                let synthStart = ContinuousClock.now
+                guard let speech = try? await tts.synthesize(sentence, options: ttsOptions) else { continue }
+                let synthMs = synthStart.duration(to: .now).milliseconds
+                if Task.isCancelled { break }
+                speaking.withLock { state in
+                    state.ttsMs += synthMs
+                    if first { state.ttsFirstChunkMs = synthMs; state.firstAudio = .now }
+                }
+                if spoken.isEmpty { spoken = AudioBuffer(samples: [], sampleRate: speech.sampleRate) }
+                spoken.append(speech.audio)
+                first = false
+                emit(.audioChunk(speech.audio, sentence: sentence))
+                try? await output?.play(speech.audio)
+            }
+            return spoken
+        }
+
+        let llmStart = ContinuousClock.now
+        var response = ""
+        var splitter = StreamingSentenceSplitter()
+        var firstToken: ContinuousClock.Instant?
+        var firstSentence: ContinuousClock.Instant?
+        func send(_ pieces: [String]) {
+            for sentence in pieces {
+                if firstSentence == nil { firstSentence = .now }
+                emit(.responseSentence(sentence))
+                sentenceSink.yield(sentence)
+            }
+        }
+        do {
+            for try await event in llm.stream(.messages(messages), options: options) {
+                if Task.isCancelled { break }
+                guard case .token(let text, let thinking) = event, !thinking else { continue }
+                if firstToken == nil { firstToken = .now }
+                response += text
+                emit(.responseToken(text))
+                send(splitter.feed(text))
+            }
+        } catch {
+            sentenceSink.finish()
+            speaker.cancel()
+            throw SDKException.wrap(error, as: .generationFailed, "The voice agent's reply failed")
+        }
+        let cancelled = Task.isCancelled
+        if !cancelled { send(splitter.finish()) }
+        sentenceSink.finish()
+        if cancelled { speaker.cancel() }
+        let audio = await withTaskCancellationHandler { await speaker.value } onCancel: { speaker.cancel() }
+        let end = ContinuousClock.now
+
+        let reply = response.trimmingCharacters(in: .whitespacesAndNewlines)
+        remember(user: transcript, assistant: reply)
+        timings.llmFirstTokenMs = firstToken.map { llmStart.duration(to: $0).milliseconds } ?? 0
+        timings.llmFirstSentenceMs = firstSentence.map { llmStart.duration(to: $0).milliseconds } ?? 0
+        timings.llmMs = llmStart.duration(to: end).milliseconds
+        let state = speaking.withLock { $0 }
+        timings.ttsFirstChunkMs = state.ttsFirstChunkMs
+        timings.ttsMs = state.ttsMs
+        timings.endOfSpeechToFirstAudioMs = state.firstAudio.map { endOfSpeech.duration(to: $0).milliseconds } ?? 0
+        timings.totalMs = endOfSpeech.duration(to: end).milliseconds
+        let result = VoiceAgentResult(transcript: transcript, responseText: reply, audio: audio, timings: timings,
+                                      interrupted: cancelled || Task.isCancelled)
+        if !result.interrupted { emit(.turnCompleted(result)) }
+        logger.debug("Turn: \(String(format: "%.0f", timings.endOfSpeechToFirstAudioMs)) ms to first audio")
+        return result
+    }
+
+    private struct SpeakingState: Sendable {
+        var firstAudio: ContinuousClock.Instant?
+        var ttsFirstChunkMs = 0.0
+        var ttsMs = 0.0
+    }
+}
