@@ -253,3 +253,28 @@ struct LlamaCPPGenerationTests {
     }
 }
 }
+
+extension RealEngineTests {
+    @Suite("Prompt cache")
+    struct PromptCacheTests {
+        @Test("Reusing the cached prefix of the last prompt gives the same greedy reply as evaluating from scratch")
+        func prefixReuseIsExact() async throws {
+            try await withSDK { _ in
+                try await RunAnywhere.loadModel(DefaultModels.llmId)
+                let turns: [ChatMessage] = [.system("You are terse."), .user("Name a fruit."), .assistant("Apple."), .user("Name another one.")]
+                var fresh = greedy
+                fresh.reusePromptCache = false
+                let reference = try await RunAnywhere.chat(turns, options: fresh)
+                // Fill the cache with the conversation's beginning, then continue it.
+                _ = try await RunAnywhere.chat(Array(turns.prefix(2)), options: greedy)
+                let reused = try await RunAnywhere.chat(turns, options: greedy)
+                #expect(reused.text == reference.text)
+                #expect(reused.promptTokens == reference.promptTokens)
+                // A different conversation afterwards is not polluted by the cached one.
+                let other = try await RunAnywhere.chat([.user("Say hello.")], options: greedy)
+                let otherFresh = try await RunAnywhere.chat([.user("Say hello.")], options: fresh)
+                #expect(other.text == otherFresh.text)
+            }
+        }
+    }
+}

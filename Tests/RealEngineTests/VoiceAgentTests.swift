@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import RunAnywhere
+
+/// Resident memory of this process, in bytes.
+func residentMemory() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+extension RealEngineTests {
+    @Suite("Voice agent")
+    struct VoiceAgentTests {
+        static func configuration(bargeIn: Bool = true) -> VoiceAgentConfiguration {
+            VoiceAgentConfiguration(
+                sttModelId: DefaultModels.sttId, llmModelId: DefaultModels.llmId, ttsModelId: DefaultModels.ttsId,
+                vadModelId: DefaultModels.vadId,
+                systemPrompt: "You are a helpful voice assistant. Answer in one short sentence.",
+                generationOptions: LLMGenerationOptions(maxTokens: 40, temperature: 0, repetitionPenalty: 1.1, threads: 1),
+                bargeIn: bargeIn)
+        }
+
+        /// Spoken questions (16 kHz), each followed by `gap` seconds of silence.
+        static func fixture(_ questions: [String], gap: Double, lead: Double = 0.5) async throws -> AudioBuffer {
+            var audio = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
+            for question in questions {
+                audio.append(try await RunAnywhere.synthesize(question).audio)
+                audio.append(.silence(duration: gap, sampleRate: 16_000))
+            }
+            return audio
+        }
+
+        static func collect(_ input: any AudioInput, _ output: any AudioOutput) async -> [(VoiceEvent, ContinuousClock.Instant)] {
+            var events: [(VoiceEvent, ContinuousClock.Instant)] = []
+            for await event in RunAnywhere.streamVoiceAgent(input: input, output: output) { events.append((event, .now)) }
+            return events
+        }
+
+        @Test("A two-turn conversation: the second answer uses what the user said in the first, and events come in order")
+        func twoTurns() async throws {
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+                try await RunAnywhere.initializeVoiceAgent(Self.configuration(bargeIn: false))
+                let audio = try await Self.fixture(["My dog is called Biscuit.", "What is my dog called?"], gap: 1.5)
+                let recorder = AudioRecorderOutput(realTime: false)
+                let events = await Self.collect(WAVFileAudioInput(audio: audio, pace: .asFastAsPossible), recorder).map(\.0)
+                let turns = events.compactMap { if case .turnCompleted(let r) = $0 { r } else { nil } }
+                print("two turns:", turns.map { "\($0.transcript) → \($0.responseText)" })
+                try #require(turns.count == 2)
+                #expect(words(turns[0].transcript).contains("biscuit"))
+                #expect(words(turns[1].responseText).contains("biscuit"))
+                let history = try await RunAnywhere.voiceAgentConversation()
+                #expect(history.count == 4)
+                #expect(!recorder.played.isEmpty)
+
+                // The control: the same question without the first turn does not know the name.
+                try await RunAnywhere.initializeVoiceAgentWithLoadedModels(Self.configuration(bargeIn: false))
+                let alone = try await RunAnywhere.processVoiceTurn(try await RunAnywhere.synthesize("What is my dog called?").audio)
+                print("without history:", alone.responseText)
+                #expect(!words(alone.responseText).contains("biscuit"))
+
+                // Order. Utterances alternate started/ended; turn i's events follow the i-th end
+                // of speech, in the order final transcript < sentences < audio < completed.
+                #expect(events.first == .listening)
+                var speaking = false
+                var ended = 0, finals = 0, completed = 0
+                var inTurn = false, sentenceSeen = false
+                for event in events {
+                    switch event {
+                    case .speechStarted: #expect(!speaking); speaking = true
+                    case .speechEnded: #expect(speaking); speaking = false; ended += 1
+                    case .transcriptFinal:
+                        #expect(!inTurn && finals < ended)
+                        finals += 1; inTurn = true; sentenceSeen = false
+                    case .responseToken: #expect(inTurn)
+                    case .responseSentence: #expect(inTurn); sentenceSeen = true
+                    case .audioChunk: #expect(inTurn && sentenceSeen)
+                    case .turnCompleted: #expect(inTurn && sentenceSeen); inTurn = false; completed += 1
+                    case .error(let error): Issue.record("error event: \(error)")
+                    default: break
+                    }
+                }
+                #expect(ended == 2 && finals == 2 && completed == 2)
+            }
+        }
+
+        @Test("Speaking over the agent stops its playback within 150 ms and starts a new turn")
+        func bargeIn() async throws {
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+                var configuration = Self.configuration()
+                configuration.generationOptions.maxTokens = 64
+                configuration.systemPrompt = "You are a storyteller. Always answer with a long story of several sentences."
+                try await RunAnywhere.initializeVoiceAgent(configuration)
+                // The interruption comes 2.5 s after the question: the agent is mid-answer by then.
+                var audio = try await Self.fixture(["Tell me a long story about a dragon."], gap: 2.5)
+                audio.append(try await RunAnywhere.synthesize("Stop. What time is it?").audio)
+                audio.append(.silence(duration: 4, sampleRate: 16_000))
+                let recorder = AudioRecorderOutput(realTime: true)
+                let events = await Self.collect(WAVFileAudioInput(audio: audio, pace: .realTime), recorder)
+                let names = events.map(\.0.name)
+                print("barge-in events:", names.filter { $0 != "response_token" })
+                let interruptedAt = try #require(events.first { if case .interrupted = $0.0 { true } else { false } }?.1)
+                let cut = try #require(recorder.played.first { $0.interrupted })
+                let playbackEnded = cut.startedAt.advanced(by: .seconds(cut.audio.duration))
+                let latency = interruptedAt.duration(to: playbackEnded)
+                print("barge-in: playback stopped \(latency) after the interruption was detected")
+                #expect(latency < .milliseconds(150))
+                let turns = events.compactMap { if case .turnCompleted(let r) = $0.0 { r } else { nil } }
+                #expect(turns.contains { words($0.transcript).contains("time") })
+                // What plays after the interruption is the new turn's answer only.
+                let after = recorder.played.filter { $0.startedAt > interruptedAt }.map(\.audio.duration).reduce(0, +)
+                let newAnswer = turns.last.map(\.audio.duration) ?? 0
+                #expect(after <= newAnswer + 0.05)
+            }
+        }
+
+        @Test("Silence (and faint noise) produces no turn")
+        func silenceOnly() async throws {
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+                try await RunAnywhere.initializeVoiceAgent(Self.configuration())
+                var generator = SystemRandomNumberGenerator()
+                let noise = AudioBuffer(samples: (0..<(16_000 * 5)).map { _ in Float.random(in: -0.002...0.002, using: &generator) },
+                                        sampleRate: 16_000)
+                let events = await Self.collect(WAVFileAudioInput(audio: noise, pace: .asFastAsPossible), AudioRecorderOutput(realTime: false))
+                #expect(events.map(\.0) == [.listening])
+            }
+        }
+
+        @Test("A missing component model is a clear error at initialization, and nothing is loaded")
+        func missingModel() async throws {
+            try await withSDK(models: [DefaultModels.llmId, DefaultModels.sttId]) { _ in
+                var configuration = Self.configuration()
+                configuration.ttsModelId = "no-such-voice"
+                do {
+                    try await RunAnywhere.initializeVoiceAgent(configuration)
+                    Issue.record("initialization succeeded without a voice model")
+                } catch let error as SDKException {
+                    #expect(error.code == .modelNotFound)
+                    #expect(error.message.contains("TTS") && error.message.contains("no-such-voice"))
+                }
+                #expect(await RunAnywhere.currentSTTModel == nil)
+                await expectSDKError(.notInitialized) { try await RunAnywhere.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000)) }
+            }
+        }
+
+        @Test("Twenty turns do not grow memory, and cleanup unloads every component")
+        func cleanupAndMemory() async throws {
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+                var configuration = Self.configuration()
+                configuration.generationOptions.maxTokens = 24
+                try await RunAnywhere.initializeVoiceAgent(configuration)
+                let question = try await RunAnywhere.synthesize("What is the capital of France?").audio
+                var samples: [Int] = []
+                for turn in 1...20 {
+                    let result = try await RunAnywhere.processVoiceTurn(question)
+                    #expect(!result.responseText.isEmpty)
+                    #expect(result.timings.sttMs > 0 && result.timings.llmMs > 0)
+                    if turn == 5 || turn == 20 { samples.append(residentMemory()) }
+                }
+                let growth = samples[1] - samples[0]
+                print("voice agent memory: \(samples[0] >> 20) MB after 5 turns, \(samples[1] >> 20) MB after 20 (growth \(growth >> 20) MB)")
+                #expect(growth < 40 << 20)
+                let loaded = try await RunAnywhere.getVoiceAgentComponentStates()
+                #expect(loaded.isReady && loaded.tts == .loaded(modelId: DefaultModels.ttsId))
+                await RunAnywhere.cleanupVoiceAgent()
+                let states = try await RunAnywhere.getVoiceAgentComponentStates()
+                #expect(states.stt == .notLoaded && states.llm == .notLoaded)
+                #expect(states.tts == .builtIn("system voice") && states.vad == .builtIn("energy"))
+                #expect(try await RunAnywhere.voiceAgentConversation().isEmpty)
+            }
+        }
+    }
+}
