@@ -132,14 +132,24 @@ actor VoiceAgentCapability {
     /// `emit` receives the turn's events; `output`, when given, plays each sentence as soon
     /// as it is synthesized. Cancelling the task stops generation and speaking; the partial
     /// answer is still remembered, so the conversation stays coherent.
-    func runTurn(_ utterance: AudioBuffer, output: (any AudioOutput)?, endOfSpeech: ContinuousClock.Instant,
-                 silenceWait: TimeInterval, emit: @escaping @Sendable (VoiceEvent) -> Void) async throws(SDKException) -> VoiceAgentResult? {
+    ///
+    /// `early`, when given, is a transcription of the same utterance started while the
+    /// VAD was still waiting out the silence; the turn waits for it instead of starting one.
+    func runTurn(_ utterance: AudioBuffer, early: Task<STTOutput, any Error>? = nil, output: (any AudioOutput)?,
+                 endOfSpeech: ContinuousClock.Instant, silenceWait: TimeInterval,
+                 emit: @escaping @Sendable (VoiceEvent) -> Void) async throws(SDKException) -> VoiceAgentResult? {
         let configuration = try ready()
         var timings = VoiceTurnTimings()
         timings.silenceWaitMs = silenceWait * 1000
 
         let sttStart = ContinuousClock.now
-        let heard = try await stt.transcribe(utterance, options: STTOptions(language: "en"))
+        let heard: STTOutput
+        if let early, let output = try? await early.value {
+            heard = output
+        } else {
+            heard = try await stt.transcribe(utterance, options: STTOptions(language: "en"))
+        }
+        // Only the part of recognition the turn had to wait for.
         timings.sttMs = sttStart.duration(to: .now).milliseconds
         let transcript = heard.text.trimmingCharacters(in: .whitespacesAndNewlines)
         emit(.transcriptFinal(transcript))

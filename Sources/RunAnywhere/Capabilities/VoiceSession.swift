@@ -51,9 +51,15 @@ struct VoiceSession: Sendable {
         let flags = Flags()
         var partial: Task<Void, Never>?
         var lastPartial: TimeInterval = 0
+        var voicedRun: TimeInterval = 0     // consecutive speech while the agent talks
+        var interrupted = false
         let keep = configuration.preRoll + configuration.minSpeechDuration + 0.2
 
-        func startTurn(_ audio: AudioBuffer, endTime: TimeInterval) {
+        // A transcription started when the silence began, before the VAD is sure the user
+        // has finished: by the time it is, the transcript is usually ready.
+        var early: (task: Task<STTOutput, any Error>, from: TimeInterval)?
+
+        func startTurn(_ audio: AudioBuffer, endTime: TimeInterval, early: Task<STTOutput, any Error>? = nil) {
             let detected = ContinuousClock.now
             let silenceWait = max(0, streamTime - endTime)
             let previous = turn
@@ -62,7 +68,8 @@ struct VoiceSession: Sendable {
             turn = Task {
                 await previous?.value   // without barge-in, turns queue
                 do {
-                    _ = try await agent.runTurn(audio, output: output, endOfSpeech: detected, silenceWait: silenceWait, emit: emit)
+                    _ = try await agent.runTurn(audio, early: early, output: output, endOfSpeech: detected,
+                                                silenceWait: silenceWait, emit: emit)
                 } catch {
                     if !Task.isCancelled { emit(.error(SDKException.wrap(error, as: .internalError, "The voice turn failed"))) }
                 }
@@ -81,14 +88,25 @@ struct VoiceSession: Sendable {
                 recent.append(audio)
                 if recent.duration > keep { recent = recent.slice(from: recent.duration - keep, to: recent.duration) }
             }
+            // Barge-in: a short run of speech while a turn is active silences the agent at
+            // once, before the VAD has confirmed a whole utterance.
+            voicedRun = result.probability >= configuration.vadThreshold ? voicedRun + audio.duration : 0
+            if configuration.bargeIn, !interrupted, voicedRun >= configuration.bargeInSpeechDuration,
+               let turn, flags.turnActive.withLock({ $0 }) {
+                turn.cancel()
+                await output.stop()
+                interrupted = true
+                emit(.interrupted(time: streamTime - voicedRun))
+            }
             for event in result.events {
                 switch event.kind {
                 case .speechStarted:
-                    if configuration.bargeIn, let turn, flags.turnActive.withLock({ $0 }) {
+                    if configuration.bargeIn, !interrupted, let turn, flags.turnActive.withLock({ $0 }) {
                         turn.cancel()
                         await output.stop()
                         emit(.interrupted(time: event.time))
                     }
+                    interrupted = false
                     emit(.speechStarted(time: event.time))
                     // Keep what preceded the VAD's decision, from `preRoll` before the speech began.
                     let from = max(0, (event.time - configuration.preRoll) - (streamTime - recent.duration))
@@ -102,8 +120,21 @@ struct VoiceSession: Sendable {
                     utterance = nil
                     // End the utterance a little after the speech, not after the whole silence.
                     let end = min(spoken.duration, event.time - utteranceStart + 0.2)
-                    startTurn(spoken.slice(from: 0, to: end), endTime: event.time)
+                    // The early transcription is good if it started in this very silence.
+                    let usable = early.flatMap { $0.from >= event.time - 0.05 ? $0.task : nil }
+                    if usable == nil { early?.task.cancel() }
+                    early = nil
+                    startTurn(spoken.slice(from: 0, to: end), endTime: event.time, early: usable)
                 }
+            }
+            // Silence inside an utterance: transcribe what was said so far, once per pause.
+            if let spoken = utterance, result.probability < configuration.vadThreshold, early == nil {
+                let stt = self.stt
+                early = (Task { try await stt.transcribe(spoken, options: STTOptions(language: "en")) }, streamTime - audio.duration)
+            } else if utterance != nil, result.probability >= configuration.vadThreshold, let pending = early {
+                // Speech resumed: that transcription is stale.
+                pending.task.cancel()
+                early = nil
             }
             // Partial transcripts while the user speaks, at most one in flight.
             if configuration.partialTranscripts, let spoken = utterance, spoken.duration - lastPartial >= 1.0,

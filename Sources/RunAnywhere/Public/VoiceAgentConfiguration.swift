@@ -31,6 +31,9 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     public var vadThreshold: Float
     /// Whether the user speaking over the agent stops it and starts a new turn.
     public var bargeIn: Bool
+    /// Speech that interrupts the agent, in seconds: shorter than ``minSpeechDuration``, so
+    /// the agent falls silent quickly, while the new turn still follows the VAD's rules.
+    public var bargeInSpeechDuration: TimeInterval = 0.064
     /// Whether to transcribe while the user is still speaking (partial transcripts).
     public var partialTranscripts: Bool
     /// Audio kept from before the VAD's speech start, in seconds, so the first syllable is not lost.
