@@ -46,6 +46,7 @@ bench: models-release
 	$(ENV) && .build/release/runanywhere bench stt
 	$(ENV) && .build/release/runanywhere bench tts
 	$(ENV) && .build/release/runanywhere bench vad
+	$(ENV) && .build/release/runanywhere bench voice
 
 doctor: build
 	$(ENV) && .build/debug/runanywhere doctor
