@@ -11,18 +11,13 @@ import RunAnywhereSystemVoice
 /// kept, and the codepoints go to sherpa, one sentence per call.
 actor SherpaTTSService: TTSService {
     nonisolated let voices: [TTSVoice]
-    private let tts: Handle
+    private let tts: NativeHandle
     private let worker: WorkerThread
     private let language: String
     private let sampleRate: Int
 
-    /// The engine handle; touched only on `worker`.
-    final class Handle: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    }
 
-    private init(voice: TTSVoice, tts: Handle, worker: WorkerThread, language: String, sampleRate: Int) {
+    private init(voice: TTSVoice, tts: NativeHandle, worker: WorkerThread, language: String, sampleRate: Int) {
         self.voices = [voice]
         self.tts = tts
         self.worker = worker
@@ -47,7 +42,7 @@ actor SherpaTTSService: TTSService {
         let threads: Int32 = 1
         let worker = WorkerThread(name: "sherpa-tts.\(model.id)")
         do {
-            let (handle, rate) = try await worker.run { () throws -> (Handle, Int) in
+            let (handle, rate) = try await worker.run { () throws -> (NativeHandle, Int) in
                 var config = SherpaOnnxOfflineTtsConfig()
                 return try path.path.withCString { modelPath in
                     try tokens.path.withCString { tokensPath in
@@ -67,7 +62,7 @@ actor SherpaTTSService: TTSService {
                                     throw SDKException(.modelLoadFailed, "sherpa-onnx could not load the voice \(path.lastPathComponent)",
                                                        recovery: "The .onnx needs sherpa metadata: prepare it with scripts/prepare_piper_voice.py")
                                 }
-                                return (Handle(tts), Int(SherpaOnnxOfflineTtsSampleRate(tts)))
+                                return (NativeHandle(tts), Int(SherpaOnnxOfflineTtsSampleRate(tts)))
                             }
                         }
                     }

@@ -14,16 +14,11 @@ actor SherpaVADService: VADService {
     nonisolated let sampleRate = 16_000
     private let modelPath: String
     private let worker: WorkerThread
-    private var detector: Handle
+    private var detector: NativeHandle
     private var threshold: Float
 
-    /// The detector handle; touched only on `worker`.
-    final class Handle: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    }
 
-    private init(modelPath: String, worker: WorkerThread, detector: Handle, threshold: Float) {
+    private init(modelPath: String, worker: WorkerThread, detector: NativeHandle, threshold: Float) {
         self.modelPath = modelPath
         self.worker = worker
         self.detector = detector
@@ -45,7 +40,7 @@ actor SherpaVADService: VADService {
         }
     }
 
-    private static func create(_ path: String, threshold: Float) throws -> Handle {
+    private static func create(_ path: String, threshold: Float) throws -> NativeHandle {
         var config = SherpaOnnxVadModelConfig()
         return try path.withCString { model in
             try "cpu".withCString { provider in
@@ -63,7 +58,7 @@ actor SherpaVADService: VADService {
                     throw SDKException(.modelLoadFailed, "sherpa-onnx could not load the Silero VAD model \(path)",
                                        recovery: "Use silero_vad.onnx (the half-precision variant is not supported)")
                 }
-                return Handle(detector)
+                return NativeHandle(detector)
             }
         }
     }

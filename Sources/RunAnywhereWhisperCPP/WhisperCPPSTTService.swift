@@ -9,16 +9,11 @@ import RunAnywhere
 actor WhisperCPPSTTService: STTService {
     nonisolated let model: ModelInfo
     private let library: WhisperLibrary
-    private let context: Context
+    private let context: NativeHandle
     private let worker: WorkerThread
 
-    /// The engine handle; touched only on `worker`.
-    final class Context: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    }
 
-    private init(model: ModelInfo, library: WhisperLibrary, context: Context, worker: WorkerThread) {
+    private init(model: ModelInfo, library: WhisperLibrary, context: NativeHandle, worker: WorkerThread) {
         self.model = model
         self.library = library
         self.context = context
@@ -32,7 +27,7 @@ actor WhisperCPPSTTService: STTService {
         let library = try WhisperLibrary.load()
         let worker = WorkerThread(name: "whisper.\(model.id)")
         do {
-            let context = try await worker.run { () throws -> Context in
+            let context = try await worker.run { () throws -> NativeHandle in
                 var params = library.contextDefaultParams()
                 params.use_gpu = false
                 params.flash_attn = false
@@ -40,7 +35,7 @@ actor WhisperCPPSTTService: STTService {
                     throw SDKException(.modelLoadFailed, "whisper.cpp could not load \(path.lastPathComponent)",
                                        recovery: "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)")
                 }
-                return Context(pointer)
+                return NativeHandle(pointer)
             }
             return WhisperCPPSTTService(model: model, library: library, context: context, worker: worker)
         } catch {
