@@ -32,8 +32,13 @@ public enum WhisperCPP {
         (try? WhisperLibrary.load()).map { WhisperLibrary.string($0.systemInfo()) } ?? ""
     }
 
-    /// The encoder's audio context the backend uses for `seconds` of audio (see
-    /// `WhisperCPPSTTService`); benchmarks give the raw baseline the same value.
+    /// The encoder's audio context the backend uses for `seconds` of audio; benchmarks give
+    /// the raw baseline the same value.
+    ///
+    /// whisper pads everything to a 30 s window (1500 frames, 50 per second); a short
+    /// utterance needs only its own frames plus a margin, which makes the encoder several
+    /// times faster. Rounded up to a multiple of 64 so the sizes stay few; never below 384
+    /// (about 7.7 s), under which tiny models start to lose words.
     public static func audioContext(forSeconds seconds: Double) -> Int {
         let frames = Int((seconds * 50).rounded(.up)) + 128
         let rounded = (frames + 63) / 64 * 64

@@ -11,13 +11,15 @@ actor WhisperCPPSTTService: STTService {
     private let library: WhisperLibrary
     private let context: NativeHandle
     private let worker: WorkerThread
+    /// Whether the model knows more than English (read once, at load).
+    private let multilingual: Bool
 
-
-    private init(model: ModelInfo, library: WhisperLibrary, context: NativeHandle, worker: WorkerThread) {
+    private init(model: ModelInfo, library: WhisperLibrary, context: NativeHandle, worker: WorkerThread, multilingual: Bool) {
         self.model = model
         self.library = library
         self.context = context
         self.worker = worker
+        self.multilingual = multilingual
     }
 
     static func load(model: ModelInfo) async throws(SDKException) -> WhisperCPPSTTService {
@@ -27,7 +29,7 @@ actor WhisperCPPSTTService: STTService {
         let library = try WhisperLibrary.load()
         let worker = WorkerThread(name: "whisper.\(model.id)")
         do {
-            let context = try await worker.run { () throws -> NativeHandle in
+            let (context, multilingual) = try await worker.run { () throws -> (NativeHandle, Bool) in
                 var params = library.contextDefaultParams()
                 params.use_gpu = false
                 params.flash_attn = false
@@ -35,32 +37,23 @@ actor WhisperCPPSTTService: STTService {
                     throw SDKException(.modelLoadFailed, "whisper.cpp could not load \(path.lastPathComponent)",
                                        recovery: "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)")
                 }
-                return NativeHandle(pointer)
+                return (NativeHandle(pointer), library.isMultilingual(pointer) != 0)
             }
-            return WhisperCPPSTTService(model: model, library: library, context: context, worker: worker)
+            return WhisperCPPSTTService(model: model, library: library, context: context, worker: worker, multilingual: multilingual)
         } catch {
             worker.stop()
             throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(model.id)' failed")
         }
     }
 
-    /// The encoder's audio context for `seconds` of audio: whisper pads everything to a
-    /// 30 s window (1500 frames, 50 per second); a short utterance needs only its own
-    /// frames plus a margin, which makes the encoder several times faster. Rounded up to
-    /// a multiple of 64 so the sizes stay few; never below 384 (about 7.7 s), under which
-    /// tiny models start to lose words.
-    static func audioContext(forSeconds seconds: Double) -> Int32 {
-        Int32(WhisperCPP.audioContext(forSeconds: seconds))
-    }
-
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
         let context = self.context
         let library = self.library
-        let multilingual = try await worker.run { library.isMultilingual(context.pointer) != 0 }
+        let multilingual = self.multilingual
         let language = multilingual ? (options.language ?? "auto") : "en"
         let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let samples = audio.samples
-        let audioContext = Self.audioContext(forSeconds: audio.duration)
+        let audioContext = Int32(WhisperCPP.audioContext(forSeconds: audio.duration))
         let prompt = options.initialPrompt
         let translate = options.translate && multilingual
         let modelId = model.id

@@ -25,7 +25,6 @@ final class WhisperLibrary: @unchecked Sendable {
     let segmentText: @convention(c) (Context?, Int32) -> UnsafePointer<CChar>?
     let segmentStart: @convention(c) (Context?, Int32) -> Int64
     let segmentEnd: @convention(c) (Context?, Int32) -> Int64
-    let segmentNoSpeech: @convention(c) (Context?, Int32) -> Float
     let tokenCount: @convention(c) (Context?, Int32) -> Int32
     let tokenId: @convention(c) (Context?, Int32, Int32) -> whisper_token
     let tokenProbability: @convention(c) (Context?, Int32, Int32) -> Float
@@ -75,7 +74,6 @@ final class WhisperLibrary: @unchecked Sendable {
         segmentText = try symbol("whisper_full_get_segment_text")
         segmentStart = try symbol("whisper_full_get_segment_t0")
         segmentEnd = try symbol("whisper_full_get_segment_t1")
-        segmentNoSpeech = try symbol("whisper_full_get_segment_no_speech_prob")
         tokenCount = try symbol("whisper_full_n_tokens")
         tokenId = try symbol("whisper_full_get_token_id")
         tokenProbability = try symbol("whisper_full_get_token_p")
