@@ -11,14 +11,15 @@ public final class ALSAAudioOutput: AudioOutput {
     public let device: String
     private let worker: WorkerThread
     private let stopping = CancellationFlag()
-    private let state = Mutex<Device>(Device())
+    /// Counts `stop()` calls, so a play queued before a stop does not start after it.
+    private let generation = Atomic<Int>(0)
+    private let open = OpenDevice()
 
-    /// The open PCM handle and its format; the handle is only used on `worker`.
-    private struct Device: @unchecked Sendable {
+    /// The open PCM and its format. Only `worker` touches it (and `deinit`, after it).
+    private final class OpenDevice: @unchecked Sendable {
         var pcm: ALSALibrary.PCM?
         var rate = 0
         var channels = 0
-        var generation = 0
     }
 
     /// Prepares playback on `device`; the device is opened at the first `play`.
@@ -41,25 +42,23 @@ public final class ALSAAudioOutput: AudioOutput {
             throw SDKException(.audioDeviceUnavailable, "libasound.so.2 is not installed", recovery: "apt-get install libasound2")
         }
         guard !buffer.isEmpty else { return }
-        let generation = state.withLock { $0.generation }
+        let started = generation.load(ordering: .acquiring)
         let device = self.device
         let stopping = self.stopping
+        let open = self.open
         do {
             try await worker.run {
                 // A stop() issued after this play began wins even if it ran before we got here.
-                guard self.state.withLock({ $0.generation }) == generation else { return }
+                guard self.generation.load(ordering: .acquiring) == started else { return }
                 stopping.reset()
-                var current = self.state.withLock { $0 }
-                if current.pcm == nil || current.rate != buffer.sampleRate || current.channels != buffer.channels {
-                    if let pcm = current.pcm { _ = alsa.close(pcm) }
-                    let pcm = try alsa.openPCM(device: device, capture: false, sampleRate: buffer.sampleRate, channels: buffer.channels)
-                    current.pcm = pcm
-                    current.rate = buffer.sampleRate
-                    current.channels = buffer.channels
-                    let updated = current
-                    self.state.withLock { $0.pcm = updated.pcm; $0.rate = updated.rate; $0.channels = updated.channels }
+                if open.pcm == nil || open.rate != buffer.sampleRate || open.channels != buffer.channels {
+                    if let pcm = open.pcm { _ = alsa.close(pcm) }
+                    open.pcm = nil
+                    open.pcm = try alsa.openPCM(device: device, capture: false, sampleRate: buffer.sampleRate, channels: buffer.channels)
+                    open.rate = buffer.sampleRate
+                    open.channels = buffer.channels
                 }
-                guard let pcm = current.pcm else { return }
+                guard let pcm = open.pcm else { return }
                 let samples = buffer.int16Samples
                 let block = max(1, buffer.sampleRate / 50) * buffer.channels
                 var offset = 0
@@ -89,13 +88,12 @@ public final class ALSAAudioOutput: AudioOutput {
     }
 
     public func stop() async {
-        state.withLock { $0.generation += 1 }
+        generation.add(1, ordering: .releasing)
         stopping.cancel()
     }
 
     deinit {
-        let pcm = state.withLock { $0.pcm }
-        if let pcm, let alsa = ALSALibrary.shared { _ = alsa.close(pcm) }
         worker.stop()
+        if let pcm = open.pcm, let alsa = ALSALibrary.shared { _ = alsa.close(pcm) }
     }
 }

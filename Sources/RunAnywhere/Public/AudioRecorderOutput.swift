@@ -53,7 +53,7 @@ public final class AudioRecorderOutput: AudioOutput {
         while elapsed < buffer.duration {
             if state.withLock({ $0.generation }) != generation || Task.isCancelled { stopped = true; break }
             try? await Task.sleep(for: .milliseconds(10))
-            elapsed = Double(start.duration(to: .now).components.attoseconds) / 1e18 + Double(start.duration(to: .now).components.seconds)
+            elapsed = start.duration(to: .now).milliseconds / 1000
         }
         let played = stopped ? buffer.slice(from: 0, to: min(buffer.duration, elapsed)) : buffer
         state.withLock { $0.played.append(Played(startedAt: start, audio: played, interrupted: stopped)) }
