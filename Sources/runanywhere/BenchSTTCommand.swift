@@ -57,9 +57,7 @@ extension BenchCommand {
             guard let path = info.localPath else { throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file") }
             let audio = try await utterance()
             let audioFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).f32")
-            var raw = Data(capacity: audio.samples.count * 4)
-            for sample in audio.samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { raw.append(contentsOf: $0) } }
-            try raw.write(to: audioFile)
+            try audio.float32Data.write(to: audioFile)
             defer { try? FileManager.default.removeItem(at: audioFile) }
             let audioContext = WhisperCPP.audioContext(forSeconds: audio.duration)
 

@@ -46,7 +46,7 @@ struct SpeechTextSplitter {
                 continue
             }
             current.append(character)
-            previousWasTerminator = terminators.contains(character) || (previousWasTerminator && terminators.contains(character))
+            previousWasTerminator = terminators.contains(character)
         }
         append(&result, current)
         return result

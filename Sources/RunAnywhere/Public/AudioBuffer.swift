@@ -82,6 +82,15 @@ public struct AudioBuffer: Sendable, Equatable {
         return data
     }
 
+    /// Samples as little-endian Float32 bytes (what ``init(float32:sampleRate:channels:)`` reads).
+    public var float32Data: Data {
+        var data = Data(capacity: samples.count * 4)
+        for sample in samples {
+            withUnsafeBytes(of: sample.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
     /// The average of the channels, or `self` when already mono.
     public func mono() -> AudioBuffer {
         guard channels > 1 else { return self }

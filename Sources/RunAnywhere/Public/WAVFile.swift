@@ -86,9 +86,7 @@ public enum WAVFile {
         case (1, 8):
             values = samples.map { (Float($0) - 128) / 128 }
         case (1, 16):
-            values = (0..<samples.count / 2).map { i in
-                Float(Int16(bitPattern: UInt16(samples[base + 2 * i]) | UInt16(samples[base + 2 * i + 1]) << 8)) / 32768
-            }
+            values = AudioBuffer(pcm16: Data(samples), sampleRate: format.rate).samples
         case (1, 24):
             values = (0..<samples.count / 3).map { i in
                 let p = base + 3 * i
@@ -102,10 +100,7 @@ public enum WAVFile {
                 return Float(Double(Int32(bitPattern: raw)) / 2_147_483_648)
             }
         case (3, 32):
-            values = (0..<samples.count / 4).map { i in
-                let p = base + 4 * i
-                return Float(bitPattern: UInt32(samples[p]) | UInt32(samples[p + 1]) << 8 | UInt32(samples[p + 2]) << 16 | UInt32(samples[p + 3]) << 24)
-            }
+            values = AudioBuffer(float32: Data(samples), sampleRate: format.rate).samples
         case (3, 64):
             values = (0..<samples.count / 8).map { i in
                 var raw: UInt64 = 0
@@ -148,7 +143,7 @@ public enum WAVFile {
         case .int32:
             for sample in buffer.samples { put32(Int(Int32((clipped(sample) * 2_147_483_647).rounded()))) }
         case .float32:
-            for sample in buffer.samples { put32(Int(sample.bitPattern)) }
+            data.append(buffer.float32Data)
         }
         return data
     }
