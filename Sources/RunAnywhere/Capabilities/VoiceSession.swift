@@ -78,6 +78,15 @@ struct VoiceSession: Sendable {
             }
         }
 
+        /// Barge-in: cancels the turn in progress (generation and synthesis) and silences the output.
+        func interrupt(at time: TimeInterval) async {
+            guard configuration.bargeIn, !interrupted, let turn, flags.turnActive.withLock({ $0 }) else { return }
+            turn.cancel()
+            await output.stop()
+            interrupted = true
+            emit(.interrupted(time: time))
+        }
+
         for try await chunk in input.chunks(duration: Self.chunkDuration) {
             try Task.checkCancellation()
             let audio = chunk.speechInput()
@@ -91,21 +100,11 @@ struct VoiceSession: Sendable {
             // Barge-in: a short run of speech while a turn is active silences the agent at
             // once, before the VAD has confirmed a whole utterance.
             voicedRun = result.probability >= configuration.vadThreshold ? voicedRun + audio.duration : 0
-            if configuration.bargeIn, !interrupted, voicedRun >= configuration.bargeInSpeechDuration,
-               let turn, flags.turnActive.withLock({ $0 }) {
-                turn.cancel()
-                await output.stop()
-                interrupted = true
-                emit(.interrupted(time: streamTime - voicedRun))
-            }
+            if voicedRun >= configuration.bargeInSpeechDuration { await interrupt(at: streamTime - voicedRun) }
             for event in result.events {
                 switch event.kind {
                 case .speechStarted:
-                    if configuration.bargeIn, !interrupted, let turn, flags.turnActive.withLock({ $0 }) {
-                        turn.cancel()
-                        await output.stop()
-                        emit(.interrupted(time: event.time))
-                    }
+                    await interrupt(at: event.time)
                     interrupted = false
                     emit(.speechStarted(time: event.time))
                     // Keep what preceded the VAD's decision, from `preRoll` before the speech began.
