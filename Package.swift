@@ -18,12 +18,31 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: Core
+        // Downloads run on libcurl and archives open with libarchive (both from Debian, see
+        // scripts/bootstrap); checksums use swift-crypto.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(
             name: "RunAnywhere",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CCurl",
+                "CArchive",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: Local file server
+        // A real HTTP server on 127.0.0.1 with Range support and injectable faults: the
+        // download tests and `runanywhere bench download` serve model files from it.
+        .target(
+            name: "LocalFileServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
         ),
 
         // MARK: llama.cpp backend
@@ -78,18 +97,19 @@ let package = Package(
                 "RunAnywhereWhisperCPP",
                 "RunAnywhereSystemVoice",
                 "RunAnywhereSherpa",
+                "LocalFileServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // MARK: Tests
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere"]),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "LocalFileServer"]),
         // Every backend on the real engines with the default models from scripts/bootstrap.
         .testTarget(
             name: "RealEngineTests",
             dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
-                           "RunAnywhereSystemVoice"]
+                           "RunAnywhereSystemVoice", "LocalFileServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -108,4 +108,7 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
+
+    /// The duration in (fractional) seconds.
+    var seconds: Double { milliseconds / 1000 }
 }

@@ -52,11 +52,28 @@ final class ModelRegistry: Sendable {
         }
         let discovered = discoverModels(excluding: Set(loaded.keys))
         for model in discovered { loaded[model.id] = model }
+        let vanished = Self.forgetVanishedFiles(in: &loaded)
         models.withLock { $0 = loaded }
         if !discovered.isEmpty {
             logger.info("Discovered \(discovered.count) model(s) on disk: \(discovered.map(\.id).joined(separator: ", "))")
-            try save()
         }
+        if !vanished.isEmpty {
+            logger.warning("Files of \(vanished.joined(separator: ", ")) are gone: no longer marked downloaded")
+        }
+        if !discovered.isEmpty || !vanished.isEmpty { try save() }
+    }
+
+    /// Entries whose primary file is gone stop being "downloaded" (the entry itself stays,
+    /// so nothing the user registered is lost). Returns the ids touched.
+    private static func forgetVanishedFiles(in models: inout [String: ModelInfo]) -> [String] {
+        var touched: [String] = []
+        for (id, model) in models {
+            guard let path = model.localPath, !FileSystem.isReadableFile(path) else { continue }
+            touched.append(id)
+            models[id]?.localPath = nil
+            models[id]?.downloadedAt = nil
+        }
+        return touched.sorted()
     }
 
     /// Model folders under `models/` that the index does not list: read from their
@@ -90,8 +107,8 @@ final class ModelRegistry: Sendable {
         guard let data = try? Data(contentsOf: dir.appendingPathComponent(Self.sidecarName)),
               var model = try? Self.decoder.decode(ModelInfo.self, from: data) else { return nil }
         // The folder may have moved with the whole home: trust the folder, not the old path.
-        if let name = model.localPath?.lastPathComponent {
-            model.localPath = dir.appendingPathComponent(name)
+        if let relative = model.artifact?.primaryPath ?? model.localPath?.lastPathComponent {
+            model.localPath = dir.appendingPathComponent(relative)
         }
         return model
     }
@@ -223,9 +240,49 @@ final class ModelRegistry: Sendable {
         return candidates[0]
     }
 
+    /// Puts a staged folder of downloaded files in place as `models/<framework>/<id>/` and
+    /// records `model` (with its new sizes and dates) as downloaded from there.
+    ///
+    /// The stage is renamed into place in one step. A stale folder of an earlier copy is
+    /// moved aside first and put back if anything fails, and so is the index entry.
+    func install(_ model: ModelInfo, stagedAt stage: URL) throws(SDKException) -> ModelInfo {
+        let fm = FileManager.default
+        let dir = paths.modelDirectory(framework: model.framework, id: model.id)
+        var installed = model
+        installed.localPath = dir.appendingPathComponent(model.artifact?.primaryPath ?? model.localPath?.lastPathComponent ?? "")
+        try FileSystem.atomicWrite(try Self.encode(installed), to: stage.appendingPathComponent(Self.sidecarName))
+        var stale: URL?
+        if fm.fileExists(atPath: dir.path) {
+            let trash = paths.tempDirectory.appendingPathComponent("remove-\(model.id)-\(UUID().uuidString)", isDirectory: true)
+            try FileSystem.transfer(dir, to: trash, move: true)
+            stale = trash
+        }
+        do throws(SDKException) {
+            try FileSystem.transfer(stage, to: dir, move: true)
+            do throws(SDKException) {
+                try update { models throws(SDKException) in
+                    guard models[model.id] != nil else {
+                        throw SDKException(.modelNotFound, "Model '\(model.id)' was removed while it downloaded")
+                    }
+                    models[model.id] = installed
+                }
+            } catch {
+                try? fm.removeItem(at: dir)
+                throw error
+            }
+        } catch {
+            if let stale { try? FileSystem.transfer(stale, to: dir, move: true) }
+            throw error
+        }
+        if let stale { try? fm.removeItem(at: stale) }
+        logger.info("Installed \(model.id) in \(dir.path)")
+        return installed
+    }
+
     /// Removes a model from the index and, if its files are in the store, deletes them.
-    /// Files registered from elsewhere are left alone.
-    func remove(_ id: String) throws(SDKException) {
+    /// Files registered from elsewhere are left alone. With `keepingEntry` the entry stays,
+    /// marked not downloaded, so the model can be downloaded again.
+    func remove(_ id: String, keepingEntry: Bool = false) throws(SDKException) {
         let model = try get(id)
         let fm = FileManager.default
         let storeDir = paths.modelDirectory(framework: model.framework, id: id)
@@ -234,13 +291,20 @@ final class ModelRegistry: Sendable {
         // Out of the way first, so a failed index write can put it back untouched.
         if inStore { try FileSystem.transfer(storeDir, to: trash, move: true) }
         do throws(SDKException) {
-            try update { models in models[id] = nil }
+            try update { models in
+                if keepingEntry {
+                    models[id]?.localPath = nil
+                    models[id]?.downloadedAt = nil
+                } else {
+                    models[id] = nil
+                }
+            }
         } catch {
             if inStore { try? FileSystem.transfer(trash, to: storeDir, move: true) }
             throw error
         }
         if inStore { try? fm.removeItem(at: trash) }
-        logger.info("Removed model \(id)")
+        logger.info(keepingEntry ? "Deleted the files of \(id)" : "Removed model \(id)")
     }
 
     /// Records that a model was just used.

@@ -11,6 +11,7 @@ final class SDKRuntime: Sendable {
     let events: EventBus
     let services: ServiceRegistry
     let registry: ModelRegistry
+    let downloads: DownloadManager
     let llm: LLMCapability
     let stt: STTCapability
     let tts: TTSCapability
@@ -29,6 +30,7 @@ final class SDKRuntime: Sendable {
         try paths.createDirectories()
         registry = ModelRegistry(paths: paths)
         try registry.load()
+        downloads = DownloadManager(registry: registry, paths: paths, events: events)
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
         llm = LLMCapability(services: services, registry: registry, events: events)
@@ -67,18 +69,48 @@ final class SDKRuntime: Sendable {
         events.publish(.servicesReady(durationMs: ms, offline: offline))
     }
 
-    /// Removes leftovers of interrupted imports and removals from earlier runs.
+    /// Removes what earlier runs left in `tmp/`: interrupted imports and removals, and
+    /// partial downloads nobody will resume (the model is gone, already downloaded, or the
+    /// partial is older than a week). A download another process holds the lock of stays.
     private func cleanStaleTempFiles() {
         let fm = FileManager.default
-        guard let items = try? fm.contentsOfDirectory(at: paths.tempDirectory, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
-        let cutoff = Date().addingTimeInterval(-3600)
-        for item in items where item.lastPathComponent.hasPrefix("import-") || item.lastPathComponent.hasPrefix("remove-") {
-            let modified = (try? item.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
-            if modified < cutoff { try? fm.removeItem(at: item) }
+        let now = Date()
+        func age(_ url: URL) -> TimeInterval {
+            let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            return now.timeIntervalSince(modified)
+        }
+        let active = Set(downloads.activeDownloads)
+        if let items = try? fm.contentsOfDirectory(at: paths.downloadsDirectory, includingPropertiesForKeys: nil) {
+            for item in items {
+                let id = item.lastPathComponent
+                guard !active.contains(id), !FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName)) else { continue }
+                let model = try? registry.get(id)
+                let resumable = model.map { $0.isDownloadable && !$0.isDownloaded } ?? false
+                if !resumable || age(item) > 7 * 86_400 {
+                    try? fm.removeItem(at: item)
+                    logger.info("Removed the stale download folder \(item.path)")
+                }
+            }
+        }
+        guard let items = try? fm.contentsOfDirectory(at: paths.tempDirectory, includingPropertiesForKeys: nil) else { return }
+        for item in items where item.lastPathComponent != paths.downloadsDirectory.lastPathComponent && age(item) > 3600 {
+            try? fm.removeItem(at: item)
+            logger.info("Removed the stale temporary \(item.path)")
         }
     }
 
+    /// Deletes everything in `tmp/` that no running download uses; returns the bytes freed.
+    func cleanTempFiles() -> Int64 {
+        let active = Set(downloads.activeDownloads)
+        var freed = FileSystem.removeContents(of: paths.downloadsDirectory) { item in
+            active.contains(item.lastPathComponent) || FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName))
+        }
+        freed += FileSystem.removeContents(of: paths.tempDirectory) { $0.lastPathComponent == self.paths.downloadsDirectory.lastPathComponent }
+        return freed
+    }
+
     func shutdown() async {
+        await downloads.cancelAll()
         await llm.unload()
         await stt.unload()
         await tts.shutdown()

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// File operations the registry relies on: atomic replacement and moves that work across
@@ -69,5 +70,59 @@ enum FileSystem {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && !isDir.boolValue
             && FileManager.default.isReadableFile(atPath: url.path)
+    }
+
+    /// The SHA-256 of a file, lowercase hex, read in 1 MiB pieces so memory stays flat.
+    static func sha256(of url: URL, cancel: CancellationFlag? = nil,
+                       progress: (Int64) -> Void = { _ in }) throws(SDKException) -> String {
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else {
+            throw SDKException(.fileSystemError, "Cannot open \(url.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        var hasher = SHA256()
+        var done: Int64 = 0
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw SDKException(.fileSystemError, "Cannot read \(url.path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            done += Int64(n)
+            progress(done)
+            if cancel?.isCancelled == true {
+                throw SDKException(.downloadCancelled, "The download was cancelled while checking \(url.lastPathComponent)")
+            }
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Size and free space of the volume holding `url` (or its nearest existing parent).
+    static func volumeSpace(at url: URL) -> DeviceStorageInfo {
+        var path = url
+        while !FileManager.default.fileExists(atPath: path.path), path.path != "/" {
+            path = path.deletingLastPathComponent()
+        }
+        var stats = statvfs()
+        guard statvfs(path.path, &stats) == 0 else { return DeviceStorageInfo(totalBytes: 0, freeBytes: 0) }
+        let unit = Int64(stats.f_frsize)
+        return DeviceStorageInfo(totalBytes: Int64(stats.f_blocks) * unit, freeBytes: Int64(stats.f_bavail) * unit)
+    }
+
+    /// Deletes what is inside `folder` except the names kept; returns the bytes freed.
+    @discardableResult
+    static func removeContents(of folder: URL, keeping keep: (URL) -> Bool = { _ in false }) -> Int64 {
+        let fm = FileManager.default
+        guard let items = try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else { return 0 }
+        var freed: Int64 = 0
+        for item in items where !keep(item) {
+            let size = allocatedSize(of: item)
+            if (try? fm.removeItem(at: item)) != nil { freed += size }
+        }
+        return freed
     }
 }

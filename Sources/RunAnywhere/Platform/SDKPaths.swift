@@ -10,6 +10,7 @@ import Foundation
 /// <home>/models/<framework>/<id>/ one folder per model, with its files and model.json
 /// <home>/cache/                   caches that may be deleted at any time
 /// <home>/tmp/                     partial writes; emptied of stale files at start
+/// <home>/tmp/downloads/<id>/       a download in progress, resumable until it completes
 /// ```
 public struct SDKPaths: Sendable, Equatable {
     /// The root folder.
@@ -41,6 +42,14 @@ public struct SDKPaths: Sendable, Equatable {
     public var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
     /// Partial files.
     public var tempDirectory: URL { home.appendingPathComponent("tmp", isDirectory: true) }
+
+    /// Partial downloads, one folder per model.
+    public var downloadsDirectory: URL { tempDirectory.appendingPathComponent("downloads", isDirectory: true) }
+
+    /// The work folder of one model's download.
+    public func downloadDirectory(for id: String) -> URL {
+        downloadsDirectory.appendingPathComponent(id, isDirectory: true)
+    }
 
     /// The folder of one model.
     public func modelDirectory(framework: InferenceFramework, id: String) -> URL {

@@ -65,18 +65,23 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     public var downloadURL: URL?
     /// Expected SHA-256 of the primary file, lowercase hex.
     public var sha256: String?
+    /// What to download and how it is laid out, for models registered by URL.
+    public var artifact: ModelArtifact?
     /// Whether the model carries its own chat template (LLMs).
     public var hasChatTemplate: Bool?
     /// When the entry was registered.
     public var registeredAt: Date
     /// When a capability last loaded the model.
     public var lastUsedAt: Date?
+    /// When the model's files were last downloaded.
+    public var downloadedAt: Date?
 
     /// Creates a model entry.
     public init(id: String, name: String, category: ModelCategory, format: ModelFormat,
                 framework: InferenceFramework, localPath: URL? = nil, sizeBytes: Int64? = nil,
                 contextLength: Int? = nil, downloadURL: URL? = nil, sha256: String? = nil,
-                hasChatTemplate: Bool? = nil, registeredAt: Date = Date(), lastUsedAt: Date? = nil) {
+                artifact: ModelArtifact? = nil, hasChatTemplate: Bool? = nil, registeredAt: Date = Date(),
+                lastUsedAt: Date? = nil, downloadedAt: Date? = nil) {
         self.id = id
         self.name = name
         self.category = category
@@ -87,13 +92,18 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         self.contextLength = contextLength
         self.downloadURL = downloadURL
         self.sha256 = sha256
+        self.artifact = artifact
         self.hasChatTemplate = hasChatTemplate
         self.registeredAt = registeredAt
         self.lastUsedAt = lastUsedAt
+        self.downloadedAt = downloadedAt
     }
 
     /// Whether the model's files are on this machine.
     public var isDownloaded: Bool { localPath != nil }
+
+    /// Whether the model can be fetched with `RunAnywhere.downloadModel(_:)`.
+    public var isDownloadable: Bool { artifact != nil }
 
     /// Checks an id against the rules above.
     public static func validate(id: String) throws(SDKException) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Coarse grouping of events, for filtered subscriptions.
 public enum EventCategory: String, Sendable, Codable, CaseIterable {
-    case sdk, model, llm, stt, tts, vad, storage
+    case sdk, model, llm, stt, tts, vad, storage, download
 }
 
 /// Something that happened inside the SDK, delivered through ``EventBus``.
@@ -36,6 +36,11 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         // model
         case modelRegistered(modelId: String)
         case modelRemoved(modelId: String)
+        case modelFilesDeleted(modelId: String)
+        // download
+        case downloadStarted(modelId: String)
+        case downloadCompleted(modelId: String, bytes: Int64, durationMs: Double)
+        case downloadFailed(modelId: String, error: SDKException)
         case modelLoadStarted(modelId: String, category: ModelCategory)
         case modelLoadCompleted(modelId: String, category: ModelCategory, durationMs: Double)
         case modelLoadFailed(modelId: String, category: ModelCategory, error: SDKException)
@@ -59,7 +64,8 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         public var category: EventCategory {
             switch self {
             case .initStarted, .initCompleted, .initFailed, .servicesReady: .sdk
-            case .modelRegistered, .modelRemoved: .storage
+            case .modelRegistered, .modelRemoved, .modelFilesDeleted: .storage
+            case .downloadStarted, .downloadCompleted, .downloadFailed: .download
             case .modelLoadStarted, .modelLoadCompleted, .modelLoadFailed, .modelUnloaded: .model
             case .generationStarted, .generationCompleted, .generationFailed, .generationCancelled: .llm
             case .transcriptionCompleted, .transcriptionFailed: .stt
@@ -77,6 +83,10 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .servicesReady: "services_ready"
             case .modelRegistered: "model_registered"
             case .modelRemoved: "model_removed"
+            case .modelFilesDeleted: "model_files_deleted"
+            case .downloadStarted: "download_started"
+            case .downloadCompleted: "download_completed"
+            case .downloadFailed: "download_failed"
             case .modelLoadStarted: "model_load_started"
             case .modelLoadCompleted: "model_load_completed"
             case .modelLoadFailed: "model_load_failed"

@@ -78,6 +78,7 @@ extension SDKException {
         case modelNotLoaded = "model_not_loaded"
         case noBackendForModel = "no_backend_for_model"
         case voiceNotFound = "voice_not_found"
+        case modelNotDownloadable = "model_not_downloadable"
         // generation
         case contextLengthExceeded = "context_length_exceeded"
         case generationFailed = "generation_failed"
@@ -85,8 +86,14 @@ extension SDKException {
         // storage
         case registryCorrupted = "registry_corrupted"
         case fileSystemError = "file_system_error"
+        case insufficientStorage = "insufficient_storage"
+        case checksumMismatch = "checksum_mismatch"
+        case invalidArchive = "invalid_archive"
+        case unsafeArchive = "unsafe_archive"
         // network
         case networkUnavailable = "network_unavailable"
+        case downloadFailed = "download_failed"
+        case downloadCancelled = "download_cancelled"
         // backend
         case backendError = "backend_error"
         case audioDeviceUnavailable = "audio_device_unavailable"
@@ -101,13 +108,15 @@ extension SDKException {
             case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText:
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
-                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound:
+                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
+                 .modelNotDownloadable:
                 .model
             case .contextLengthExceeded, .generationFailed, .generationCancelled:
                 .generation
-            case .registryCorrupted, .fileSystemError:
+            case .registryCorrupted, .fileSystemError, .insufficientStorage, .checksumMismatch, .invalidArchive,
+                 .unsafeArchive:
                 .storage
-            case .networkUnavailable:
+            case .networkUnavailable, .downloadFailed, .downloadCancelled:
                 .network
             case .backendError, .audioDeviceUnavailable:
                 .backend

@@ -1,0 +1,270 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1 that serves the files of one folder, with byte
+/// ranges, `ETag`/`If-Range`, and faults injected per file.
+///
+/// The download tests and `runanywhere bench download` use it: no model hub is reachable
+/// from CI, and faults (a dropped connection, a 500, a slow link) must be reproducible.
+///
+/// ```swift
+/// let server = try await LocalFileServer.start(root: folder)
+/// server.setFault(FaultPlan(failures: [500, 500]), for: "model.gguf")
+/// let url = server.url(for: "model.gguf")
+/// // …
+/// await server.stop()
+/// ```
+public final class LocalFileServer: Sendable {
+    /// The folder served.
+    public let root: URL
+    /// The port the server listens on.
+    public let port: Int
+    private let task: Task<Void, any Error>
+    private let shared: Shared
+
+    /// What the server and its handler share: the faults to inject and the request log.
+    final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    struct State {
+        var faults: [String: FaultPlan] = [:]
+        var requests: [RequestRecord] = []
+    }
+
+    private init(root: URL, port: Int, task: Task<Void, any Error>, shared: Shared) {
+        self.root = root
+        self.port = port
+        self.task = task
+        self.shared = shared
+    }
+
+    /// Starts serving `root` on a free port of 127.0.0.1 (or on `port`).
+    public static func start(root: URL, port: Int = 0) async throws -> LocalFileServer {
+        let root = root.standardizedFileURL
+        let shared = Shared()
+        let handler = FileHandler(root: root, shared: shared)
+        let router = Router()
+        router.on("/**", method: .get) { request, context in try await handler.respond(to: request, context: context) }
+        router.on("/**", method: .head) { request, context in try await handler.respond(to: request, context: context) }
+        // Closing connections on stop is logged as an error by the server core; it is expected here.
+        var logger = Logger(label: "LocalFileServer")
+        logger.logLevel = .critical
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await app.run() }
+        var iterator = portStream.makeAsyncIterator()
+        guard let bound = await iterator.next(), bound > 0 else {
+            task.cancel()
+            _ = try? await task.value
+            throw FileServerError.couldNotStart
+        }
+        return LocalFileServer(root: root, port: bound, task: task, shared: shared)
+    }
+
+    /// Stops listening and closes open connections.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// The server's address.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// The address of a file under ``root``.
+    public func url(for path: String) -> URL {
+        baseURL.appendingPathComponent(path)
+    }
+
+    /// Injects faults into the responses for `path` (relative to ``root``); `nil` clears them.
+    public func setFault(_ plan: FaultPlan?, for path: String) {
+        shared.state.withLock { $0.faults[path] = plan }
+    }
+
+    /// Every request answered so far, oldest first.
+    public var requests: [RequestRecord] { shared.state.withLock { $0.requests } }
+
+    /// The requests answered so far for one path.
+    public func requests(for path: String) -> [RequestRecord] {
+        requests.filter { $0.path == path }
+    }
+}
+
+/// Faults to inject into the responses for one file.
+public struct FaultPlan: Sendable, Equatable {
+    /// Statuses to answer the next GET requests with instead of the file, one per request.
+    public var failures: [Int]
+    /// Close the connection once this many body bytes of a GET were sent (once).
+    public var dropAfterBytes: Int64?
+    /// Send the body no faster than this.
+    public var bytesPerSecond: Int?
+    /// Answer range requests with the whole file, as some servers do.
+    public var ignoreRanges: Bool
+
+    /// Creates a plan; the defaults inject nothing.
+    public init(failures: [Int] = [], dropAfterBytes: Int64? = nil, bytesPerSecond: Int? = nil, ignoreRanges: Bool = false) {
+        self.failures = failures
+        self.dropAfterBytes = dropAfterBytes
+        self.bytesPerSecond = bytesPerSecond
+        self.ignoreRanges = ignoreRanges
+    }
+}
+
+/// One request the server answered.
+public struct RequestRecord: Sendable, Equatable {
+    /// `GET` or `HEAD`.
+    public let method: String
+    /// The path relative to the root, without the leading `/`.
+    public let path: String
+    /// The `Range` header, if any.
+    public let range: String?
+    /// The status answered.
+    public let status: Int
+    /// Body bytes the response was to carry.
+    public let bodyBytes: Int64
+}
+
+/// Why the server could not do what was asked.
+public enum FileServerError: Error {
+    case couldNotStart
+    case droppedOnPurpose
+}
+
+/// Answers one request: the file, a range of it, or the injected fault.
+private struct FileHandler: Sendable {
+    let root: URL
+    let shared: LocalFileServer.Shared
+    static let chunkSize = 1 << 20
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let path = String(request.uri.path.drop(while: { $0 == "/" })).removingPercentEncoding ?? ""
+        let isHead = request.method == .head
+        let rangeHeader = request.headers[.range]
+        func record(_ status: Int, _ bytes: Int64) {
+            shared.state.withLock {
+                $0.requests.append(RequestRecord(method: isHead ? "HEAD" : "GET", path: path, range: rangeHeader,
+                                                 status: status, bodyBytes: bytes))
+            }
+        }
+
+        let file = root.appendingPathComponent(path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard !path.isEmpty, !path.split(separator: "/").contains(".."), file.path.hasPrefix(root.path + "/"),
+              FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+              let size = (attributes[.size] as? NSNumber)?.int64Value else {
+            record(404, 0)
+            return Response(status: .notFound)
+        }
+
+        // A fault answers GETs only, so a preflight HEAD sees the real file.
+        var plan = FaultPlan()
+        if !isHead {
+            let injected = shared.state.withLock { state -> (status: Int?, plan: FaultPlan) in
+                guard var plan = state.faults[path] else { return (nil, FaultPlan()) }
+                if !plan.failures.isEmpty {
+                    let status = plan.failures.removeFirst()
+                    state.faults[path] = plan
+                    return (status, plan)
+                }
+                // The drop happens once; the retry then gets a healthy connection.
+                var next = plan
+                next.dropAfterBytes = nil
+                state.faults[path] = next
+                return (nil, plan)
+            }
+            if let status = injected.status {
+                record(status, 0)
+                return Response(status: .init(code: status), headers: [.contentLength: "0"])
+            }
+            plan = injected.plan
+        }
+
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let etag = "\"\(size)-\(Int64(modified * 1000))\""
+        var headers: HTTPFields = [.acceptRanges: "bytes", .eTag: etag, .contentType: "application/octet-stream"]
+        var start: Int64 = 0
+        var end = size - 1
+        var status = HTTPResponse.Status.ok
+        let ifRange = request.headers[.ifRange]
+        if let rangeHeader, !plan.ignoreRanges, ifRange == nil || ifRange == etag {
+            guard let range = Self.parseRange(rangeHeader, size: size) else {
+                record(416, 0)
+                return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)", .contentLength: "0"])
+            }
+            (start, end) = range
+            status = .partialContent
+            headers[.contentRange] = "bytes \(start)-\(end)/\(size)"
+        }
+        let length = max(0, end - start + 1)
+        headers[.contentLength] = String(length)
+        record(status.code, isHead ? 0 : length)
+        if isHead {
+            return Response(status: status, headers: headers)
+        }
+        let first = start
+        let faults = plan
+
+        let body = ResponseBody(contentLength: Int(length)) { writer in
+            let fd = open(file.path, O_RDONLY)
+            guard fd >= 0 else { throw FileServerError.droppedOnPurpose }
+            defer { close(fd) }
+            var offset = first
+            var sent: Int64 = 0
+            let began = ContinuousClock.now
+            let allocator = ByteBufferAllocator()
+            while sent < length {
+                var count = Int(min(Int64(Self.chunkSize), length - sent))
+                if let rate = faults.bytesPerSecond { count = min(count, max(1, rate / 20)) }
+                if let drop = faults.dropAfterBytes, sent + Int64(count) >= drop {
+                    count = Int(drop - sent)
+                }
+                var buffer = allocator.buffer(capacity: count)
+                let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
+                    max(0, pread(fd, pointer.baseAddress, count, off_t(offset)))
+                }
+                guard read > 0 || count == 0 else { throw FileServerError.droppedOnPurpose }
+                if read > 0 { try await writer.write(buffer) }
+                offset += Int64(read)
+                sent += Int64(read)
+                if let drop = faults.dropAfterBytes, sent >= drop {
+                    throw FileServerError.droppedOnPurpose
+                }
+                if let rate = faults.bytesPerSecond {
+                    let due = Duration.seconds(Double(sent) / Double(rate))
+                    let elapsed = began.duration(to: .now)
+                    if due > elapsed { try await Task.sleep(for: due - elapsed) }
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// `bytes=N-`, `bytes=N-M` or `bytes=-N`, clamped to the file; `nil` when unsatisfiable.
+    static func parseRange(_ header: String, size: Int64) -> (Int64, Int64)? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst("bytes=".count)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty {
+            guard let suffix = Int64(parts[1]), suffix > 0 else { return nil }
+            return (max(0, size - suffix), size - 1)
+        }
+        guard let first = Int64(parts[0]), first < size else { return nil }
+        let last = parts[1].isEmpty ? size - 1 : min(Int64(parts[1]) ?? -1, size - 1)
+        guard last >= first else { return nil }
+        return (first, last)
+    }
+}

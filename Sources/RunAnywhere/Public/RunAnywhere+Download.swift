@@ -1,0 +1,135 @@
+import Foundation
+
+extension RunAnywhere {
+    // MARK: Registration
+
+    /// Registers a model that is one file at a URL, to fetch later with ``downloadModel(_:)``.
+    ///
+    /// Nothing is downloaded here. `sha256`, when given, is checked after the download;
+    /// `sizeBytes`, when given, spares a HEAD request and lets the disk-space check run
+    /// before the transfer.
+    ///
+    /// ```swift
+    /// try RunAnywhere.registerModel(id: "smollm2-135m-instruct", name: "SmolLM2 135M",
+    ///                               url: URL(string: "https://example.com/SmolLM2-135M-Instruct-Q8_0.gguf")!,
+    ///                               framework: .llamaCpp, category: .llm)
+    /// for await progress in try RunAnywhere.downloadModel("smollm2-135m-instruct") {
+    ///     print(progress.stage, progress.overallProgress)
+    /// }
+    /// ```
+    ///
+    /// - Throws: `.invalidModelId`, `.modelAlreadyExists`, or `.invalidInput` for a URL that
+    ///   is not http(s), a malformed checksum or a negative size.
+    @discardableResult
+    public static func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
+                                     category: ModelCategory, format: ModelFormat? = nil, sha256: String? = nil,
+                                     sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
+        let file = RemoteFile(url: url, sha256: sha256, sizeBytes: sizeBytes)
+        return try register(artifact: .file(file), id: id, name: name, framework: framework, category: category,
+                            format: format ?? ModelFormat.guess(fromFileName: file.fileName))
+    }
+
+    /// Registers a model shipped as an archive (`.zip`, `.tar.gz`, `.tar.bz2`, `.tar.xz`).
+    ///
+    /// The archive is unpacked into the model's folder keeping its layout;
+    /// ``ModelArchive/primaryFile`` names the file engines open and
+    /// ``ModelArchive/expectedFiles`` the others that must be there.
+    ///
+    /// ```swift
+    /// let archive = try ModelArchive(url: URL(string: "https://example.com/piper-joe.tar.bz2")!,
+    ///                                primaryFile: "piper-joe/model.onnx",
+    ///                                expectedFiles: ["piper-joe/tokens.txt"])
+    /// try RunAnywhere.registerModel(archive: archive, id: "piper-joe", name: "Joe",
+    ///                               framework: .sherpaOnnx, category: .speechSynthesis)
+    /// ```
+    @discardableResult
+    public static func registerModel(archive: ModelArchive, id: String, name: String, framework: InferenceFramework,
+                                     category: ModelCategory, format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
+        try register(artifact: .archive(archive), id: id, name: name, framework: framework, category: category,
+                     format: format ?? ModelFormat.guess(fromFileName: archive.primaryFile))
+    }
+
+    /// Registers a model made of several files fetched side by side (a model and its
+    /// tokens or config); `primaryFile` names the one engines open.
+    @discardableResult
+    public static func registerModel(multiFile files: [RemoteFile], primaryFile: String, id: String, name: String,
+                                     framework: InferenceFramework, category: ModelCategory,
+                                     format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
+        try register(artifact: .files(files, primaryFile: primaryFile), id: id, name: name, framework: framework,
+                     category: category, format: format ?? ModelFormat.guess(fromFileName: primaryFile))
+    }
+
+    private static func register(artifact: ModelArtifact, id: String, name: String, framework: InferenceFramework,
+                                 category: ModelCategory, format: ModelFormat) throws(SDKException) -> ModelInfo {
+        try artifact.validate()
+        let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
+        let model = ModelInfo(id: id, name: name.isEmpty ? id : name, category: category, format: format,
+                              framework: framework, sizeBytes: artifact.knownDownloadSize,
+                              downloadURL: artifact.remoteFiles.first?.url, sha256: primary?.sha256, artifact: artifact)
+        try registerModel(model)
+        return model
+    }
+
+    // MARK: Downloading
+
+    /// Downloads a registered model's files into the store; reports arrive on the stream.
+    ///
+    /// The stream ends with a `.completed` report carrying the installed ``ModelInfo``, or
+    /// a `.failed` one carrying the ``SDKException``: `.downloadFailed` (HTTP error, or the
+    /// network failed past every retry), `.checksumMismatch`, `.insufficientStorage`,
+    /// `.unsafeArchive`, `.invalidArchive` or `.downloadCancelled`. Once completed, the
+    /// model loads like any other.
+    ///
+    /// Calling it again while the model downloads joins the same transfer. An already
+    /// downloaded model completes at once. The download belongs to the SDK: to stop it,
+    /// call ``cancelDownload(_:)``; dropping the stream does not.
+    ///
+    /// - Throws: `.modelNotFound`, or `.modelNotDownloadable` for a model without a URL.
+    public static func downloadModel(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
+        try runtime().downloads.download(id)
+    }
+
+    /// Downloads a model and returns it once installed; `onProgress` sees every report.
+    ///
+    /// ```swift
+    /// let model = try await RunAnywhere.downloadModel("smollm2-135m-instruct") { progress in
+    ///     print("\(Int(progress.overallProgress * 100))%")
+    /// }
+    /// try await RunAnywhere.loadModel(model.id)
+    /// ```
+    @discardableResult
+    public static func downloadModel(_ id: String,
+                                     onProgress: @Sendable (DownloadProgress) -> Void) async throws(SDKException) -> ModelInfo {
+        var last: DownloadProgress?
+        for await progress in try downloadModel(id) {
+            onProgress(progress)
+            last = progress
+        }
+        if let model = last?.model, last?.stage == .completed { return model }
+        throw last?.error ?? SDKException(.internalError, "The download of '\(id)' ended without a result")
+    }
+
+    /// Cancels a running download and removes its partial files.
+    ///
+    /// - Returns: Whether a download of `id` was running.
+    @discardableResult
+    public static func cancelDownload(_ id: String) throws(SDKException) -> Bool {
+        try runtime().downloads.cancel(id)
+    }
+
+    /// Ids of the models downloading now.
+    public static func activeDownloads() throws(SDKException) -> [String] {
+        try runtime().downloads.activeDownloads
+    }
+
+    /// Retries, timeouts and storage limits of later downloads.
+    public static func setDownloadConfiguration(_ configuration: DownloadConfiguration) throws(SDKException) {
+        try configuration.validate()
+        try runtime().downloads.configuration = configuration
+    }
+
+    /// The current download configuration.
+    public static func downloadConfiguration() throws(SDKException) -> DownloadConfiguration {
+        try runtime().downloads.configuration
+    }
+}

@@ -1,0 +1,444 @@
+import Foundation
+import LocalFileServer
+import Testing
+@testable import RunAnywhere
+
+/// A temporary SDK home plus a real HTTP server on 127.0.0.1 serving `root`.
+private func withDownloadServer<T>(_ body: (LocalFileServer, URL) async throws -> T) async throws -> T {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let server = try await LocalFileServer.start(root: root)
+    do {
+        let result = try await withSDK(models: []) { home in
+            var config = DownloadConfiguration(initialRetryDelay: 0.05, maxRetryDelay: 0.2)
+            config.reservedFreeBytes = 0
+            try RunAnywhere.setDownloadConfiguration(config)
+            return try await body(server, home)
+        }
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Copies a default model's file into the served folder; returns its name there.
+@discardableResult
+private func serve(_ source: URL, in server: LocalFileServer, as name: String? = nil) throws -> String {
+    let name = name ?? source.lastPathComponent
+    try FileManager.default.copyItem(at: source, to: server.root.appendingPathComponent(name))
+    return name
+}
+
+/// Reads a stream to its end.
+private func collect(_ stream: AsyncStream<DownloadProgress>) async -> [DownloadProgress] {
+    var reports: [DownloadProgress] = []
+    for await report in stream { reports.append(report) }
+    return reports
+}
+
+/// Runs a command-line tool and fails the test if it fails.
+private func run(_ tool: String, _ arguments: [String], in folder: URL? = nil) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    process.currentDirectoryURL = folder
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")
+}
+
+/// A SHA-256 computed by the system's `sha256sum`, independent of the SDK's own.
+private func sha256sum(_ file: URL) throws -> String {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = [file.path]
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+}
+
+private func entries(under folder: URL) -> [String] {
+    (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+}
+
+extension RealEngineTests {
+    @Suite("Model downloads against a local HTTP server")
+    struct DownloadTests {
+        @Test("A connection dropped halfway is resumed with a Range request, the file's SHA-256 matches, and the model generates text")
+        func droppedConnectionResumes() async throws {
+            let gguf = try #require(try DefaultModels.llm().localPath)
+            let expected = try sha256sum(gguf)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: gguf.path)[.size] as? NSNumber).int64Value
+            try await withDownloadServer { server, home in
+                let name = try serve(gguf, in: server)
+                server.setFault(FaultPlan(dropAfterBytes: size / 2), for: name)
+                try RunAnywhere.registerModel(id: "dl-llm", name: "Downloaded SmolLM2", url: server.url(for: name),
+                                              framework: .llamaCpp, category: .llm, sha256: expected)
+                let reports = await collect(try RunAnywhere.downloadModel("dl-llm"))
+                let last = try #require(reports.last)
+                #expect(last.stage == .completed, "\(last.error.map(String.init(describing:)) ?? "")")
+                #expect(reports.contains { $0.retry >= 1 }, "a retry was reported")
+                #expect(reports.contains { $0.stage == .validating })
+
+                let gets = server.requests(for: name).filter { $0.method == "GET" }
+                #expect(gets.count == 2)
+                #expect(gets.first?.range == nil)
+                let resumedAt = try #require(gets.last?.range.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
+                #expect(resumedAt >= size / 2 - (4 << 20) && resumedAt <= size / 2, "resumed at \(resumedAt) of \(size)")
+                #expect(gets.last?.status == 206)
+
+                let model = try RunAnywhere.model("dl-llm")
+                let path = try #require(model.localPath)
+                #expect(path.path.hasPrefix(home.appendingPathComponent("models/llamacpp/dl-llm").path))
+                #expect(try sha256sum(path) == expected)
+                #expect(model.contextLength != nil && model.downloadedAt != nil)
+                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
+
+                try await RunAnywhere.loadModel("dl-llm")
+                let result = try await RunAnywhere.generate("Name a colour.", options: greedy)
+                #expect(!result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            }
+        }
+
+        @Test("Two 500 answers are retried and the third request succeeds")
+        func serverErrorsAreRetried() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, _ in
+                let name = try serve(vad, in: server)
+                server.setFault(FaultPlan(failures: [500, 500]), for: name)
+                try RunAnywhere.registerModel(id: "dl-vad", name: "VAD", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let model = try await RunAnywhere.downloadModel("dl-vad") { _ in }
+                #expect(model.isDownloaded)
+                #expect(server.requests(for: name).filter { $0.method == "GET" }.map(\.status) == [500, 500, 200])
+                #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
+            }
+        }
+
+        @Test("A 404 fails at once with a clear error and nothing is marked downloaded")
+        func notFoundFails() async throws {
+            try await withDownloadServer { server, home in
+                try RunAnywhere.registerModel(id: "dl-missing", name: "Missing", url: server.url(for: "nope.gguf"),
+                                              framework: .llamaCpp, category: .llm)
+                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-missing")).last)
+                #expect(last.stage == .failed)
+                #expect(last.error?.code == .downloadFailed)
+                #expect(last.error?.message.contains("404") == true)
+                #expect(server.requests(for: "nope.gguf").count == 1, "a 404 is not retried")
+                #expect(try !RunAnywhere.model("dl-missing").isDownloaded)
+                #expect(entries(under: home.appendingPathComponent("tmp")).filter { !$0.hasPrefix("downloads") }.isEmpty)
+                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
+                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/llamacpp/dl-missing").path))
+            }
+        }
+
+        @Test("A wrong SHA-256 rejects the download and removes its files")
+        func checksumMismatchIsRejected() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, home in
+                let name = try serve(vad, in: server)
+                try RunAnywhere.registerModel(id: "dl-bad-sum", name: "Bad sum", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection,
+                                              sha256: String(repeating: "ab", count: 32))
+                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-bad-sum")).last)
+                #expect(last.error?.code == .checksumMismatch)
+                #expect(last.error?.message.contains(try sha256sum(vad)) == true, "the message names the actual digest")
+                #expect(try !RunAnywhere.model("dl-bad-sum").isDownloaded)
+                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
+                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-bad-sum").path))
+            }
+        }
+
+        @Test("Cancelling a slow transfer stops it within a second and removes the partial file")
+        func cancelRemovesPartialFiles() async throws {
+            let gguf = try #require(try DefaultModels.llm().localPath)
+            try await withDownloadServer { server, home in
+                let name = try serve(gguf, in: server)
+                server.setFault(FaultPlan(bytesPerSecond: 2 << 20), for: name)
+                try RunAnywhere.registerModel(id: "dl-slow", name: "Slow", url: server.url(for: name),
+                                              framework: .llamaCpp, category: .llm)
+                var cancelledAt: ContinuousClock.Instant?
+                var last: DownloadProgress?
+                for await report in try RunAnywhere.downloadModel("dl-slow") {
+                    last = report
+                    if cancelledAt == nil, report.bytesDownloaded >= 1 << 20 {
+                        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path))
+                        #expect(try RunAnywhere.cancelDownload("dl-slow"))
+                        cancelledAt = .now
+                    }
+                }
+                let stopped = try #require(cancelledAt).duration(to: .now)
+                #expect(stopped < .seconds(1), "stopped \(stopped) after the cancel")
+                #expect(last?.error?.code == .downloadCancelled)
+                #expect(try RunAnywhere.activeDownloads().isEmpty)
+                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path))
+                #expect(try !RunAnywhere.model("dl-slow").isDownloaded)
+            }
+        }
+
+        @Test("Two downloads of one model at once share a single transfer")
+        func concurrentDownloadsCoalesce() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, _ in
+                let name = try serve(vad, in: server)
+                server.setFault(FaultPlan(bytesPerSecond: 8 << 20), for: name)
+                try RunAnywhere.registerModel(id: "dl-twice", name: "Twice", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let first = try RunAnywhere.downloadModel("dl-twice")
+                let second = try RunAnywhere.downloadModel("dl-twice")
+                async let a = collect(first)
+                async let b = collect(second)
+                let (reportsA, reportsB) = await (a, b)
+                #expect(reportsA.last?.stage == .completed)
+                #expect(reportsB.last?.stage == .completed)
+                #expect(reportsA.last?.model == reportsB.last?.model)
+                #expect(server.requests(for: name).filter { $0.method == "GET" }.count == 1)
+            }
+        }
+
+        @Test("A download larger than the storage limit is refused before any byte is transferred")
+        func storageLimitRefusesEarly() async throws {
+            let gguf = try #require(try DefaultModels.llm().localPath)
+            try await withDownloadServer { server, home in
+                let name = try serve(gguf, in: server)
+                var config = try RunAnywhere.downloadConfiguration()
+                config.storageLimitBytes = 10 << 20
+                try RunAnywhere.setDownloadConfiguration(config)
+                try RunAnywhere.registerModel(id: "dl-big", name: "Big", url: server.url(for: name),
+                                              framework: .llamaCpp, category: .llm)
+                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-big")).last)
+                #expect(last.error?.code == .insufficientStorage)
+                #expect(server.requests(for: name).map(\.method) == ["HEAD"], "only the size was asked")
+                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
+            }
+        }
+
+        @Test("A network failure past the retries keeps the partial file, and the next download resumes it")
+        func partialFileSurvivesForTheNextAttempt() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, home in
+                let name = try serve(vad, in: server)
+                var config = try RunAnywhere.downloadConfiguration()
+                config.maxRetries = 0
+                try RunAnywhere.setDownloadConfiguration(config)
+                server.setFault(FaultPlan(dropAfterBytes: 1 << 20), for: name)
+                try RunAnywhere.registerModel(id: "dl-flaky", name: "Flaky", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let failed = try #require(await collect(try RunAnywhere.downloadModel("dl-flaky")).last)
+                #expect(failed.error?.code == .downloadFailed)
+                let partial = home.appendingPathComponent("tmp/downloads/dl-flaky/\(name).part")
+                #expect(FileSystem.allocatedSize(of: partial) == 1 << 20)
+
+                let model = try await RunAnywhere.downloadModel("dl-flaky") { _ in }
+                #expect(server.requests(for: name).filter { $0.method == "GET" }.last?.range == "bytes=\(1 << 20)-")
+                #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
+            }
+        }
+
+        @Test("Archives of every type unpack into the model's folder and the model loads", arguments: ArchiveType.allCases)
+        func archivesUnpackAndLoad(type: ArchiveType) async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, home in
+                // A real archive of real model files, with a folder inside.
+                let work = server.root.appendingPathComponent("work")
+                let inner = work.appendingPathComponent("silero")
+                try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: vad, to: inner.appendingPathComponent("silero_vad.onnx"))
+                try Data("Silero VAD v5, MIT licence\n".utf8).write(to: inner.appendingPathComponent("README"))
+                let archiveName = "silero.\(type.rawValue)"
+                let archive = server.root.appendingPathComponent(archiveName)
+                switch type {
+                case .zip: try run("python3", ["-m", "zipfile", "-c", archive.path, "silero"], in: work)
+                case .tarGz: try run("tar", ["czf", archive.path, "silero"], in: work)
+                case .tarBz2: try run("tar", ["cjf", archive.path, "silero"], in: work)
+                case .tarXz: try run("tar", ["cJf", archive.path, "silero"], in: work)
+                }
+                let spec = try ModelArchive(url: server.url(for: archiveName), primaryFile: "silero/silero_vad.onnx",
+                                            expectedFiles: ["silero/README"], sha256: try sha256sum(archive))
+                #expect(spec.type == type)
+                try RunAnywhere.registerModel(archive: spec, id: "dl-archive", name: "Archived VAD", framework: .sherpaOnnx,
+                                              category: .voiceActivityDetection)
+                let reports = await collect(try RunAnywhere.downloadModel("dl-archive"))
+                #expect(reports.last?.stage == .completed, "\(reports.last?.error.map(String.init(describing:)) ?? "")")
+                #expect(reports.map(\.stage).contains(.extracting))
+                let model = try RunAnywhere.model("dl-archive")
+                let folder = home.appendingPathComponent("models/sherpa/dl-archive")
+                #expect(model.localPath == folder.appendingPathComponent("silero/silero_vad.onnx"))
+                #expect(entries(under: folder) == ["model.json", "silero", "silero/README", "silero/silero_vad.onnx"])
+                #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
+
+                try await RunAnywhere.loadVADModel("dl-archive")
+                let result = try await RunAnywhere.detectVoiceActivity(AudioBuffer(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000))
+                #expect(!result.isSpeech)
+            }
+        }
+
+        @Test("A zip entry climbing out with ../ is refused and nothing is written", arguments: ["zip-slip", "absolute", "symlink"])
+        func unsafeArchivesAreRefused(kind: String) async throws {
+            try await withDownloadServer { server, home in
+                let marker = "ra-evil-\(UUID().uuidString).txt"
+                let outside = FileManager.default.temporaryDirectory.appendingPathComponent(marker)
+                let name: String
+                let script: String
+                switch kind {
+                case "zip-slip":
+                    name = "evil.zip"
+                    script = """
+                    import zipfile, sys
+                    with zipfile.ZipFile(sys.argv[1], 'w') as z:
+                        z.writestr('model/ok.onnx', b'fine')
+                        z.writestr('../../../../\(marker)', b'pwned')
+                    """
+                case "absolute":
+                    name = "evil.tar.gz"
+                    script = """
+                    import tarfile, io, sys
+                    with tarfile.open(sys.argv[1], 'w:gz') as t:
+                        for path in ['model/ok.onnx', '\(outside.path)']:
+                            info = tarfile.TarInfo(path); info.size = 5
+                            t.addfile(info, io.BytesIO(b'pwned'))
+                    """
+                default:
+                    name = "evil.tar.xz"
+                    script = """
+                    import tarfile, io, sys
+                    with tarfile.open(sys.argv[1], 'w:xz') as t:
+                        info = tarfile.TarInfo('model/ok.onnx'); info.size = 4
+                        t.addfile(info, io.BytesIO(b'fine'))
+                        link = tarfile.TarInfo('model/escape'); link.type = tarfile.SYMTYPE
+                        link.linkname = '../../../../../../tmp'
+                        t.addfile(link)
+                        info = tarfile.TarInfo('model/escape/\(marker)'); info.size = 5
+                        t.addfile(info, io.BytesIO(b'pwned'))
+                    """
+                }
+                try run("python3", ["-c", script, server.root.appendingPathComponent(name).path])
+                let spec = try ModelArchive(url: server.url(for: name), primaryFile: "model/ok.onnx")
+                try RunAnywhere.registerModel(archive: spec, id: "dl-evil", name: "Evil", framework: .sherpaOnnx,
+                                              category: .voiceActivityDetection)
+                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-evil")).last)
+                #expect(last.error?.code == .unsafeArchive, "\(last.error.map(String.init(describing:)) ?? "no error")")
+                #expect(!FileManager.default.fileExists(atPath: outside.path))
+                #expect(!entries(under: home).contains { $0.hasSuffix(marker) || $0.hasSuffix("ok.onnx") })
+                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
+                #expect(try !RunAnywhere.model("dl-evil").isDownloaded)
+            }
+        }
+
+        @Test("Storage info, deleting a model's files, clearing the cache and cleaning temporary files")
+        func storageManagement() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, home in
+                let name = try serve(vad, in: server)
+                try RunAnywhere.registerModel(id: "dl-store", name: "Stored", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                try await RunAnywhere.downloadModel("dl-store") { _ in }
+                try await RunAnywhere.loadVADModel("dl-store")
+
+                let info = try RunAnywhere.getStorageInfo()
+                let stored = try #require(info.models.first { $0.id == "dl-store" })
+                let fileSize = FileSystem.allocatedSize(of: vad)
+                #expect(stored.sizeBytes >= fileSize && stored.sizeBytes < fileSize + 4096)
+                #expect(stored.lastUsedAt != nil && stored.downloadedAt != nil)
+                #expect(info.modelsBytes == info.models.reduce(0) { $0 + $1.sizeBytes })
+                #expect(info.device.totalBytes > 0 && info.device.freeBytes > 0 && info.device.freeBytes <= info.device.totalBytes)
+
+                try Data(count: 4096).write(to: home.appendingPathComponent("cache/embeddings.bin"))
+                try FileManager.default.createDirectory(at: home.appendingPathComponent("tmp/downloads/ghost"),
+                                                        withIntermediateDirectories: true)
+                try Data(count: 8192).write(to: home.appendingPathComponent("tmp/downloads/ghost/x.part"))
+                #expect(try RunAnywhere.clearCache() == 4096)
+                #expect(try RunAnywhere.cleanTempFiles() == 8192)
+                #expect(entries(under: home.appendingPathComponent("cache")).isEmpty)
+                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
+
+                try await RunAnywhere.deleteModel("dl-store")
+                let model = try RunAnywhere.model("dl-store")
+                #expect(!model.isDownloaded && model.isDownloadable)
+                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-store").path))
+                #expect(try RunAnywhere.getStorageInfo().models.allSatisfy { $0.id != "dl-store" })
+                await expectSDKError(.modelFileNotFound) { try await RunAnywhere.loadVADModel("dl-store") }
+
+                // Deleted files come back with another download.
+                let again = try await RunAnywhere.downloadModel("dl-store") { _ in }
+                #expect(again.isDownloaded)
+            }
+        }
+
+        @Test("At start-up a model whose files vanished is no longer downloaded and orphan temp files go")
+        func startUpReconciles() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, home in
+                let name = try serve(vad, in: server)
+                try RunAnywhere.registerModel(id: "dl-gone", name: "Gone", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                try RunAnywhere.registerModel(id: "dl-pending", name: "Pending", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let model = try await RunAnywhere.downloadModel("dl-gone") { _ in }
+                await RunAnywhere.reset()
+
+                try FileManager.default.removeItem(at: #require(model.localPath))
+                let tmp = home.appendingPathComponent("tmp")
+                for (folder, file) in [("downloads/ghost", "x.part"), ("downloads/dl-pending", "\(name).part")] {
+                    try FileManager.default.createDirectory(at: tmp.appendingPathComponent(folder), withIntermediateDirectories: true)
+                    try Data(count: 100).write(to: tmp.appendingPathComponent(folder).appendingPathComponent(file))
+                }
+                let stale = tmp.appendingPathComponent("import-stale")
+                try Data(count: 100).write(to: stale)
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: stale.path)
+
+                try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+                try await RunAnywhere.completeServicesInitialization()
+                #expect(try !RunAnywhere.model("dl-gone").isDownloaded)
+                #expect(try RunAnywhere.model("dl-gone").isDownloadable)
+                #expect(entries(under: tmp) == ["downloads", "downloads/dl-pending", "downloads/dl-pending/\(name).part"],
+                        "only the resumable partial of a registered model stays")
+            }
+        }
+
+        @Test("Bad registrations are refused with typed errors and leave the registry as it was")
+        func badRegistrations() async throws {
+            try await withDownloadServer { server, _ in
+                let url = server.url(for: "m.gguf")
+                let before = try RunAnywhere.availableModels()
+                await expectSDKError(.invalidInput) {
+                    try RunAnywhere.registerModel(id: "x", name: "X", url: URL(string: "ftp://host/m.gguf")!,
+                                                  framework: .llamaCpp, category: .llm)
+                }
+                await expectSDKError(.invalidInput) {
+                    try RunAnywhere.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm,
+                                                  sha256: "abc")
+                }
+                await expectSDKError(.invalidInput) {
+                    try RunAnywhere.registerModel(multiFile: [RemoteFile(url: url)], primaryFile: "other.onnx", id: "x",
+                                                  name: "X", framework: .sherpaOnnx, category: .speechSynthesis)
+                }
+                await expectSDKError(.invalidInput) {
+                    try RunAnywhere.registerModel(archive: ModelArchive(url: server.url(for: "a.tar.gz"), primaryFile: "../m.onnx"),
+                                                  id: "x", name: "X", framework: .sherpaOnnx, category: .speechSynthesis)
+                }
+                await expectSDKError(.invalidInput) { try ModelArchive(url: server.url(for: "a.rar"), primaryFile: "m.onnx") }
+                await expectSDKError(.invalidModelId) {
+                    try RunAnywhere.registerModel(id: "Bad Id", name: "X", url: url, framework: .llamaCpp, category: .llm)
+                }
+                #expect(try RunAnywhere.availableModels() == before)
+                try RunAnywhere.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm)
+                await expectSDKError(.modelAlreadyExists) {
+                    try RunAnywhere.registerModel(id: "x", name: "Y", url: url, framework: .llamaCpp, category: .llm)
+                }
+                await expectSDKError(.modelNotFound) { try RunAnywhere.downloadModel("nope") }
+                try RunAnywhere.registerModel(ModelInfo(id: "local", name: "L", category: .llm, format: .gguf, framework: .llamaCpp))
+                await expectSDKError(.modelNotDownloadable) { try RunAnywhere.downloadModel("local") }
+                await expectSDKError(.invalidConfiguration) {
+                    try RunAnywhere.setDownloadConfiguration(DownloadConfiguration(maxRetries: -1))
+                }
+            }
+        }
+    }
+}
