@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Products are split so the core library carries no native dependency: an app that only
-// wants the registry or a remote engine never links llama.cpp, and each engine backend is
-// its own opt-in product.
+// Products are split so the core library carries no inference engine: an app that only
+// wants the registry, downloads or a remote engine never links llama.cpp, and each engine
+// backend is its own opt-in product. The core's only native libraries are libcurl and
+// libarchive, which every Linux distribution ships.
 let package = Package(
     name: "RunAnywhere",
     platforms: [.macOS(.v15), .iOS(.v18)],

@@ -13,6 +13,7 @@ struct DoctorCommand: SDKCommand {
         var sdkVersion: String
         var home: String
         var engines: [EngineInfo]
+        var downloadLibraries: [String: String]
         var models: [ModelInfo]
         var modelFilesMissing: [String]
     }
@@ -25,6 +26,7 @@ struct DoctorCommand: SDKCommand {
         }.map(\.id)
         let report = Report(sdkVersion: RunAnywhere.version, home: RunAnywhere.paths?.home.path ?? "",
                             engines: RunAnywhere.registeredModules.map { $0.engineInfo() },
+                            downloadLibraries: RunAnywhere.downloadLibraries,
                             models: models, modelFilesMissing: missing)
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
@@ -34,6 +36,8 @@ struct DoctorCommand: SDKCommand {
             print("  \(engine.available ? "✓" : "✗") \(engine.name) \(engine.version ?? "")")
             for (key, value) in engine.details.sorted(by: { $0.key < $1.key }) { print("      \(key): \(value)") }
         }
+        print("downloads:")
+        for (name, version) in report.downloadLibraries.sorted(by: { $0.key < $1.key }) { print("  ✓ \(name): \(version)") }
         print("models:  \(models.count)")
         for model in models {
             let state = missing.contains(model.id) ? "FILE MISSING" : model.isDownloaded ? "ready" : "not downloaded"

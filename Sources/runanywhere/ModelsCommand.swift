@@ -5,8 +5,8 @@ import RunAnywhere
 /// `runanywhere models …`: the model registry.
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "models", abstract: "List, import and remove models.",
-        subcommands: [List.self, Import.self, Remove.self])
+        commandName: "models", abstract: "List, register, download, import, delete and remove models.",
+        subcommands: [List.self, Register.self, Download.self, Import.self, Delete.self, Remove.self])
 
     struct List: SDKCommand {
         static let configuration = CommandConfiguration(abstract: "List registered models.")
@@ -21,7 +21,8 @@ struct ModelsCommand: AsyncParsableCommand {
             if models.isEmpty { return print("No models registered. Import one with `runanywhere models import`.") }
             for model in models {
                 let size = model.sizeBytes.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "?"
-                print("\(model.id)\t\(model.category.rawValue)\t\(model.framework.rawValue)\t\(size)\t\(model.name)")
+                let state = model.isDownloaded ? "on disk" : model.isDownloadable ? "downloadable" : "missing"
+                print("\(model.id)\t\(model.category.rawValue)\t\(model.framework.rawValue)\t\(size)\t\(state)\t\(model.name)")
             }
         }
     }
@@ -47,6 +48,73 @@ struct ModelsCommand: AsyncParsableCommand {
         }
     }
 
+    struct Register: SDKCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a model by URL, to download later with `models download`.",
+            discussion: """
+            One --url registers a single file, or an archive with --archive. Several --url \
+            options register a multi-file model whose primary file is --file (default: the first).
+            """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The id to register it under.") var id: String
+        @Option(help: "Display name.") var name: String?
+        @Option(help: "Where to download it (http or https); repeat for a multi-file model.") var url: [String]
+        @Option(help: "llm, embedding, stt, tts, vad or vlm.") var category: ModelCategory
+        @Option(help: "llamacpp, whispercpp, sherpa, system.") var framework: InferenceFramework
+        @Option(help: "Expected SHA-256 (hex); one per --url, in order.") var sha256: [String] = []
+        @Option(help: "Expected size in bytes; one per --url, in order.") var size: [Int64] = []
+        @Option(help: "The URL is an archive of this type: zip, tar.gz, tar.bz2 or tar.xz.") var archive: ArchiveType?
+        @Option(help: "Archive or multi-file model: the primary file (a path inside the archive).") var file: String?
+        @Option(help: "Archive: another path it must contain (repeatable).") var expect: [String] = []
+        @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
+
+        func execute() async throws {
+            try CLI.start(global)
+            let urls = try url.map { text throws(SDKException) -> URL in
+                guard let url = URL(string: text) else { throw SDKException(.invalidInput, "'\(text)' is not a URL") }
+                return url
+            }
+            guard !urls.isEmpty else { throw SDKException(.invalidInput, "Give at least one --url") }
+            guard sha256.isEmpty || sha256.count == urls.count, size.isEmpty || size.count == urls.count else {
+                throw SDKException(.invalidInput, "Give one --sha256 and one --size per --url, or none")
+            }
+            let files = urls.indices.map { index in
+                RemoteFile(url: urls[index], sha256: sha256.isEmpty ? nil : sha256[index], sizeBytes: size.isEmpty ? nil : size[index])
+            }
+            let name = name ?? id
+            let model: ModelInfo
+            if archive != nil || ArchiveType(url: urls[0]) != nil {
+                guard urls.count == 1 else { throw SDKException(.invalidInput, "An archive model has one --url") }
+                guard let file else { throw SDKException(.invalidInput, "Name the archive's primary file with --file") }
+                let spec = try ModelArchive(url: urls[0], type: archive, primaryFile: file, expectedFiles: expect,
+                                            sha256: files[0].sha256, sizeBytes: files[0].sizeBytes)
+                model = try RunAnywhere.registerModel(archive: spec, id: id, name: name, framework: framework, category: category)
+            } else if files.count > 1 {
+                model = try RunAnywhere.registerModel(multiFile: files, primaryFile: file ?? files[0].fileName, id: id, name: name,
+                                                      framework: framework, category: category)
+            } else {
+                model = try RunAnywhere.registerModel(id: id, name: name, url: urls[0], framework: framework, category: category,
+                                                      sha256: files[0].sha256, sizeBytes: files[0].sizeBytes)
+            }
+            if json { return try CLI.printJSON(model) }
+            print("Registered \(model.id); fetch it with `runanywhere models download \(model.id)`")
+        }
+    }
+
+    struct Delete: SDKCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a model's files; a model registered by URL stays registered for a later download.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The model id.") var id: String
+
+        func execute() async throws {
+            try CLI.start(global)
+            let downloadable = try RunAnywhere.model(id).isDownloadable
+            try await RunAnywhere.deleteModel(id)
+            print(downloadable ? "Deleted the files of \(id); it can be downloaded again" : "Deleted \(id)")
+        }
+    }
+
     struct Remove: SDKCommand {
         static let configuration = CommandConfiguration(abstract: "Unregister a model and delete its stored files.")
         @OptionGroup var global: GlobalOptions
@@ -61,4 +129,5 @@ struct ModelsCommand: AsyncParsableCommand {
 }
 
 extension ModelCategory: ExpressibleByArgument {}
+extension ArchiveType: ExpressibleByArgument {}
 extension InferenceFramework: ExpressibleByArgument {}

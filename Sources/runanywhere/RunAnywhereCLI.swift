@@ -9,6 +9,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
         abstract: "On-device AI from the command line: models, generation, chat, speech and benchmarks.",
         version: RunAnywhere.version,
         subcommands: [DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
-                      TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, BenchCommand.self]
+                      TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, StorageCommand.self,
+                      BenchCommand.self]
     )
 }

@@ -55,7 +55,9 @@ actor ModelLifecycle<Service: Sendable> {
             throw SDKException(.invalidInput, "Model '\(id)' is a \(model.category.rawValue) model, not \(category.rawValue)")
         }
         guard let path = model.localPath else {
-            throw SDKException(.modelFileNotFound, "Model '\(id)' has no local files", recovery: "Download or import it first")
+            throw SDKException(.modelFileNotFound, "Model '\(id)' has no local files",
+                               recovery: model.isDownloadable ? "Download it first: RunAnywhere.downloadModel(\"\(id)\") or `runanywhere models download \(id)`"
+                                                              : "Import its files first")
         }
         guard FileSystem.isReadableFile(path) else {
             throw SDKException(.modelFileNotFound, "The file of model '\(id)' is missing: \(path.path)",

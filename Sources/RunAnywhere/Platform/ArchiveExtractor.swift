@@ -14,6 +14,9 @@ enum ArchiveExtractor {
         case file, directory, symlink(target: String), hardlink(target: String), other(String)
     }
 
+    /// libarchive's version and its compression libraries.
+    static var libraryVersion: String { String(cString: archive_version_details()) }
+
     /// Extracts `archive` into `folder` (which must exist and should be empty).
     ///
     /// - Parameters:

@@ -60,12 +60,13 @@ enum FileSystem {
         return total
     }
 
-    /// Whether `url` is a regular file that can be read.
+    /// Whether `url` is a folder.
     static func isDirectory(_ url: URL) -> Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
     }
 
+    /// Whether `url` is a regular file that can be read.
     static func isReadableFile(_ url: URL) -> Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && !isDir.boolValue

@@ -39,6 +39,9 @@ enum HTTPTransfer {
         case writeFailed(errno: Int32)
     }
 
+    /// libcurl's version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.17 zlib/1.2.13 …`.
+    static var libraryVersion: String { String(cString: curl_version()) }
+
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Runs blocking work on a thread of its own and awaits it.

@@ -128,6 +128,11 @@ extension RunAnywhere {
         try runtime().downloads.configuration = configuration
     }
 
+    /// The native libraries downloads run on, with their versions, for diagnostics.
+    public static var downloadLibraries: [String: String] {
+        ["libcurl": HTTPTransfer.libraryVersion, "libarchive": ArchiveExtractor.libraryVersion]
+    }
+
     /// The current download configuration.
     public static func downloadConfiguration() throws(SDKException) -> DownloadConfiguration {
         try runtime().downloads.configuration

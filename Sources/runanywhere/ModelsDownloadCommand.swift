@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+extension ModelsCommand {
+    /// `runanywhere models download ID`: a progress bar on a terminal, JSON lines with `--json`.
+    struct Download: SDKCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download a registered model into the store.",
+            discussion: "An interrupted download resumes where it stopped when run again.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The model id.") var id: String
+        @Flag(name: .long, help: "Print one JSON line per progress report.") var json = false
+
+        func execute() async throws {
+            try CLI.start(global)
+            let bar = !json && isatty(STDOUT_FILENO) == 1
+            var lastStage: DownloadStage?
+            var last: DownloadProgress?
+            for await progress in try RunAnywhere.downloadModel(id) {
+                last = progress
+                if json {
+                    try CLI.printJSON(ProgressLine(progress))
+                } else if bar {
+                    CLI.write("\r\u{1B}[2K" + Self.barLine(progress) + (progress.isFinal ? "\n" : ""))
+                } else if progress.stage != .failed, progress.stage != lastStage || progress.retry != last?.retry {
+                    print(Self.plainLine(progress))
+                }
+                lastStage = progress.stage
+            }
+            guard let last, last.stage == .completed, let model = last.model else {
+                throw last?.error ?? SDKException(.internalError, "The download ended without a result")
+            }
+            if !json { print("Downloaded \(model.id) → \(model.localPath?.path ?? "?")") }
+        }
+
+        static func barLine(_ p: DownloadProgress) -> String {
+            let width = 30
+            let filled = Int((p.overallProgress * Double(width)).rounded(.down))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            var text = "\(bar) \(String(format: "%3.0f", p.overallProgress * 100))% \(p.stage.rawValue)"
+            if p.stage == .downloading {
+                text += "  \(bytes(p.bytesDownloaded))"
+                if let total = p.totalBytes { text += " / \(bytes(total))" }
+                if p.bytesPerSecond > 0 { text += "  \(bytes(Int64(p.bytesPerSecond)))/s" }
+                if let eta = p.estimatedTimeRemaining { text += "  ETA \(Int(eta.rounded(.up))) s" }
+                if p.retry > 0 { text += "  (retry \(p.retry))" }
+            }
+            return text
+        }
+
+        static func plainLine(_ p: DownloadProgress) -> String {
+            var text = "\(p.stage.rawValue)"
+            if let file = p.currentFile { text += " \(file)" }
+            if p.retry > 0 { text += " (retry \(p.retry))" }
+            return text
+        }
+
+        static func bytes(_ count: Int64) -> String {
+            ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
+        }
+    }
+
+    /// One progress report as a JSON line.
+    struct ProgressLine: Encodable {
+        let modelId: String
+        let stage: String
+        let bytesDownloaded: Int64
+        let totalBytes: Int64?
+        let bytesPerSecond: Double
+        let etaSeconds: Double?
+        let stageProgress: Double
+        let overallProgress: Double
+        let file: String?
+        let retry: Int
+        let localPath: String?
+        let errorCode: String?
+        let error: String?
+
+        init(_ p: DownloadProgress) {
+            modelId = p.modelId
+            stage = p.stage.rawValue
+            bytesDownloaded = p.bytesDownloaded
+            totalBytes = p.totalBytes
+            bytesPerSecond = (p.bytesPerSecond * 10).rounded() / 10
+            etaSeconds = p.estimatedTimeRemaining.map { ($0 * 10).rounded() / 10 }
+            stageProgress = (p.stageProgress * 1000).rounded() / 1000
+            overallProgress = (p.overallProgress * 1000).rounded() / 1000
+            file = p.currentFile
+            retry = p.retry
+            localPath = p.model?.localPath?.path
+            errorCode = p.error?.code.rawValue
+            error = p.error?.message
+        }
+    }
+}
