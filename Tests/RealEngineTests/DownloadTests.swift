@@ -241,6 +241,83 @@ extension RealEngineTests {
             }
         }
 
+        @Test("A multi-file voice (model, config and tokens) downloads side by side and speaks")
+        func multiFileVoiceDownloadsAndSpeaks() async throws {
+            let onnx = try #require(try DefaultModels.model(DefaultModels.ttsId).localPath)
+            let folder = onnx.deletingLastPathComponent()
+            try await withDownloadServer { server, home in
+                var files: [RemoteFile] = []
+                for name in [onnx.lastPathComponent, onnx.lastPathComponent + ".json", "tokens.txt"] {
+                    try serve(folder.appendingPathComponent(name), in: server, as: "joe-\(name)")
+                    files.append(RemoteFile(url: server.url(for: "joe-\(name)"), fileName: name,
+                                            sha256: try sha256sum(folder.appendingPathComponent(name))))
+                }
+                try RunAnywhere.registerModel(multiFile: files, primaryFile: onnx.lastPathComponent, id: "dl-joe", name: "Joe",
+                                              framework: .sherpaOnnx, category: .speechSynthesis)
+                let model = try await RunAnywhere.downloadModel("dl-joe") { _ in }
+                let dir = home.appendingPathComponent("models/sherpa/dl-joe")
+                #expect(model.localPath == dir.appendingPathComponent(onnx.lastPathComponent))
+                #expect(entries(under: dir) == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json", "model.json", "tokens.txt"])
+
+                try await RunAnywhere.loadTTSModel("dl-joe")
+                let speech = try await RunAnywhere.synthesize("Downloaded voices speak too.")
+                #expect(speech.audio.duration > 1)
+            }
+        }
+
+        @Test("A file that changed on the server since the partial download is fetched whole again, never spliced")
+        func changedFileIsNotSpliced() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            let voice = try #require(try DefaultModels.model(DefaultModels.ttsId).localPath).deletingLastPathComponent()
+                .appendingPathComponent("tokens.txt")
+            try await withDownloadServer { server, home in
+                let name = "model.onnx"
+                try serve(vad, in: server, as: name)
+                var config = try RunAnywhere.downloadConfiguration()
+                config.maxRetries = 0
+                try RunAnywhere.setDownloadConfiguration(config)
+                server.setFault(FaultPlan(dropAfterBytes: 1 << 20), for: name)
+                try RunAnywhere.registerModel(id: "dl-changed", name: "Changed", url: server.url(for: name),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let failed = try #require(await collect(try RunAnywhere.downloadModel("dl-changed")).last)
+                #expect(failed.error?.code == .downloadFailed)
+                #expect(FileSystem.allocatedSize(of: home.appendingPathComponent("tmp/downloads/dl-changed/\(name).part")) == 1 << 20)
+
+                // A new version of the file appears under the same name.
+                let served = server.root.appendingPathComponent(name)
+                try FileManager.default.removeItem(at: served)
+                var replacement = try Data(contentsOf: voice)
+                while replacement.count < 3 << 20 { replacement.append(replacement) }
+                try replacement.write(to: served)
+                let model = try await RunAnywhere.downloadModel("dl-changed") { _ in }
+                let last = try #require(server.requests(for: name).last)
+                #expect(last.range != nil && last.status == 200, "If-Range made the server send the whole new file")
+                #expect(try Data(contentsOf: #require(model.localPath)) == replacement)
+            }
+        }
+
+        @Test("A download another process holds the lock of is left alone")
+        func lockedDownloadIsLeftAlone() async throws {
+            try await withDownloadServer { server, home in
+                try RunAnywhere.registerModel(id: "dl-locked", name: "Locked", url: server.url(for: "m.onnx"),
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let work = home.appendingPathComponent("tmp/downloads/dl-locked")
+                try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+                try Data(count: 100).write(to: work.appendingPathComponent("m.onnx.part"))
+                var otherProcess = FileLock(work.appendingPathComponent(DownloadManager.lockName))
+                #expect(otherProcess != nil)
+                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-locked")).last)
+                #expect(last.error?.code == .downloadFailed)
+                #expect(last.error?.message.contains("Another process") == true)
+                #expect(try RunAnywhere.cleanTempFiles() == 0)
+                #expect(FileSystem.allocatedSize(of: work.appendingPathComponent("m.onnx.part")) == 100)
+                otherProcess = nil
+                #expect(try RunAnywhere.cleanTempFiles() > 0)
+                #expect(!FileManager.default.fileExists(atPath: work.path))
+                #expect(server.requests.isEmpty)
+            }
+        }
+
         @Test("Archives of every type unpack into the model's folder and the model loads", arguments: ArchiveType.allCases)
         func archivesUnpackAndLoad(type: ArchiveType) async throws {
             let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)

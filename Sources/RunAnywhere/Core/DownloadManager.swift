@@ -100,15 +100,28 @@ final class DownloadManager: Sendable {
         let workDir = paths.downloadDirectory(for: id)
         events.publish(.downloadStarted(modelId: id))
         logger.info("Downloading \(id) from \(artifact.remoteFiles.map(\.url.absoluteString).joined(separator: ", "))")
-        let final: DownloadProgress
+        do {
+            try FileManager.default.createDirectory(at: workDir, withIntermediateDirectories: true)
+        } catch {
+            finish(job, failure: SDKException(.fileSystemError, "Cannot create \(workDir.path)", underlying: error))
+            return
+        }
+        // Another process sharing this home may be downloading the same model: its files are
+        // left alone, whatever happens here.
+        guard let lock = FileLock(workDir.appendingPathComponent(Self.lockName)) else {
+            finish(job, failure: SDKException(.downloadFailed, "Another process is downloading '\(id)'",
+                                              recovery: "Wait for it to finish; the model is then available here too"))
+            return
+        }
+        defer { withExtendedLifetime(lock) {} }
         do {
             let installed = try await perform(job, model: model, artifact: artifact, workDir: workDir)
             let bytes = installed.sizeBytes ?? 0
             let ms = start.duration(to: .now).milliseconds
             logger.info("Downloaded \(id): \(bytes) bytes in \(String(format: "%.0f", ms)) ms")
             events.publish(.downloadCompleted(modelId: id, bytes: bytes, durationMs: ms))
-            final = DownloadProgress(modelId: id, stage: .completed, bytesDownloaded: bytes, totalBytes: bytes,
-                                     stageProgress: 1, model: installed)
+            finish(job, with: DownloadProgress(modelId: id, stage: .completed, bytesDownloaded: bytes, totalBytes: bytes,
+                                               stageProgress: 1, model: installed))
         } catch {
             // Only bytes received before a network failure are worth resuming.
             let resumable = error.code == .downloadFailed && !job.cancelFlag.isCancelled
@@ -118,13 +131,20 @@ final class DownloadManager: Sendable {
             }
             let error = job.cancelFlag.isCancelled && error.code != .downloadCancelled
                 ? SDKException(.downloadCancelled, "The download of '\(id)' was cancelled") : error
-            logger.warning("Download of \(id) failed: \(error)")
-            events.publish(.downloadFailed(modelId: id, error: error))
-            final = DownloadProgress(modelId: id, stage: .failed, error: error)
+            finish(job, failure: error)
         }
+    }
+
+    private func finish(_ job: DownloadJob, failure error: SDKException) {
+        logger.warning("Download of \(job.modelId) failed: \(error)")
+        events.publish(.downloadFailed(modelId: job.modelId, error: error))
+        finish(job, with: DownloadProgress(modelId: job.modelId, stage: .failed, error: error))
+    }
+
+    private func finish(_ job: DownloadJob, with final: DownloadProgress) {
         // Out of the table before the last report, so a listener that retries at once starts afresh.
         jobs.withLock { jobs in
-            if jobs[id] === job { jobs[id] = nil }
+            if jobs[job.modelId] === job { jobs[job.modelId] = nil }
         }
         job.publish(final)
     }
@@ -139,16 +159,6 @@ final class DownloadManager: Sendable {
                          workDir: URL) async throws(SDKException) -> ModelInfo {
         let config = configuration
         let fm = FileManager.default
-        do {
-            try fm.createDirectory(at: workDir, withIntermediateDirectories: true)
-        } catch {
-            throw SDKException(.fileSystemError, "Cannot create \(workDir.path)", underlying: error)
-        }
-        guard let lock = FileLock(workDir.appendingPathComponent(Self.lockName)) else {
-            throw SDKException(.downloadFailed, "Another process is downloading '\(model.id)'",
-                               recovery: "Wait for it to finish, then the model is available here too")
-        }
-        defer { withExtendedLifetime(lock) {} }
 
         let manifestURL = workDir.appendingPathComponent(Self.manifestName)
         var manifest = (try? Data(contentsOf: manifestURL)).flatMap { try? ModelRegistry.decoder.decode(Manifest.self, from: $0) }
@@ -182,15 +192,25 @@ final class DownloadManager: Sendable {
         var done: Int64 = 0
         for (index, file) in files.enumerated() {
             var etag = manifest?.etags[file.fileName]
-            let before = done
-            let size = try await fetch(file, to: parts[index], expectedSize: sizes[index], etag: &etag, job: job,
-                                       config: config) { bytes, retry in
-                job.publish(job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry))
-            }
-            if let etag, manifest?.etags[file.fileName] != etag {
+            // The ETag goes to the manifest even when the transfer fails, so that a later run
+            // resumes with If-Range and never splices two versions of a file.
+            func rememberETag() {
+                guard let etag, manifest?.etags[file.fileName] != etag else { return }
                 manifest?.etags[file.fileName] = etag
-                try saveManifest(manifest!, to: manifestURL)
+                try? saveManifest(manifest!, to: manifestURL)
             }
+            let before = done
+            let size: Int64
+            do {
+                size = try await fetch(file, to: parts[index], expectedSize: sizes[index], etag: &etag, job: job,
+                                       config: config) { bytes, retry in
+                    job.publish(job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry))
+                }
+            } catch {
+                rememberETag()
+                throw error
+            }
+            rememberETag()
             done += size
         }
 
@@ -341,9 +361,10 @@ final class DownloadManager: Sendable {
                 break
             case .httpStatus(let status):
                 throw Self.httpError(status, file: file)
-            case .transport(let code, _, _) where HTTPTransfer.isRetryable(curlCode: code) && retry < config.maxRetries:
-                break
-            case .transport(_, let message, _):
+            case .transport(let code, _, let newEtag) where HTTPTransfer.isRetryable(curlCode: code) && retry < config.maxRetries:
+                etag = newEtag ?? etag
+            case .transport(_, let message, let newEtag):
+                etag = newEtag ?? etag
                 throw Self.transportError(message, file: file, retries: retry)
             case .cancelled:
                 throw SDKException(.downloadCancelled, "The download was cancelled")

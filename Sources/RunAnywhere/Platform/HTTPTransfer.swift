@@ -31,8 +31,9 @@ enum HTTPTransfer {
         case finished(status: Int, fileSize: Int64, etag: String?)
         /// The server answered with a status other than 200/206; nothing was written.
         case httpStatus(Int)
-        /// The connection failed or dropped; the file keeps what arrived (`fileSize` bytes).
-        case transport(code: Int, message: String, fileSize: Int64)
+        /// The connection failed or dropped; the file keeps what arrived. `etag` is the
+        /// resource's, if the server sent one, for resuming with `If-Range`.
+        case transport(code: Int, message: String, etag: String?)
         /// ``CancellationFlag`` was set.
         case cancelled
         /// Writing to disk failed with this `errno`.
@@ -82,10 +83,10 @@ enum HTTPTransfer {
         if context.discarding { return .httpStatus(context.status) }
         if context.rangeMismatch {
             return .transport(code: Int(CURLE_RANGE_ERROR.rawValue), message: "The server sent another byte range than asked",
-                              fileSize: 0)
+                              etag: nil)
         }
         if let failure {
-            return .transport(code: failure.code, message: failure.message, fileSize: context.position)
+            return .transport(code: failure.code, message: failure.message, etag: context.etag)
         }
         guard context.status == 200 || context.status == 206 else { return .httpStatus(context.status) }
         if !context.decided { context.decide() }  // an empty body never reached the write callback
