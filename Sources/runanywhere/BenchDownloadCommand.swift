@@ -32,7 +32,7 @@ extension BenchCommand {
             var ratio: Double
             var sdkPeakRSSGrowthMB: [Double]
             var sdkMaxPeakRSSGrowthMB: Double
-            var verifiedSDKMBPerS: Double
+            var sdkVerifiedMBPerS: Double
             var curlPlusSha256sumMBPerS: Double
         }
 
@@ -104,7 +104,7 @@ extension BenchCommand {
                 curlMedianMBPerS: CLI.median(curlRates), sdkMedianMBPerS: CLI.median(sdkRates),
                 ratio: CLI.median(sdkRates) / CLI.median(curlRates),
                 sdkPeakRSSGrowthMB: growths, sdkMaxPeakRSSGrowthMB: growths.max() ?? 0,
-                verifiedSDKMBPerS: mb / verified.seconds, curlPlusSha256sumMBPerS: mb / curlVerified)
+                sdkVerifiedMBPerS: mb / verified.seconds, curlPlusSha256sumMBPerS: mb / curlVerified)
             if json { return try CLI.printJSON(report) }
             print("File: \(sizeMB) MiB served from 127.0.0.1 by a separate process; \(reps) alternating runs each")
             print("                      median MB/s   runs")
@@ -112,7 +112,7 @@ extension BenchCommand {
             print("SDK downloadModel    \(CLI.pad(report.sdkMedianMBPerS))   \(report.sdkMBPerS)")
             print("speed ratio (SDK/curl): \(CLI.format(report.ratio, 3))")
             print("SDK peak RSS growth: \(CLI.format(report.sdkMaxPeakRSSGrowthMB)) MB (max of \(growths.map { CLI.format($0) }))")
-            print("with SHA-256: SDK \(CLI.format(report.verifiedSDKMBPerS)) MB/s, curl + sha256sum \(CLI.format(report.curlPlusSha256sumMBPerS)) MB/s")
+            print("with SHA-256: SDK \(CLI.format(report.sdkVerifiedMBPerS)) MB/s, curl + sha256sum \(CLI.format(report.curlPlusSha256sumMBPerS)) MB/s")
         }
 
         static func writeRandomFile(_ url: URL, bytes: Int64) throws {

@@ -78,6 +78,7 @@ extension RealEngineTests {
             try await withDownloadServer { server, home in
                 let name = try serve(gguf, in: server)
                 server.setFault(FaultPlan(dropAfterBytes: size / 2), for: name)
+                let events = RunAnywhere.events.events(for: .download)
                 try RunAnywhere.registerModel(id: "dl-llm", name: "Downloaded SmolLM2", url: server.url(for: name),
                                               framework: .llamaCpp, category: .llm, sha256: expected)
                 let reports = await collect(try RunAnywhere.downloadModel("dl-llm"))
@@ -85,6 +86,16 @@ extension RealEngineTests {
                 #expect(last.stage == .completed, "\(last.error.map(String.init(describing:)) ?? "")")
                 #expect(reports.contains { $0.retry >= 1 }, "a retry was reported")
                 #expect(reports.contains { $0.stage == .validating })
+                #expect(reports.contains { $0.bytesPerSecond > 0 && $0.estimatedTimeRemaining != nil })
+                var names: [String] = []
+                for await event in events {
+                    names.append(event.kind.name)
+                    if case .downloadCompleted(let id, let bytes, _) = event.kind {
+                        #expect(id == "dl-llm" && bytes >= size)
+                        break
+                    }
+                }
+                #expect(names == ["download_started", "download_completed"])
 
                 let gets = server.requests(for: name).filter { $0.method == "GET" }
                 #expect(gets.count == 2)

@@ -140,6 +140,7 @@ final class ModelRegistry: Sendable {
     /// readable file.
     func register(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
         try ModelInfo.validate(id: model.id)
+        try model.artifact?.validate()
         if let path = model.localPath, !FileSystem.isReadableFile(path) {
             throw SDKException(.modelFileNotFound, "Model file \(path.path) does not exist or cannot be read")
         }
