@@ -64,7 +64,8 @@ struct ModelsCommand: AsyncParsableCommand {
         @Option(help: "Expected SHA-256 (hex); one per --url, in order.") var sha256: [String] = []
         @Option(help: "Expected size in bytes; one per --url, in order.") var size: [Int64] = []
         @Option(help: "The URL is an archive of this type: zip, tar.gz, tar.bz2 or tar.xz.") var archive: ArchiveType?
-        @Option(help: "Archive or multi-file model: the primary file (a path inside the archive).") var file: String?
+        @Option(help: "Archive: the primary file's path inside it. Multi-file: the primary file. One file: its name on disk.")
+        var file: String?
         @Option(help: "Archive: another path it must contain (repeatable).") var expect: [String] = []
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
 
@@ -94,7 +95,7 @@ struct ModelsCommand: AsyncParsableCommand {
                                                       framework: framework, category: category)
             } else {
                 model = try RunAnywhere.registerModel(id: id, name: name, url: urls[0], framework: framework, category: category,
-                                                      sha256: files[0].sha256, sizeBytes: files[0].sizeBytes)
+                                                      fileName: file, sha256: files[0].sha256, sizeBytes: files[0].sizeBytes)
             }
             if json { return try CLI.printJSON(model) }
             print("Registered \(model.id); fetch it with `runanywhere models download \(model.id)`")

@@ -124,9 +124,9 @@ extension RealEngineTests {
                 let name = try serve(vad, in: server)
                 server.setFault(FaultPlan(failures: [500, 500]), for: name)
                 try RunAnywhere.registerModel(id: "dl-vad", name: "VAD", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                                              framework: .sherpaOnnx, category: .voiceActivityDetection, fileName: "vad.onnx")
                 let model = try await RunAnywhere.downloadModel("dl-vad") { _ in }
-                #expect(model.isDownloaded)
+                #expect(model.localPath?.lastPathComponent == "vad.onnx")
                 #expect(server.requests(for: name).filter { $0.method == "GET" }.map(\.status) == [500, 500, 200])
                 #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
             }
@@ -427,6 +427,10 @@ extension RealEngineTests {
                 try RunAnywhere.registerModel(id: "dl-store", name: "Stored", url: server.url(for: name),
                                               framework: .sherpaOnnx, category: .voiceActivityDetection)
                 try await RunAnywhere.downloadModel("dl-store") { _ in }
+                let requests = server.requests.count
+                let repeated = await collect(try RunAnywhere.downloadModel("dl-store"))
+                #expect(repeated.map(\.stage) == [.completed], "a downloaded model completes at once")
+                #expect(server.requests.count == requests)
                 try await RunAnywhere.loadVADModel("dl-store")
 
                 let info = try RunAnywhere.getStorageInfo()

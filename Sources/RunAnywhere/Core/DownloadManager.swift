@@ -49,11 +49,6 @@ final class DownloadManager: Sendable {
     /// Starts downloading `id`, or joins the download already running.
     func download(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
         let model = try registry.get(id)
-        guard let artifact = model.artifact else {
-            throw SDKException(.modelNotDownloadable, "Model '\(id)' has no download source",
-                               recovery: "Register it with a URL (RunAnywhere.registerModel(id:name:url:…)) or import its files")
-        }
-        try artifact.validate()
         if let path = model.localPath, FileSystem.isReadableFile(path) {
             let job = DownloadJob(modelId: id)
             let stream = job.subscribe()
@@ -61,6 +56,11 @@ final class DownloadManager: Sendable {
                                          totalBytes: model.sizeBytes, stageProgress: 1, model: model))
             return stream
         }
+        guard let artifact = model.artifact else {
+            throw SDKException(.modelNotDownloadable, "Model '\(id)' has no download source",
+                               recovery: "Register it with a URL (RunAnywhere.registerModel(id:name:url:…)) or import its files")
+        }
+        try artifact.validate()
         let (job, isNew) = jobs.withLock { jobs -> (DownloadJob, Bool) in
             if let job = jobs[id] { return (job, false) }
             let job = DownloadJob(modelId: id)

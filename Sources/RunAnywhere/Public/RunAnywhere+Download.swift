@@ -6,8 +6,8 @@ extension RunAnywhere {
     /// Registers a model that is one file at a URL, to fetch later with ``downloadModel(_:)``.
     ///
     /// Nothing is downloaded here. `sha256`, when given, is checked after the download;
-    /// `sizeBytes`, when given, spares a HEAD request and lets the disk-space check run
-    /// before the transfer.
+    /// `sizeBytes`, when given, spares a HEAD request. `fileName` is the name the file gets
+    /// on disk, by default the URL's last path component.
     ///
     /// ```swift
     /// try RunAnywhere.registerModel(id: "smollm2-135m-instruct", name: "SmolLM2 135M",
@@ -22,9 +22,9 @@ extension RunAnywhere {
     ///   is not http(s), a malformed checksum or a negative size.
     @discardableResult
     public static func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
-                                     category: ModelCategory, format: ModelFormat? = nil, sha256: String? = nil,
-                                     sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
-        let file = RemoteFile(url: url, sha256: sha256, sizeBytes: sizeBytes)
+                                     category: ModelCategory, format: ModelFormat? = nil, fileName: String? = nil,
+                                     sha256: String? = nil, sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
+        let file = RemoteFile(url: url, fileName: fileName, sha256: sha256, sizeBytes: sizeBytes)
         return try register(artifact: .file(file), id: id, name: name, framework: framework, category: category,
                             format: format ?? ModelFormat.guess(fromFileName: file.fileName))
     }
