@@ -132,4 +132,40 @@ struct ModelRegistryTests {
         #expect(registry.list().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: paths.tempDirectory.path).isEmpty)
     }
+
+    @Test("A downloaded archive model moved with its home is rediscovered at its nested primary file")
+    func discoveryOfNestedPrimaryFile() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let dir = paths.modelDirectory(framework: .sherpaOnnx, id: "voice")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("joe"), withIntermediateDirectories: true)
+        try Data("onnx".utf8).write(to: dir.appendingPathComponent("joe/model.onnx"))
+        let archive = try ModelArchive(url: URL(string: "https://example.com/joe.tar.bz2")!, primaryFile: "joe/model.onnx")
+        let old = ModelInfo(id: "voice", name: "Joe", category: .speechSynthesis, format: .onnx, framework: .sherpaOnnx,
+                            localPath: URL(fileURLWithPath: "/old/home/models/sherpa/voice/joe/model.onnx"),
+                            artifact: .archive(archive))
+        try ModelRegistry.encoder.encode(old).write(to: dir.appendingPathComponent(ModelRegistry.sidecarName))
+        let registry = ModelRegistry(paths: paths)
+        try registry.load()
+        #expect(try registry.get("voice").localPath == dir.appendingPathComponent("joe/model.onnx"))
+        #expect(try registry.get("voice").isDownloadable)
+    }
+
+    @Test("At load, an entry whose file vanished is kept but no longer downloaded")
+    func vanishedFilesAreForgotten() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let file = try writeFile(Self.tinyGGUF(), named: "gone.gguf")
+        let registry = ModelRegistry(paths: paths)
+        try registry.load()
+        try registry.register(ModelInfo(id: "gone", name: "Gone", category: .llm, format: .gguf, framework: .llamaCpp,
+                                        localPath: file))
+        try FileManager.default.removeItem(at: file)
+        let reloaded = ModelRegistry(paths: paths)
+        try reloaded.load()
+        #expect(try !reloaded.get("gone").isDownloaded)
+        let again = ModelRegistry(paths: paths)
+        try again.load()
+        #expect(try again.get("gone").localPath == nil, "the reconciliation was saved")
+    }
 }
