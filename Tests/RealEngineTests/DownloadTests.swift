@@ -67,6 +67,28 @@ private func entries(under folder: URL) -> [String] {
     (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
 }
 
+/// Serves the default VAD model (a real 2.3 MB ONNX file) and registers it by URL as `id`.
+@discardableResult
+private func registerServedVAD(_ id: String, on server: LocalFileServer, fileName: String? = nil,
+                               sha256: String? = nil) throws -> (name: String, source: URL) {
+    let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+    if !FileManager.default.fileExists(atPath: server.root.appendingPathComponent(vad.lastPathComponent).path) {
+        try serve(vad, in: server)
+    }
+    try RunAnywhere.registerModel(id: id, name: id, url: server.url(for: vad.lastPathComponent), framework: .sherpaOnnx,
+                                  category: .voiceActivityDetection, fileName: fileName, sha256: sha256)
+    return (vad.lastPathComponent, vad)
+}
+
+/// Expects a failed download to have left nothing: no partial files, no model folder, not downloaded.
+private func expectNoTrace(of id: String, framework: InferenceFramework, in home: URL,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty, sourceLocation: sourceLocation)
+    #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/\(framework.rawValue)/\(id)").path),
+            sourceLocation: sourceLocation)
+    #expect(try !RunAnywhere.model(id).isDownloaded, sourceLocation: sourceLocation)
+}
+
 extension RealEngineTests {
     @Suite("Model downloads against a local HTTP server")
     struct DownloadTests {
@@ -119,12 +141,9 @@ extension RealEngineTests {
 
         @Test("Two 500 answers are retried and the third request succeeds")
         func serverErrorsAreRetried() async throws {
-            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, _ in
-                let name = try serve(vad, in: server)
+                let (name, vad) = try registerServedVAD("dl-vad", on: server, fileName: "vad.onnx")
                 server.setFault(FaultPlan(failures: [500, 500]), for: name)
-                try RunAnywhere.registerModel(id: "dl-vad", name: "VAD", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection, fileName: "vad.onnx")
                 let model = try await RunAnywhere.downloadModel("dl-vad") { _ in }
                 #expect(model.localPath?.lastPathComponent == "vad.onnx")
                 #expect(server.requests(for: name).filter { $0.method == "GET" }.map(\.status) == [500, 500, 200])
@@ -142,27 +161,19 @@ extension RealEngineTests {
                 #expect(last.error?.code == .downloadFailed)
                 #expect(last.error?.message.contains("404") == true)
                 #expect(server.requests(for: "nope.gguf").count == 1, "a 404 is not retried")
-                #expect(try !RunAnywhere.model("dl-missing").isDownloaded)
                 #expect(entries(under: home.appendingPathComponent("tmp")).filter { !$0.hasPrefix("downloads") }.isEmpty)
-                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
-                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/llamacpp/dl-missing").path))
+                try expectNoTrace(of: "dl-missing", framework: .llamaCpp, in: home)
             }
         }
 
         @Test("A wrong SHA-256 rejects the download and removes its files")
         func checksumMismatchIsRejected() async throws {
-            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, home in
-                let name = try serve(vad, in: server)
-                try RunAnywhere.registerModel(id: "dl-bad-sum", name: "Bad sum", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection,
-                                              sha256: String(repeating: "ab", count: 32))
+                let (_, vad) = try registerServedVAD("dl-bad-sum", on: server, sha256: String(repeating: "ab", count: 32))
                 let last = try #require(await collect(try RunAnywhere.downloadModel("dl-bad-sum")).last)
                 #expect(last.error?.code == .checksumMismatch)
                 #expect(last.error?.message.contains(try sha256sum(vad)) == true, "the message names the actual digest")
-                #expect(try !RunAnywhere.model("dl-bad-sum").isDownloaded)
-                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
-                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-bad-sum").path))
+                try expectNoTrace(of: "dl-bad-sum", framework: .sherpaOnnx, in: home)
             }
         }
 
@@ -188,19 +199,15 @@ extension RealEngineTests {
                 #expect(stopped < .seconds(1), "stopped \(stopped) after the cancel")
                 #expect(last?.error?.code == .downloadCancelled)
                 #expect(try RunAnywhere.activeDownloads().isEmpty)
-                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path))
-                #expect(try !RunAnywhere.model("dl-slow").isDownloaded)
+                try expectNoTrace(of: "dl-slow", framework: .llamaCpp, in: home)
             }
         }
 
         @Test("Two downloads of one model at once share a single transfer")
         func concurrentDownloadsCoalesce() async throws {
-            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, _ in
-                let name = try serve(vad, in: server)
+                let (name, _) = try registerServedVAD("dl-twice", on: server)
                 server.setFault(FaultPlan(bytesPerSecond: 8 << 20), for: name)
-                try RunAnywhere.registerModel(id: "dl-twice", name: "Twice", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
                 let first = try RunAnywhere.downloadModel("dl-twice")
                 let second = try RunAnywhere.downloadModel("dl-twice")
                 async let a = collect(first)
@@ -232,15 +239,12 @@ extension RealEngineTests {
 
         @Test("A network failure past the retries keeps the partial file, and the next download resumes it")
         func partialFileSurvivesForTheNextAttempt() async throws {
-            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, home in
-                let name = try serve(vad, in: server)
+                let (name, vad) = try registerServedVAD("dl-flaky", on: server)
                 var config = try RunAnywhere.downloadConfiguration()
                 config.maxRetries = 0
                 try RunAnywhere.setDownloadConfiguration(config)
                 server.setFault(FaultPlan(dropAfterBytes: 1 << 20), for: name)
-                try RunAnywhere.registerModel(id: "dl-flaky", name: "Flaky", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
                 let failed = try #require(await collect(try RunAnywhere.downloadModel("dl-flaky")).last)
                 #expect(failed.error?.code == .downloadFailed)
                 let partial = home.appendingPathComponent("tmp/downloads/dl-flaky/\(name).part")
@@ -414,18 +418,14 @@ extension RealEngineTests {
                 #expect(last.error?.code == .unsafeArchive, "\(last.error.map(String.init(describing:)) ?? "no error")")
                 #expect(!FileManager.default.fileExists(atPath: outside.path))
                 #expect(!entries(under: home).contains { $0.hasSuffix(marker) || $0.hasSuffix("ok.onnx") })
-                #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
-                #expect(try !RunAnywhere.model("dl-evil").isDownloaded)
+                try expectNoTrace(of: "dl-evil", framework: .sherpaOnnx, in: home)
             }
         }
 
         @Test("Storage info, deleting a model's files, clearing the cache and cleaning temporary files")
         func storageManagement() async throws {
-            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, home in
-                let name = try serve(vad, in: server)
-                try RunAnywhere.registerModel(id: "dl-store", name: "Stored", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let (_, vad) = try registerServedVAD("dl-store", on: server)
                 try await RunAnywhere.downloadModel("dl-store") { _ in }
                 let requests = server.requests.count
                 let repeated = await collect(try RunAnywhere.downloadModel("dl-store"))
@@ -465,13 +465,9 @@ extension RealEngineTests {
 
         @Test("At start-up a model whose files vanished is no longer downloaded and orphan temp files go")
         func startUpReconciles() async throws {
-            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, home in
-                let name = try serve(vad, in: server)
-                try RunAnywhere.registerModel(id: "dl-gone", name: "Gone", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
-                try RunAnywhere.registerModel(id: "dl-pending", name: "Pending", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                let (name, _) = try registerServedVAD("dl-gone", on: server)
+                try registerServedVAD("dl-pending", on: server)
                 let model = try await RunAnywhere.downloadModel("dl-gone") { _ in }
                 await RunAnywhere.reset()
 
