@@ -161,12 +161,14 @@ final class DownloadManager: Sendable {
         let fm = FileManager.default
 
         let manifestURL = workDir.appendingPathComponent(Self.manifestName)
-        var manifest = (try? Data(contentsOf: manifestURL)).flatMap { try? ModelRegistry.decoder.decode(Manifest.self, from: $0) }
-        if manifest?.artifact != artifact {
+        var manifest = Manifest(artifact: artifact)
+        if let stored = (try? Data(contentsOf: manifestURL)).flatMap({ try? ModelRegistry.decoder.decode(Manifest.self, from: $0) }),
+           stored.artifact == artifact {
+            manifest = stored
+        } else {
             FileSystem.removeContents(of: workDir) { $0.lastPathComponent == Self.lockName }
-            manifest = Manifest(artifact: artifact)
         }
-        try saveManifest(manifest!, to: manifestURL)
+        try saveManifest(manifest, to: manifestURL)
         let files = artifact.remoteFiles
         let parts = files.map { workDir.appendingPathComponent($0.fileName + ".part") }
 
@@ -191,13 +193,13 @@ final class DownloadManager: Sendable {
         // 2. Transfer.
         var done: Int64 = 0
         for (index, file) in files.enumerated() {
-            var etag = manifest?.etags[file.fileName]
+            var etag = manifest.etags[file.fileName]
             // The ETag goes to the manifest even when the transfer fails, so that a later run
             // resumes with If-Range and never splices two versions of a file.
             func rememberETag() {
-                guard let etag, manifest?.etags[file.fileName] != etag else { return }
-                manifest?.etags[file.fileName] = etag
-                try? saveManifest(manifest!, to: manifestURL)
+                guard let etag, manifest.etags[file.fileName] != etag else { return }
+                manifest.etags[file.fileName] = etag
+                try? saveManifest(manifest, to: manifestURL)
             }
             let before = done
             let size: Int64
@@ -214,61 +216,10 @@ final class DownloadManager: Sendable {
             done += size
         }
 
-        // 3. Checksums.
-        let hashed = files.indices.filter { files[$0].sha256 != nil }
-        let hashedTotal = max(1, hashed.reduce(Int64(0)) { $0 + FileSystem.allocatedSize(of: parts[$1]) })
-        var hashedDone: Int64 = 0
-        for index in hashed {
-            let file = files[index]
-            job.publish(DownloadProgress(modelId: model.id, stage: .validating, bytesDownloaded: done, totalBytes: done,
-                                         stageProgress: Double(hashedDone) / Double(hashedTotal), currentFile: file.fileName))
-            var lastReport = ContinuousClock.now
-            let base = hashedDone
-            let digest = try FileSystem.sha256(of: parts[index], cancel: job.cancelFlag) { bytes in
-                guard lastReport.duration(to: .now) >= .milliseconds(100) else { return }
-                lastReport = .now
-                job.publish(DownloadProgress(modelId: model.id, stage: .validating, bytesDownloaded: done, totalBytes: done,
-                                             stageProgress: Double(base + bytes) / Double(hashedTotal), currentFile: file.fileName))
-            }
-            hashedDone += FileSystem.allocatedSize(of: parts[index])
-            guard digest == file.sha256 else {
-                throw SDKException(.checksumMismatch,
-                                   "\(file.fileName) of model '\(model.id)' has SHA-256 \(digest), expected \(file.sha256 ?? "")",
-                                   recovery: "The file is corrupt or was replaced on the server; its download was discarded")
-            }
-        }
-
-        // 4. Staging: files renamed, archives unpacked.
+        // 3. Checksums, 4. staging: files renamed, archives unpacked.
+        try await verifyChecksums(of: files, at: parts, job: job, downloaded: done)
         let stage = workDir.appendingPathComponent("stage", isDirectory: true)
-        try? fm.removeItem(at: stage)
-        do {
-            try fm.createDirectory(at: stage, withIntermediateDirectories: true)
-        } catch {
-            throw SDKException(.fileSystemError, "Cannot create \(stage.path)", underlying: error)
-        }
-        switch artifact {
-        case .file, .files:
-            for (index, file) in files.enumerated() {
-                try FileSystem.transfer(parts[index], to: stage.appendingPathComponent(file.fileName), move: true)
-            }
-        case .archive(let archive):
-            job.publish(DownloadProgress(modelId: model.id, stage: .extracting, bytesDownloaded: done, totalBytes: done,
-                                         currentFile: archive.url.lastPathComponent))
-            var lastReport = ContinuousClock.now
-            _ = try ArchiveExtractor.extract(parts[0], type: archive.type, into: stage,
-                                             maxBytes: availableBytes(config: config), cancel: job.cancelFlag) { fraction in
-                guard lastReport.duration(to: .now) >= .milliseconds(100) else { return }
-                lastReport = .now
-                job.publish(DownloadProgress(modelId: model.id, stage: .extracting, bytesDownloaded: done, totalBytes: done,
-                                             stageProgress: fraction, currentFile: archive.url.lastPathComponent))
-            }
-            for path in [archive.primaryFile] + archive.expectedFiles
-            where !FileSystem.isReadableFile(stage.appendingPathComponent(path)) {
-                throw SDKException(.invalidArchive, "The archive of model '\(model.id)' has no file '\(path)'",
-                                   recovery: "Check primaryFile/expectedFiles against the archive's content")
-            }
-            try? fm.removeItem(at: parts[0])
-        }
+        try await stageFiles(of: artifact, from: parts, into: stage, job: job, downloaded: done, config: config)
 
         // 5. Install.
         var updated = model
@@ -286,6 +237,85 @@ final class DownloadManager: Sendable {
         return installed
     }
 
+    /// Compares every file that has a registered SHA-256 with its digest.
+    private func verifyChecksums(of files: [RemoteFile], at parts: [URL], job: DownloadJob,
+                                 downloaded: Int64) async throws(SDKException) {
+        let checked = files.indices.filter { files[$0].sha256 != nil }
+        let total = max(1, checked.reduce(Int64(0)) { $0 + FileSystem.allocatedSize(of: parts[$1]) })
+        var hashed: Int64 = 0
+        for index in checked {
+            let (file, part, base) = (files[index], parts[index], hashed)
+            let report = { @Sendable (bytes: Int64) in
+                job.publish(DownloadProgress(modelId: job.modelId, stage: .validating, bytesDownloaded: downloaded,
+                                             totalBytes: downloaded, stageProgress: Double(base + bytes) / Double(total),
+                                             currentFile: file.fileName))
+            }
+            report(0)
+            let result = await runOnDetachedThread(name: "runanywhere-sha256") { () -> Result<String, SDKException> in
+                var lastReport = ContinuousClock.now
+                return Result { () throws(SDKException) in
+                    try FileSystem.sha256(of: part, cancel: job.cancelFlag) { bytes in
+                        guard lastReport.duration(to: .now) >= .milliseconds(100) else { return }
+                        lastReport = .now
+                        report(bytes)
+                    }
+                }
+            }
+            let digest = try result.get()
+            hashed += FileSystem.allocatedSize(of: part)
+            guard digest == file.sha256 else {
+                throw SDKException(.checksumMismatch,
+                                   "\(file.fileName) of model '\(job.modelId)' has SHA-256 \(digest), expected \(file.sha256 ?? "")",
+                                   recovery: "The file is corrupt or was replaced on the server; its download was discarded")
+            }
+        }
+    }
+
+    /// Fills `stage` with the model's folder as it will be installed: the downloaded files
+    /// renamed, or the archive unpacked (every entry checked) and its listed files present.
+    private func stageFiles(of artifact: ModelArtifact, from parts: [URL], into stage: URL, job: DownloadJob,
+                            downloaded: Int64, config: DownloadConfiguration) async throws(SDKException) {
+        let fm = FileManager.default
+        try? fm.removeItem(at: stage)
+        do {
+            try fm.createDirectory(at: stage, withIntermediateDirectories: true)
+        } catch {
+            throw SDKException(.fileSystemError, "Cannot create \(stage.path)", underlying: error)
+        }
+        switch artifact {
+        case .file, .files:
+            for (part, file) in zip(parts, artifact.remoteFiles) {
+                try FileSystem.transfer(part, to: stage.appendingPathComponent(file.fileName), move: true)
+            }
+        case .archive(let archive):
+            let name = archive.url.lastPathComponent
+            let report = { @Sendable (fraction: Double) in
+                job.publish(DownloadProgress(modelId: job.modelId, stage: .extracting, bytesDownloaded: downloaded,
+                                             totalBytes: downloaded, stageProgress: fraction, currentFile: name))
+            }
+            report(0)
+            let (part, maxBytes) = (parts[0], availableBytes(config: config))
+            let result = await runOnDetachedThread(name: "runanywhere-unpack") { () -> Result<[String], SDKException> in
+                var lastReport = ContinuousClock.now
+                return Result { () throws(SDKException) in
+                    try ArchiveExtractor.extract(part, type: archive.type, into: stage, maxBytes: maxBytes,
+                                                 cancel: job.cancelFlag) { fraction in
+                        guard lastReport.duration(to: .now) >= .milliseconds(100) else { return }
+                        lastReport = .now
+                        report(fraction)
+                    }
+                }
+            }
+            _ = try result.get()
+            for path in [archive.primaryFile] + archive.expectedFiles
+            where !FileSystem.isReadableFile(stage.appendingPathComponent(path)) {
+                throw SDKException(.invalidArchive, "The archive of model '\(job.modelId)' has no file '\(path)'",
+                                   recovery: "Check primaryFile/expectedFiles against the archive's content")
+            }
+            try? fm.removeItem(at: parts[0])
+        }
+    }
+
     /// The size a HEAD request reports, with the same retries as a transfer; `nil` when
     /// the server does not say (the download then goes ahead without a space check).
     private func headSize(of file: RemoteFile, job: DownloadJob, config: DownloadConfiguration) async throws(SDKException) -> Int64? {
@@ -293,7 +323,7 @@ final class DownloadManager: Sendable {
         while true {
             let options = HTTPTransfer.Options(connectTimeout: config.connectTimeout, stallTimeout: config.stallTimeout)
             let url = file.url
-            let result = await HTTPTransfer.detached { HTTPTransfer.head(url, options: options) }
+            let result = await runOnDetachedThread(name: "runanywhere-download") { HTTPTransfer.head(url, options: options) }
             if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
             switch result {
             case .success(let head) where (200..<300).contains(head.status):
@@ -337,7 +367,7 @@ final class DownloadManager: Sendable {
             let options = HTTPTransfer.Options(connectTimeout: config.connectTimeout, stallTimeout: config.stallTimeout)
             let (url, ifRange, cancel, attempt, start) = (file.url, etag, job.cancelFlag, retry, offset)
             report(offset, retry)
-            let outcome = await HTTPTransfer.detached {
+            let outcome = await runOnDetachedThread(name: "runanywhere-download") {
                 HTTPTransfer.get(url, into: fd, offset: start, ifRange: ifRange, options: options, cancel: cancel) {
                     report($0, attempt)
                 }

@@ -10,7 +10,7 @@ import Synchronization
 /// queues with no back-pressure: a quarter of the speed, and a 300 MB file grew the
 /// process by 150 MB when measured.
 ///
-/// Calls block; run them off the cooperative pool (``HTTPTransfer/detached(_:)``).
+/// Calls block; run them off the cooperative pool (``runOnDetachedThread(name:_:)``).
 enum HTTPTransfer {
     struct Options: Sendable {
         var connectTimeout: Double
@@ -44,15 +44,6 @@ enum HTTPTransfer {
     static var libraryVersion: String { String(cString: curl_version()) }
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
-    /// Runs blocking work on a thread of its own and awaits it.
-    static func detached<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.name = "runanywhere-download"
-            thread.start()
-        }
-    }
 
     /// A HEAD request; redirects are followed.
     static func head(_ url: URL, options: Options) -> Result<Head, TransportFailure> {
