@@ -1,0 +1,88 @@
+import Foundation
+import LocalFileServer
+import Testing
+import RunAnywhere
+
+/// The `runanywhere` binary built next to the tests (by `swift build --build-tests`).
+private let cliBinary: URL = {
+    var folder = URL(fileURLWithPath: #filePath)
+    while folder.path != "/", !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent(".build/debug/runanywhere")
+}()
+
+/// Runs the CLI; returns its exit status, standard output and standard error.
+private func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = cliBinary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+}
+
+private func json(_ line: Substring) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+}
+
+extension RealEngineTests {
+    @Suite("The CLI's model download and storage commands")
+    struct CLIDownloadTests {
+        @Test("models register, download --json, storage info --json and models delete work end to end")
+        func registerDownloadInspectDelete() async throws {
+            try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first (make test does)")
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("ra-cli-\(UUID().uuidString)")
+            let root = work.appendingPathComponent("serve")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: work) }
+            try FileManager.default.copyItem(at: vad, to: root.appendingPathComponent("vad.onnx"))
+            let server = try await LocalFileServer.start(root: root)
+            defer { Task { await server.stop() } }
+            let home = ["--home", work.appendingPathComponent("home").path]
+
+            let register = try cli(["models", "register", "--id", "cli-vad", "--name", "CLI VAD", "--url",
+                                    server.url(for: "vad.onnx").absoluteString, "--category", "vad", "--framework", "sherpa",
+                                    "--json"] + home)
+            #expect(register.status == 0, "\(register.err)")
+            #expect(try json(Substring(register.out.trimmingCharacters(in: .newlines)))["id"] as? String == "cli-vad")
+
+            let download = try cli(["models", "download", "cli-vad", "--json"] + home)
+            #expect(download.status == 0, "\(download.err)")
+            let lines = try download.out.split(separator: "\n").map(json)
+            #expect(lines.contains { $0["stage"] as? String == "downloading" })
+            let last = try #require(lines.last)
+            #expect(last["stage"] as? String == "completed")
+            let path = try #require(last["local_path"] as? String)
+            #expect(FileManager.default.contentsEqual(atPath: path, andPath: vad.path))
+
+            let info = try cli(["storage", "info", "--json"] + home)
+            #expect(info.status == 0, "\(info.err)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(info.out.utf8)) as? [String: Any])
+            let models = try #require(report["models"] as? [[String: Any]])
+            #expect(models.map { $0["id"] as? String } == ["cli-vad"])
+            #expect((models.first?["size_bytes"] as? Int ?? 0) >= 2_000_000)
+            #expect((report["device_free_bytes"] as? Int ?? 0) > 0)
+
+            let delete = try cli(["models", "delete", "cli-vad"] + home)
+            #expect(delete.status == 0, "\(delete.err)")
+            #expect(!FileManager.default.fileExists(atPath: path))
+            let list = try cli(["models", "list"] + home)
+            #expect(list.out.contains("cli-vad") && list.out.contains("downloadable"))
+
+            let missing = try cli(["models", "download", "nope"] + home)
+            #expect(missing.status == 1)
+            #expect(missing.err.contains("model_not_found"))
+            let bad = try cli(["models", "register", "--id", "x", "--url", "ftp://host/m", "--category", "vad",
+                               "--framework", "sherpa"] + home)
+            #expect(bad.status == 1 && bad.err.contains("invalid_input"))
+            await server.stop()
+        }
+    }
+}
