@@ -122,6 +122,25 @@ extension RealEngineTests {
             }
         }
 
+        @Test("A reply the voice cannot speak is reported as an error event and the turn still completes")
+        func synthesisFailureIsReported() async throws {
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+                var configuration = Self.configuration(bargeIn: false)
+                configuration.ttsOptions = TTSOptions(voice: "no-such-voice")
+                try await RunAnywhere.initializeVoiceAgent(configuration)
+                let audio = try await Self.fixture(["What colour is the sky?"], gap: 1.5)
+                let events = await Self.collect(WAVFileAudioInput(audio: audio, pace: .asFastAsPossible),
+                                                AudioRecorderOutput(realTime: false)).map(\.0)
+                let errors = events.compactMap { event -> SDKException? in
+                    if case .error(let error) = event { return error } else { return nil }
+                }
+                #expect(!errors.isEmpty && errors.allSatisfy { $0.code == .voiceNotFound }, "\(errors)")
+                #expect(events.contains { if case .responseSentence = $0 { true } else { false } })
+                #expect(!events.contains { if case .audioChunk = $0 { true } else { false } })
+                #expect(events.contains { if case .turnCompleted = $0 { true } else { false } })
+            }
+        }
+
         @Test("Silence (and faint noise) produces no turn")
         func silenceOnly() async throws {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in

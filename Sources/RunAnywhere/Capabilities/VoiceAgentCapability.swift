@@ -167,13 +167,22 @@ actor VoiceAgentCapability {
         let ttsOptions = configuration.ttsOptions
 
         // The speaker: synthesizes and plays sentences in order, while generation goes on.
+        // A sentence that fails to synthesize is skipped and reported; the turn goes on.
         let speaker = Task { () -> AudioBuffer in
             var spoken = AudioBuffer(samples: [], sampleRate: 22_050)
             var first = true
+            var playing = true
             for await sentence in sentences {
                 if Task.isCancelled { break }
                 let synthStart = ContinuousClock.now
-                guard let speech = try? await tts.synthesize(sentence, options: ttsOptions) else { continue }
+                let speech: TTSOutput
+                do throws(SDKException) {
+                    speech = try await tts.synthesize(sentence, options: ttsOptions)
+                } catch {
+                    // Only punctuation has nothing to say; anything else is worth reporting.
+                    if error.code != .emptyText, !Task.isCancelled { emit(.error(error)) }
+                    continue
+                }
                 let synthMs = synthStart.duration(to: .now).milliseconds
                 if Task.isCancelled { break }
                 speaking.withLock { state in
@@ -184,7 +193,14 @@ actor VoiceAgentCapability {
                 spoken.append(speech.audio)
                 first = false
                 emit(.audioChunk(speech.audio, sentence: sentence))
-                try? await output?.play(speech.audio)
+                guard playing, let output else { continue }
+                do throws(SDKException) {
+                    try await output.play(speech.audio)
+                } catch {
+                    // One report per turn; the audio still reaches the result and the events.
+                    playing = false
+                    emit(.error(error))
+                }
             }
             return spoken
         }
