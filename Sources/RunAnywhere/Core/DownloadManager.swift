@@ -107,21 +107,22 @@ final class DownloadManager: Sendable {
             return
         }
         // Another process sharing this home may be downloading the same model: its files are
-        // left alone, whatever happens here.
-        guard let lock = FileLock(workDir.appendingPathComponent(Self.lockName)) else {
+        // left alone, whatever happens here. Start-up cleanup probes locks for microseconds,
+        // so a lock that is busy only that long is waited for.
+        let lockFile = workDir.appendingPathComponent(Self.lockName)
+        var acquired = FileLock(lockFile)
+        for _ in 0..<20 where acquired == nil {
+            try? await Task.sleep(for: .milliseconds(10))
+            acquired = FileLock(lockFile)
+        }
+        guard let lock = acquired else {
             finish(job, failure: SDKException(.downloadFailed, "Another process is downloading '\(id)'",
                                               recovery: "Wait for it to finish; the model is then available here too"))
             return
         }
-        defer { withExtendedLifetime(lock) {} }
-        do {
-            let installed = try await perform(job, model: model, artifact: artifact, workDir: workDir)
-            let bytes = installed.sizeBytes ?? 0
-            let ms = start.duration(to: .now).milliseconds
-            logger.info("Downloaded \(id): \(bytes) bytes in \(String(format: "%.0f", ms)) ms")
-            events.publish(.downloadCompleted(modelId: id, bytes: bytes, durationMs: ms))
-            finish(job, with: DownloadProgress(modelId: id, stage: .completed, bytesDownloaded: bytes, totalBytes: bytes,
-                                               stageProgress: 1, model: installed))
+        let outcome: Result<ModelInfo, SDKException>
+        do throws(SDKException) {
+            outcome = .success(try await perform(job, model: model, artifact: artifact, workDir: workDir))
         } catch {
             // Only bytes received before a network failure are worth resuming.
             let resumable = error.code == .downloadFailed && !job.cancelFlag.isCancelled
@@ -129,8 +130,20 @@ final class DownloadManager: Sendable {
             if !resumable {
                 try? FileManager.default.removeItem(at: workDir)
             }
-            let error = job.cancelFlag.isCancelled && error.code != .downloadCancelled
-                ? SDKException(.downloadCancelled, "The download of '\(id)' was cancelled") : error
+            outcome = .failure(job.cancelFlag.isCancelled && error.code != .downloadCancelled
+                ? SDKException(.downloadCancelled, "The download of '\(id)' was cancelled") : error)
+        }
+        // Released before the last report, so a listener that starts again at once gets the lock.
+        lock.release()
+        switch outcome {
+        case .success(let installed):
+            let bytes = installed.sizeBytes ?? 0
+            let ms = start.duration(to: .now).milliseconds
+            logger.info("Downloaded \(id): \(bytes) bytes in \(String(format: "%.0f", ms)) ms")
+            events.publish(.downloadCompleted(modelId: id, bytes: bytes, durationMs: ms))
+            finish(job, with: DownloadProgress(modelId: id, stage: .completed, bytesDownloaded: bytes, totalBytes: bytes,
+                                               stageProgress: 1, model: installed))
+        case .failure(let error):
             finish(job, failure: error)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An exclusive `flock` on a file, held until ``release()`` or deinit.
 ///
@@ -6,6 +7,7 @@ import Foundation
 /// download, and start-up cleanup in one must not delete another's work in progress.
 final class FileLock: Sendable {
     private let fd: Int32
+    private let released = Atomic<Bool>(false)
 
     /// Takes the lock without waiting; `nil` when another holder has it.
     init?(_ url: URL) {
@@ -24,5 +26,10 @@ final class FileLock: Sendable {
         return FileLock(url) == nil
     }
 
-    deinit { close(fd) }
+    /// Lets the next holder in; later calls do nothing.
+    func release() {
+        if !released.exchange(true, ordering: .acquiringAndReleasing) { close(fd) }
+    }
+
+    deinit { release() }
 }
