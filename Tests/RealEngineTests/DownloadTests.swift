@@ -123,8 +123,11 @@ extension RealEngineTests {
                 #expect(gets.count == 2)
                 #expect(gets.first?.range == nil)
                 let resumedAt = try #require(gets.last?.range.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
-                #expect(resumedAt >= size / 2 - (4 << 20) && resumedAt <= size / 2, "resumed at \(resumedAt) of \(size)")
+                // The server cut the connection after sending half; what reached the file before the
+                // cut (bytes still queued in the server may be lost) is kept, and only the rest is fetched.
+                #expect(resumedAt > 0 && resumedAt <= size / 2, "resumed at \(resumedAt) of \(size)")
                 #expect(gets.last?.status == 206)
+                #expect(gets.last?.bodyBytes == size - resumedAt)
 
                 let model = try RunAnywhere.model("dl-llm")
                 let path = try #require(model.localPath)
