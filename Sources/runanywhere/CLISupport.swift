@@ -153,6 +153,11 @@ enum CLI {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
+    /// A byte count for people: "2.2 MB", and "0 bytes" rather than Foundation's "Zero KB".
+    static func bytes(_ count: Int64) -> String {
+        count == 0 ? "0 bytes" : ByteCountFormatter.string(fromByteCount: count, countStyle: .file)
+    }
+
     static func format(_ value: Double, _ digits: Int = 1) -> String {
         String(format: "%.\(digits)f", value)
     }

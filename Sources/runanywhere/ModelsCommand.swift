@@ -20,7 +20,7 @@ struct ModelsCommand: AsyncParsableCommand {
             if json { return try CLI.printJSON(models, pretty: true) }
             if models.isEmpty { return print("No models registered. Import one with `runanywhere models import`.") }
             for model in models {
-                let size = model.sizeBytes.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "?"
+                let size = model.sizeBytes.map(CLI.bytes) ?? "?"
                 let state = model.isDownloaded ? "on disk" : model.isDownloadable ? "downloadable" : "missing"
                 print("\(model.id)\t\(model.category.rawValue)\t\(model.framework.rawValue)\t\(size)\t\(state)\t\(model.name)")
             }

@@ -40,9 +40,9 @@ extension ModelsCommand {
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             var text = "\(bar) \(String(format: "%3.0f", p.overallProgress * 100))% \(p.stage.rawValue)"
             if p.stage == .downloading {
-                text += "  \(bytes(p.bytesDownloaded))"
-                if let total = p.totalBytes { text += " / \(bytes(total))" }
-                if p.bytesPerSecond > 0 { text += "  \(bytes(Int64(p.bytesPerSecond)))/s" }
+                text += "  \(CLI.bytes(p.bytesDownloaded))"
+                if let total = p.totalBytes { text += " / \(CLI.bytes(total))" }
+                if p.bytesPerSecond > 0 { text += "  \(CLI.bytes(Int64(p.bytesPerSecond)))/s" }
                 if let eta = p.estimatedTimeRemaining { text += "  ETA \(Int(eta.rounded(.up))) s" }
                 if p.retry > 0 { text += "  (retry \(p.retry))" }
             }
@@ -54,10 +54,6 @@ extension ModelsCommand {
             if let file = p.currentFile { text += " \(file)" }
             if p.retry > 0 { text += " (retry \(p.retry))" }
             return text
-        }
-
-        static func bytes(_ count: Int64) -> String {
-            ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
         }
     }
 

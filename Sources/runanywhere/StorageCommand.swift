@@ -17,7 +17,7 @@ struct StorageCommand: AsyncParsableCommand {
             try CLI.start(global)
             let info = try RunAnywhere.getStorageInfo()
             if json { return try CLI.printJSON(Report(info), pretty: true) }
-            let b = ModelsCommand.Download.bytes
+            let b = CLI.bytes
             print("Home     \(info.home.path)")
             print("Device   \(b(info.device.freeBytes)) free of \(b(info.device.totalBytes)) (\(Int(info.device.usedFraction * 100))% used)")
             print("Models   \(b(info.modelsBytes)) in \(info.models.count) model(s); cache \(b(info.cacheBytes)); temporary \(b(info.tempBytes))")
@@ -34,7 +34,7 @@ struct StorageCommand: AsyncParsableCommand {
 
         func execute() async throws {
             try CLI.start(global)
-            print("Freed \(ModelsCommand.Download.bytes(try RunAnywhere.clearCache()))")
+            print("Freed \(CLI.bytes(try RunAnywhere.clearCache()))")
         }
     }
 
@@ -45,7 +45,7 @@ struct StorageCommand: AsyncParsableCommand {
 
         func execute() async throws {
             try CLI.start(global)
-            print("Freed \(ModelsCommand.Download.bytes(try RunAnywhere.cleanTempFiles()))")
+            print("Freed \(CLI.bytes(try RunAnywhere.cleanTempFiles()))")
         }
     }
 
