@@ -374,7 +374,7 @@ extension RealEngineTests {
             }
         }
 
-        @Test("A zip entry climbing out with ../ is refused and nothing is written", arguments: ["zip-slip", "absolute", "symlink"])
+        @Test("An archive entry escaping the model folder (../, an absolute path, a symlink out) is refused and nothing is written", arguments: ["zip-slip", "absolute", "symlink"])
         func unsafeArchivesAreRefused(kind: String) async throws {
             try await withDownloadServer { server, home in
                 let marker = "ra-evil-\(UUID().uuidString).txt"
