@@ -74,4 +74,10 @@ struct DownloadUnitTests {
         #expect(validating.overallProgress == 0.8)
         #expect(done.overallProgress == 1 && done.isFinal)
     }
+
+    @Test("Byte counts in messages read as numbers, zero included")
+    func byteCountsInMessages() {
+        #expect(DownloadManager.describe(bytes: 0) == "0 bytes")
+        #expect(DownloadManager.describe(bytes: 10 << 20).hasPrefix("10"))
+    }
 }

@@ -467,7 +467,8 @@ final class DownloadManager: Sendable {
                      recovery: "Check the connection; downloading again resumes where this stopped")
     }
 
+    /// A byte count for messages; zero reads "0 bytes" (Foundation would say "Zero KB").
     static func describe(bytes: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)
+        bytes == 0 ? "0 bytes" : ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)
     }
 }
