@@ -9,7 +9,7 @@ PROMPT ?= Explain in two sentences why the sky is blue.
 SENTENCE ?= Good morning. Please turn on the kitchen lights and set a timer for ten minutes.
 DEMO_WAV ?= $(CURDIR)/.build/demo-speech.wav
 
-.PHONY: all engines build build-release models models-release demo test bench doctor env clean
+.PHONY: all engines build build-release models models-release demo test example-test bench doctor env clean
 
 all: build
 
@@ -38,8 +38,17 @@ demo: models-release
 	@echo 'Transcribed back from $(DEMO_WAV):'
 	$(ENV) && .build/release/runanywhere transcribe $(DEMO_WAV)
 
-test: models
+test: models example-test
 	$(ENV) && swift test --skip-build
+
+# An app's own package that depends on RunAnywhere and RunAnywhereTesting only: it builds and
+# its tests pass with no engine on the loader path, and its test binary links none.
+EXAMPLE := Examples/TestingExample
+example-test: engines
+	cd $(EXAMPLE) && env -u LD_LIBRARY_PATH swift build --build-tests
+	@if ldd $$(find $(EXAMPLE)/.build/debug -maxdepth 1 -name '*PackageTests.xctest' | head -1) | grep -E 'llama|whisper|sherpa|onnxruntime|espeak'; then \
+	  echo "the example links an engine" >&2; exit 1; fi
+	cd $(EXAMPLE) && env -u LD_LIBRARY_PATH swift test --skip-build
 
 bench: models-release
 	$(ENV) && .build/release/runanywhere bench llm --model $(MODEL)
@@ -57,4 +66,4 @@ env:
 	@$(ENV) && print_env
 
 clean:
-	rm -rf .build .build-*
+	rm -rf .build .build-* $(EXAMPLE)/.build

@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
         .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
         .library(name: "RunAnywhereSherpa", targets: ["RunAnywhereSherpa"]),
+        // For apps' test targets: a deterministic backend and a fault-injecting file server.
+        .library(name: "RunAnywhereTesting", targets: ["RunAnywhereTesting"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
     ],
     dependencies: [
@@ -39,12 +41,14 @@ let package = Package(
             ]
         ),
 
-        // MARK: Local file server
-        // A real HTTP server on 127.0.0.1 with Range support and injectable faults: the
-        // download tests and `runanywhere bench download` serve model files from it.
+        // MARK: Testing
+        // What apps add to their test targets: DeterministicBackend (seeded, weight-free
+        // services for every capability) and LocalFileServer, a real HTTP server on
+        // 127.0.0.1 with Range support and injectable faults, which our download tests and
+        // `runanywhere bench download` also use. No engine, so it builds anywhere.
         .target(
-            name: "LocalFileServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+            name: "RunAnywhereTesting",
+            dependencies: ["RunAnywhere", .product(name: "Hummingbird", package: "hummingbird")]
         ),
 
         // MARK: llama.cpp backend
@@ -99,19 +103,19 @@ let package = Package(
                 "RunAnywhereWhisperCPP",
                 "RunAnywhereSystemVoice",
                 "RunAnywhereSherpa",
-                "LocalFileServer",
+                "RunAnywhereTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // MARK: Tests
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "LocalFileServer"]),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTesting"]),
         // Every backend on the real engines with the default models from scripts/bootstrap.
         .testTarget(
             name: "RealEngineTests",
             dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
-                           "RunAnywhereSystemVoice", "LocalFileServer"]
+                           "RunAnywhereSystemVoice", "RunAnywhereTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
-import CLlama
+internal import CLlama
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 import Synchronization
 
 /// The llama.cpp backend: GGUF language models on the CPU.
@@ -12,11 +12,14 @@ import Synchronization
 /// LlamaCPP.register()
 /// try RunAnywhere.initialize()
 /// ```
+///
+/// An SDK instance of your own takes a ``LlamaCPPModule`` instead:
+/// `RunAnywhereSDK(home: home, modules: [LlamaCPPModule()])`.
 public enum LlamaCPP {
     /// Default priority of the llama.cpp LLM provider.
     public static let defaultPriority = 100
 
-    /// Adds the llama.cpp module to the SDK.
+    /// Adds the llama.cpp module to the shared SDK (`RunAnywhere`).
     public static func register(priority: Int = defaultPriority) {
         RunAnywhere.register(LlamaCPPModule(priority: priority))
     }
@@ -40,17 +43,29 @@ public enum LlamaCPP {
     }
 }
 
-/// The ``BackendModule`` that offers llama.cpp services.
+extension InferenceFramework {
+    /// Models run by llama.cpp (GGUF files); their store folder is `models/llamacpp/`.
+    public static let llamaCpp = InferenceFramework("llamacpp")
+}
+
+/// The `BackendModule` that offers llama.cpp services.
 public struct LlamaCPPModule: BackendModule {
+    /// The module's name, `llamacpp`.
     public let name = "llamacpp"
+    /// Priority of the llama.cpp LLM provider; the highest wins when several can run a model.
     public let priority: Int
 
+    /// Creates the module.
     public init(priority: Int = LlamaCPP.defaultPriority) {
         self.priority = priority
     }
 
+    /// Offers llama.cpp for GGUF language models of framework `llamaCpp`, and the GGUF
+    /// inspector that checks such files when they are imported or downloaded.
     public func register(with registry: ServiceRegistry) {
         LlamaCPP.ensureBackend()
+        // llama.cpp refuses a bad header only deep inside its loader; the inspector checks it at import.
+        registry.registerModelInspector(GGUFFile.inspector(for: .llamaCpp))
         registry.registerLLM(name: "llama.cpp", priority: priority, canHandle: { model in
             model.category == .llm && model.format == .gguf && model.framework == .llamaCpp
         }, factory: { model, configuration in
@@ -58,6 +73,7 @@ public struct LlamaCPPModule: BackendModule {
         })
     }
 
+    /// Describes llama.cpp for diagnostics: its ggml version and CPU features.
     public func engineInfo() -> EngineInfo {
         LlamaCPP.ensureBackend()
         return EngineInfo(name: "llama.cpp", version: "ggml \(LlamaCPP.ggmlVersion)", available: true,

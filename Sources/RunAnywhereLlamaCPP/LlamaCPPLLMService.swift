@@ -1,6 +1,6 @@
-import CLlama
+internal import CLlama
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// A GGUF model loaded in llama.cpp, with one context reused across generations.
 ///

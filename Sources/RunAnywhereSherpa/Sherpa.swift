@@ -1,6 +1,6 @@
 internal import CSherpa
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// The sherpa-onnx backend: neural voices (Piper/VITS) and Silero voice activity detection.
 ///
@@ -13,11 +13,14 @@ import RunAnywhere
 /// try await RunAnywhere.loadTTSModel("piper-en-us-joe-medium")
 /// try await RunAnywhere.loadVADModel("silero-vad")
 /// ```
+///
+/// An SDK instance of your own takes a ``SherpaModule`` instead:
+/// `RunAnywhereSDK(home: home, modules: [SherpaModule(), SystemVoiceModule()])`.
 public enum Sherpa {
     /// Default priority of the sherpa-onnx providers.
     public static let defaultPriority = 100
 
-    /// Adds the sherpa-onnx module to the SDK.
+    /// Adds the sherpa-onnx module to the shared SDK (`RunAnywhere`).
     public static func register(priority: Int = defaultPriority) {
         RunAnywhere.register(SherpaModule(priority: priority))
     }
@@ -26,15 +29,24 @@ public enum Sherpa {
     public static var version: String { String(cString: SherpaOnnxGetVersionStr()) }
 }
 
-/// The ``BackendModule`` that offers sherpa-onnx voices and voice activity detection.
+extension InferenceFramework {
+    /// Models run by sherpa-onnx (ONNX voices and VAD); their store folder is `models/sherpa/`.
+    public static let sherpaOnnx = InferenceFramework("sherpa")
+}
+
+/// The `BackendModule` that offers sherpa-onnx voices and voice activity detection.
 public struct SherpaModule: BackendModule {
+    /// The module's name, `sherpa`.
     public let name = "sherpa"
+    /// Priority of the sherpa-onnx providers; the highest wins when several can run a model.
     public let priority: Int
 
+    /// Creates the module.
     public init(priority: Int = Sherpa.defaultPriority) {
         self.priority = priority
     }
 
+    /// Offers sherpa-onnx for ONNX voice and voice-activity models of framework `sherpaOnnx`.
     public func register(with registry: ServiceRegistry) {
         registry.registerTTS(name: "sherpa-onnx", priority: priority, canHandle: { model in
             model.category == .speechSynthesis && model.framework == .sherpaOnnx && model.format == .onnx
@@ -48,6 +60,7 @@ public struct SherpaModule: BackendModule {
         })
     }
 
+    /// Describes sherpa-onnx for diagnostics.
     public func engineInfo() -> EngineInfo {
         EngineInfo(name: "sherpa-onnx", version: Sherpa.version, available: true)
     }

@@ -1,6 +1,6 @@
 internal import CSherpa
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 import RunAnywhereSystemVoice
 
 /// A Piper (VITS) voice run by sherpa-onnx.

@@ -1,6 +1,6 @@
 internal import CSherpa
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// Silero VAD run by sherpa-onnx.
 ///

@@ -1,6 +1,6 @@
 internal import CESpeak
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// The process's one espeak-ng instance.
 ///
@@ -8,9 +8,9 @@ import RunAnywhere
 /// every call goes through this object's thread, strictly one at a time. Synthesis runs
 /// in `AUDIO_OUTPUT_SYNCHRONOUS` mode: the callback fires on that same thread, inside
 /// `espeak_Synth`, and appends to the buffer of the request in progress.
-public final class ESpeakEngine: Sendable {
+package final class ESpeakEngine: Sendable {
     /// The shared engine, started on first use.
-    public static let shared = ESpeakEngine()
+    package static let shared = ESpeakEngine()
 
     private let worker = WorkerThread(name: "espeak-ng")
     private let startup: Task<Int, any Error>
@@ -31,10 +31,10 @@ public final class ESpeakEngine: Sendable {
     }
 
     /// The rate espeak-ng synthesizes at (22050 Hz).
-    public func sampleRate() async throws -> Int { try await startup.value }
+    package func sampleRate() async throws -> Int { try await startup.value }
 
     /// espeak-ng's version string.
-    public func version() async throws -> String {
+    package func version() async throws -> String {
         _ = try await startup.value
         return try await worker.run {
             var path: UnsafePointer<CChar>?
@@ -43,7 +43,7 @@ public final class ESpeakEngine: Sendable {
     }
 
     /// The installed voices as (language code, display name, gender), `en-us` first.
-    public func voices() async throws -> [(language: String, name: String, gender: Int)] {
+    package func voices() async throws -> [(language: String, name: String, gender: Int)] {
         _ = try await startup.value
         let list = try await worker.run { () -> [(String, String, Int)] in
             guard var cursor = espeak_ListVoices(nil) else { return [] }
@@ -65,7 +65,7 @@ public final class ESpeakEngine: Sendable {
     }
 
     /// Speaks `text` with the voice for `language`, at `wordsPerMinute` and `pitch` (0–100, 50 normal).
-    public func synthesize(_ text: String, language: String, wordsPerMinute: Int, pitch: Int) async throws -> AudioBuffer {
+    package func synthesize(_ text: String, language: String, wordsPerMinute: Int, pitch: Int) async throws -> AudioBuffer {
         let rate = try await startup.value
         let samples = try await worker.run { () throws -> [Int16] in
             try Self.select(language)
@@ -91,7 +91,7 @@ public final class ESpeakEngine: Sendable {
 
     /// IPA phonemes of `text`, one string per clause, each followed by the clause's own
     /// punctuation (`,` `.` `?` `!` …), which espeak drops but prosody needs.
-    public func phonemes(_ text: String, language: String) async throws -> [String] {
+    package func phonemes(_ text: String, language: String) async throws -> [String] {
         _ = try await startup.value
         return try await worker.run { () throws -> [String] in
             try Self.select(language)

@@ -1,6 +1,6 @@
 internal import CESpeak
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// The built-in system voice: espeak-ng, which needs no model download (the Linux
 /// counterpart of AVSpeechSynthesizer). It speaks whenever no neural voice is loaded.
@@ -10,28 +10,40 @@ import RunAnywhere
 /// try RunAnywhere.initialize()
 /// let output = try await RunAnywhere.synthesize("Hello from the system voice.")
 /// ```
+///
+/// An SDK instance of your own takes a ``SystemVoiceModule`` instead:
+/// `RunAnywhereSDK(home: home, modules: [SystemVoiceModule()])`.
 public enum SystemVoice {
     /// Voice ids look like `espeak-ng:en-us`.
     public static let voicePrefix = "espeak-ng"
 
-    /// Adds the system voice module to the SDK.
+    /// Adds the system voice module to the shared SDK (`RunAnywhere`).
     public static func register() {
         RunAnywhere.register(SystemVoiceModule())
     }
 }
 
-/// The ``BackendModule`` that offers the espeak-ng system voice.
+extension InferenceFramework {
+    /// The system voice's framework id.
+    public static let systemVoice = InferenceFramework("system")
+}
+
+/// The `BackendModule` that offers the espeak-ng system voice.
 public struct SystemVoiceModule: BackendModule {
+    /// The module's name, `system-voice`.
     public let name = "system-voice"
 
+    /// Creates the module.
     public init() {}
 
+    /// Offers espeak-ng as the system voice, which speaks whenever no voice model is loaded.
     public func register(with registry: ServiceRegistry) {
         registry.registerSystemTTS(name: "espeak-ng") {
             try await SystemVoiceTTSService.start()
         }
     }
 
+    /// Describes espeak-ng for diagnostics.
     public func engineInfo() -> EngineInfo {
         // espeak_Info only reads a constant; it needs no initialized engine.
         EngineInfo(name: "espeak-ng", version: String(cString: espeak_Info(nil)), available: true)

@@ -137,7 +137,9 @@ public struct RequestRecord: Sendable, Equatable {
 
 /// Why the server could not do what was asked.
 public enum FileServerError: Error {
+    /// The server could not bind its address.
     case couldNotStart
+    /// A response was cut off, as a ``FaultPlan`` asked (or the file could not be read).
     case droppedOnPurpose
 }
 

@@ -1,6 +1,6 @@
 internal import CWhisper
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 import Synchronization
 
 /// The whisper.cpp backend: speech recognition with Whisper models in ggml format.
@@ -13,11 +13,14 @@ import Synchronization
 /// try RunAnywhere.initialize()
 /// try await RunAnywhere.loadSTTModel("whisper-tiny-en")
 /// ```
+///
+/// An SDK instance of your own takes a ``WhisperCPPModule`` instead:
+/// `RunAnywhereSDK(home: home, modules: [WhisperCPPModule()])`.
 public enum WhisperCPP {
     /// Default priority of the whisper.cpp STT provider.
     public static let defaultPriority = 100
 
-    /// Adds the whisper.cpp module to the SDK.
+    /// Adds the whisper.cpp module to the shared SDK (`RunAnywhere`).
     public static func register(priority: Int = defaultPriority) {
         RunAnywhere.register(WhisperCPPModule(priority: priority))
     }
@@ -57,15 +60,24 @@ public enum WhisperCPP {
     }
 }
 
-/// The ``BackendModule`` that offers whisper.cpp speech recognition.
+extension InferenceFramework {
+    /// Models run by whisper.cpp (ggml Whisper files); their store folder is `models/whispercpp/`.
+    public static let whisperCpp = InferenceFramework("whispercpp")
+}
+
+/// The `BackendModule` that offers whisper.cpp speech recognition.
 public struct WhisperCPPModule: BackendModule {
+    /// The module's name, `whispercpp`.
     public let name = "whispercpp"
+    /// Priority of the whisper.cpp STT provider; the highest wins when several can run a model.
     public let priority: Int
 
+    /// Creates the module.
     public init(priority: Int = WhisperCPP.defaultPriority) {
         self.priority = priority
     }
 
+    /// Offers whisper.cpp for speech-recognition models of framework `whisperCpp`.
     public func register(with registry: ServiceRegistry) {
         WhisperCPP.ensureLogging()
         registry.registerSTT(name: "whisper.cpp", priority: priority, canHandle: { model in
@@ -75,6 +87,7 @@ public struct WhisperCPPModule: BackendModule {
         })
     }
 
+    /// Describes whisper.cpp for diagnostics; `available` is false when libwhisper cannot be opened.
     public func engineInfo() -> EngineInfo {
         WhisperCPP.ensureLogging()
         var details = ["system_info": WhisperCPP.systemInfo.trimmingCharacters(in: .whitespaces)]

@@ -1,6 +1,6 @@
 internal import CWhisper
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// A whisper.cpp model, ready to transcribe.
 ///

@@ -1,6 +1,6 @@
 internal import CWhisper
 import Foundation
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 
 /// libwhisper, opened at run time with `RTLD_DEEPBIND`.
 ///
@@ -43,24 +43,10 @@ final class WhisperLibrary: @unchecked Sendable {
 
     private init() throws(SDKException) {
         // The bootstrap's recorded path first, then the loader's search path.
-        let candidates = [RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"]
-        var handle: UnsafeMutableRawPointer?
-        var reasons: [String] = []
-        for candidate in candidates {
-            handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
-            if handle != nil { break }
-            reasons.append(dlerror().map { String(cString: $0) } ?? candidate)
-        }
-        guard let handle else {
-            throw SDKException(.backendError, "Cannot open libwhisper: \(reasons.joined(separator: "; "))",
-                               recovery: "Run `scripts/bootstrap engines`")
-        }
-        func symbol<T>(_ name: String) throws(SDKException) -> T {
-            guard let pointer = dlsym(handle, name) else {
-                throw SDKException(.backendError, "libwhisper lacks \(name)", recovery: "Reinstall with `scripts/bootstrap engines`")
-            }
-            return unsafeBitCast(pointer, to: T.self)
-        }
+        let library = try DynamicLibrary([RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"],
+                                         flags: RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND,
+                                         recovery: "Run `scripts/bootstrap engines`")
+        func symbol<T>(_ name: String) throws(SDKException) -> T { try library.symbol(name) }
         version = try symbol("whisper_version")
         systemInfo = try symbol("whisper_print_system_info")
         logSet = try symbol("whisper_log_set")

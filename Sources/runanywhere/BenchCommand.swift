@@ -22,16 +22,12 @@ struct BenchCommand: AsyncParsableCommand {
             Explain in plain words how this change happened and what it means for privacy.
             """
 
-        @OptionGroup var global: GlobalOptions
-        @Option(help: "Model id.") var model = "smollm2-135m-instruct"
+        @OptionGroup var output: BenchOutputOptions
+        @Option(help: "Model id.") var model = CLI.Defaults.llm
         @Option(help: "Prompt text (sent verbatim to both).") var prompt = defaultPrompt
         @Option(help: "Tokens generated per repetition.") var tokens = 64
-        @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
-        @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
         @Option(name: .customLong("context-length"), help: "Context size for both.") var contextLength = 2048
-        @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: raw-llama-bench next to this executable).")
-        var rawBinary: String?
-        @Flag(name: .long, help: "Print one JSON object.") var json = false
+        @OptionGroup var baseline: BaselineOptions
 
         struct Sample: Codable {
             var promptTokens: Int
@@ -62,12 +58,12 @@ struct BenchCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard tokens >= 2 else { throw ValidationError("--tokens must be at least 2") }
-            guard reps >= 1 else { throw ValidationError("--reps must be at least 1") }
-            guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+            guard baseline.reps >= 1 else { throw ValidationError("--reps must be at least 1") }
+            guard baseline.threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         }
 
         func execute() async throws {
-            try CLI.start(global)
+            try CLI.start(output.global)
             let info = try RunAnywhere.model(model)
             guard let path = info.localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
@@ -76,15 +72,15 @@ struct BenchCommand: AsyncParsableCommand {
             // machine's speed (other tenants, frequency) falls on both sides alike.
             // Each side measures right after a warm-up of its own, as the raw process does,
             // so both meet the engine's OpenMP threads in the same state.
-            let baseline = try rawBaseline()
+            let rawBinary = try rawBaseline()
             let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).txt")
             try Data(prompt.utf8).write(to: promptFile)
             defer { try? FileManager.default.removeItem(at: promptFile) }
-            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
+            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: baseline.threads)
             var raw: [Sample] = []
             var sdk: [Sample] = []
-            for _ in 0..<reps {
-                raw += try runRaw(baseline, modelPath: path.path, promptFile: promptFile)
+            for _ in 0..<baseline.reps {
+                raw += try runRaw(rawBinary, modelPath: path.path, promptFile: promptFile)
                 _ = try await sdkSample()
                 sdk.append(try await sdkSample())
             }
@@ -93,7 +89,7 @@ struct BenchCommand: AsyncParsableCommand {
                 throw SDKException(.internalError, "The benchmark produced no samples")
             }
             let report = Report(
-                model: model, threads: threads, tokens: tokens, reps: reps, promptTokens: sdk[0].promptTokens,
+                model: model, threads: baseline.threads, tokens: tokens, reps: baseline.reps, promptTokens: sdk[0].promptTokens,
                 sdkGenerationTps: CLI.median(sdk.map(\.generationTps)), rawGenerationTps: CLI.median(raw.map(\.generationTps)),
                 generationRatio: CLI.median(sdk.map(\.generationTps)) / CLI.median(raw.map(\.generationTps)),
                 sdkPromptTps: CLI.median(sdk.map(\.promptTps)), rawPromptTps: CLI.median(raw.map(\.promptTps)),
@@ -105,8 +101,8 @@ struct BenchCommand: AsyncParsableCommand {
                 throw SDKException(.internalError,
                                    "SDK and raw saw different prompts (\(sdk[0].promptTokens) vs \(raw[0].promptTokens) tokens)")
             }
-            if json { return try CLI.printJSON(report) }
-            print("llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(threads) threads, median of \(reps)")
+            if output.json { return try CLI.printJSON(report) }
+            print("llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(baseline.threads) threads, median of \(baseline.reps)")
             print("                  SDK        raw      ratio")
             print("prompt tok/s  \(CLI.pad(report.sdkPromptTps))  \(CLI.pad(report.rawPromptTps))  \(CLI.pad(report.promptRatio, 3))")
             print("gen tok/s     \(CLI.pad(report.sdkGenerationTps))  \(CLI.pad(report.rawGenerationTps))  \(CLI.pad(report.generationRatio, 3))")
@@ -115,7 +111,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         private func sdkSample() async throws -> Sample {
             let options = LLMGenerationOptions(maxTokens: tokens, temperature: 0, repetitionPenalty: 1,
-                                               threads: threads, applyChatTemplate: false, ignoreEndOfSequence: true,
+                                               threads: baseline.threads, applyChatTemplate: false, ignoreEndOfSequence: true,
                                                reusePromptCache: false)
             let r = try await RunAnywhere.generate(prompt, options: options)
             return Sample(promptTokens: r.promptTokens, generatedTokens: r.generatedTokens, ttftMs: r.timeToFirstTokenMs,
@@ -123,12 +119,12 @@ struct BenchCommand: AsyncParsableCommand {
         }
 
         private func rawBaseline() throws -> URL {
-            try CLI.siblingExecutable("raw-llama-bench", override: rawBinary)
+            try CLI.siblingExecutable("raw-llama-bench", override: baseline.rawBinary)
         }
 
         /// One measured repetition of the raw baseline, after its own warm-up.
         private func runRaw(_ binary: URL, modelPath: String, promptFile: URL) throws -> [Sample] {
-            let data = try CLI.runProcess(binary, [modelPath, promptFile.path, String(tokens), String(threads), "2", String(contextLength)])
+            let data = try CLI.runProcess(binary, [modelPath, promptFile.path, String(tokens), String(baseline.threads), "2", String(contextLength)])
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LocalFileServer
+import RunAnywhereTesting
 import RunAnywhere
 
 extension BenchCommand {
@@ -16,11 +16,10 @@ extension BenchCommand {
             transfer, install). Memory growth is the peak RSS during an SDK download minus the \
             RSS before it (the peak is reset through /proc/self/clear_refs).
             """)
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: BenchOutputOptions
         @Option(name: .customLong("size-mb"), help: "Size of the served file in MiB.") var sizeMB = 256
         @Option(help: "Measured repetitions of each, alternating (after one warm-up of each).") var reps = 3
         @Option(help: "The curl executable.") var curl = "curl"
-        @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         struct Report: Codable {
             var fileBytes: Int64
@@ -50,7 +49,7 @@ extension BenchCommand {
             let url = try Self.readPort(server).map { URL(string: "http://127.0.0.1:\($0)/blob.bin")! }
                 ?? { throw SDKException(.backendError, "The file server did not start") }()
 
-            var options = global
+            var options = output.global
             options.home = work.appendingPathComponent("home").path
             try CLI.start(options)
             let curlBinary = URL(fileURLWithPath: "/usr/bin/env")
@@ -59,7 +58,7 @@ extension BenchCommand {
             func runCurl() throws -> Double {
                 let start = ContinuousClock.now
                 _ = try CLI.runProcess(curlBinary, [curl, "-s", "-f", "-o", curlOut.path, url.absoluteString])
-                let seconds = CLI.milliseconds(start.duration(to: .now)) / 1000
+                let seconds = start.duration(to: .now).milliseconds / 1000
                 try FileManager.default.removeItem(at: curlOut)
                 return seconds
             }
@@ -72,7 +71,7 @@ extension BenchCommand {
                 let baseline = Self.resetPeakAndReadRSS()
                 let start = ContinuousClock.now
                 let model = try await RunAnywhere.downloadModel(id) { _ in }
-                let seconds = CLI.milliseconds(start.duration(to: .now)) / 1000
+                let seconds = start.duration(to: .now).milliseconds / 1000
                 let growth = Double(max(0, Self.status("VmHWM") - baseline)) / 1024
                 guard model.sizeBytes ?? 0 >= size else { throw SDKException(.internalError, "The download is short") }
                 try await RunAnywhere.removeModel(id)
@@ -96,7 +95,7 @@ extension BenchCommand {
             let start = ContinuousClock.now
             _ = try CLI.runProcess(curlBinary, [curl, "-s", "-f", "-o", curlOut.path, url.absoluteString])
             _ = try CLI.runProcess(curlBinary, ["sha256sum", curlOut.path])
-            let curlVerified = CLI.milliseconds(start.duration(to: .now)) / 1000
+            let curlVerified = start.duration(to: .now).milliseconds / 1000
 
             let report = Report(
                 fileBytes: size, reps: reps,
@@ -105,7 +104,7 @@ extension BenchCommand {
                 ratio: CLI.median(sdkRates) / CLI.median(curlRates),
                 sdkPeakRSSGrowthMB: growths, sdkMaxPeakRSSGrowthMB: growths.max() ?? 0,
                 sdkVerifiedMBPerS: mb / verified.seconds, curlPlusSha256sumMBPerS: mb / curlVerified)
-            if json { return try CLI.printJSON(report) }
+            if output.json { return try CLI.printJSON(report) }
             print("File: \(sizeMB) MiB served from 127.0.0.1 by a separate process; \(reps) alternating runs each")
             print("                      median MB/s   runs")
             print("curl                 \(CLI.pad(report.curlMedianMBPerS))   \(report.curlMBPerS)")

@@ -12,15 +12,11 @@ extension BenchCommand {
 
         static let defaultText = "Turn on the kitchen lights and set the heating to twenty degrees."
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: BenchOutputOptions
         @Option(help: "STT model id.") var model = CLI.Defaults.stt
         @Option(help: "A WAV file to transcribe (default: the sentence below, spoken by the default voice).") var file: String?
         @Option(help: "Text spoken for the default utterance.") var text = defaultText
-        @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
-        @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
-        @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: raw-whisper-bench next to this executable).")
-        var rawBinary: String?
-        @Flag(name: .long, help: "Print one JSON object.") var json = false
+        @OptionGroup var baseline: BaselineOptions
 
         struct Report: Encodable {
             var model: String
@@ -46,13 +42,13 @@ extension BenchCommand {
         }
 
         func validate() throws {
-            guard reps >= 1 else { throw ValidationError("--reps must be at least 1") }
-            guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+            guard baseline.reps >= 1 else { throw ValidationError("--reps must be at least 1") }
+            guard baseline.threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         }
 
         func execute() async throws {
-            try CLI.start(global)
-            let baseline = try CLI.siblingExecutable("raw-whisper-bench", override: rawBinary)
+            try CLI.start(output.global)
+            let rawBinary = try CLI.siblingExecutable("raw-whisper-bench", override: baseline.rawBinary)
             let info = try RunAnywhere.model(model)
             guard let path = info.localPath else { throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file") }
             let audio = try await utterance()
@@ -62,13 +58,13 @@ extension BenchCommand {
             let audioContext = WhisperCPP.audioContext(forSeconds: audio.duration)
 
             try await RunAnywhere.loadSTTModel(model)
-            let options = STTOptions(language: "en", threads: threads)
+            let options = STTOptions(language: "en", threads: baseline.threads)
             var sdk: [Double] = []
             var rawSamples: [RawSample] = []
             var text = ""
             // Interleaved so that drift in the machine's speed falls on both sides alike.
-            for _ in 0..<reps {
-                let output = try CLI.runProcess(baseline, [path.path, audioFile.path, String(threads), String(audioContext), "2"])
+            for _ in 0..<baseline.reps {
+                let output = try CLI.runProcess(rawBinary, [path.path, audioFile.path, String(baseline.threads), String(audioContext), "2"])
                 let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
                 rawSamples += try lines.dropFirst().map { try JSONDecoder().decode(RawSample.self, from: Data($0.utf8)) }
                 _ = try await RunAnywhere.transcribe(audio, options: options)
@@ -77,13 +73,13 @@ extension BenchCommand {
                 text = result.text
             }
             let sdkMs = CLI.median(sdk), rawMs = CLI.median(rawSamples.map(\.ms))
-            let report = Report(model: model, threads: threads, reps: reps, audioSeconds: audio.duration, audioContext: audioContext,
+            let report = Report(model: model, threads: baseline.threads, reps: baseline.reps, audioSeconds: audio.duration, audioContext: audioContext,
                                 sdkMs: sdkMs, rawMs: rawMs, speedRatio: rawMs / sdkMs, rtf: sdkMs / 1000 / audio.duration,
                                 rawRtf: rawMs / 1000 / audio.duration, text: text,
                                 rawText: rawSamples.last?.text.trimmingCharacters(in: .whitespaces) ?? "",
                                 sdkSamplesMs: sdk, rawSamplesMs: rawSamples.map(\.ms))
-            if json { return try CLI.printJSON(report) }
-            print("whisper.cpp benchmark — \(model), \(CLI.format(audio.duration, 2)) s of audio, audio_ctx \(audioContext), \(threads) threads, median of \(reps)")
+            if output.json { return try CLI.printJSON(report) }
+            print("whisper.cpp benchmark — \(model), \(CLI.format(audio.duration, 2)) s of audio, audio_ctx \(audioContext), \(baseline.threads) threads, median of \(baseline.reps)")
             print("              SDK        raw      ratio")
             print("ms        \(CLI.pad(sdkMs))  \(CLI.pad(rawMs))  \(CLI.pad(report.speedRatio, 3))")
             print("RTF       \(CLI.pad(report.rtf, 3))  \(CLI.pad(report.rawRtf, 3))")

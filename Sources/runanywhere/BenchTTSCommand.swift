@@ -13,11 +13,10 @@ extension BenchCommand {
             Your first meeting starts at half past nine, and the train leaves in forty minutes.
             """
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: BenchOutputOptions
         @Option(help: "Voice id (default: \(CLI.Defaults.tts) when installed, else the system voice).") var voice: String?
         @Option(help: "Text to speak.") var text = defaultText
         @Option(help: "Measured repetitions (after one warm-up).") var reps = 5
-        @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         struct Report: Encodable {
             var voice: String
@@ -33,7 +32,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(global)
+            try CLI.start(output.global)
             let voiceId = voice ?? CLI.model(nil, orDefault: CLI.Defaults.tts)
             if let voiceId, (try? RunAnywhere.model(voiceId))?.category == .speechSynthesis {
                 try await RunAnywhere.loadTTSModel(voiceId)
@@ -49,11 +48,11 @@ extension BenchCommand {
                 seconds = 0
                 chunks = 0
                 for try await piece in RunAnywhere.synthesizeStream(text, options: options) {
-                    if first == nil { first = CLI.milliseconds(start.duration(to: .now)) }
+                    if first == nil { first = start.duration(to: .now).milliseconds }
                     seconds += piece.duration
                     chunks += 1
                 }
-                let ms = CLI.milliseconds(start.duration(to: .now))
+                let ms = start.duration(to: .now).milliseconds
                 guard rep > 0 else { continue }  // warm-up
                 firstChunk.append(first ?? ms)
                 total.append(ms)
@@ -62,7 +61,7 @@ extension BenchCommand {
             let report = Report(voice: voiceId ?? "system", reps: reps, characters: text.count, audioSeconds: seconds,
                                 rtf: CLI.median(rtf), firstChunkMs: CLI.median(firstChunk), totalMs: CLI.median(total),
                                 chunks: chunks, rtfSamples: rtf, firstChunkSamplesMs: firstChunk)
-            if json { return try CLI.printJSON(report) }
+            if output.json { return try CLI.printJSON(report) }
             print("TTS benchmark — \(report.voice), \(text.count) characters → \(CLI.format(seconds, 2)) s of audio in \(chunks) chunks, median of \(reps)")
             print("RTF \(CLI.format(report.rtf, 3)), first chunk after \(CLI.format(report.firstChunkMs)) ms, all after \(CLI.format(report.totalMs)) ms")
         }

@@ -7,10 +7,9 @@ extension BenchCommand {
     struct VAD: SDKCommand {
         static let configuration = CommandConfiguration(commandName: "vad", abstract: "Time per 32 ms chunk of voice activity detection.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: BenchOutputOptions
         @Option(help: "VAD model id, or 'energy' (default: \(CLI.Defaults.vad) when installed).") var model: String?
         @Option(help: "Seconds of audio to process.") var seconds: Double = 30
-        @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         struct Report: Encodable {
             var detector: String
@@ -24,7 +23,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(global)
+            try CLI.start(output.global)
             let detector = model == "energy" ? nil : CLI.model(model, orDefault: CLI.Defaults.vad)
             if let detector { try await RunAnywhere.loadVADModel(detector) }
             // Speech-like input: the system voice reading, with pauses between sentences.
@@ -44,13 +43,13 @@ extension BenchCommand {
             for chunk in chunks {
                 let start = ContinuousClock.now
                 _ = try await RunAnywhere.detectVoiceActivity(chunk)
-                times.append(CLI.milliseconds(start.duration(to: .now)))
+                times.append(start.duration(to: .now).milliseconds)
             }
             let mean = times.reduce(0, +) / Double(times.count)
             let report = Report(detector: detector ?? "energy", chunks: times.count, chunkMs: 32, meanMs: mean,
                                 medianMs: CLI.median(times), p95Ms: CLI.percentile(times, 0.95), maxMs: times.max() ?? 0,
                                 realTimeFactor: mean / 32)
-            if json { return try CLI.printJSON(report) }
+            if output.json { return try CLI.printJSON(report) }
             print("VAD benchmark — \(report.detector), \(times.count) chunks of 32 ms")
             print("per chunk: mean \(CLI.format(mean, 3)) ms, median \(CLI.format(report.medianMs, 3)) ms, p95 \(CLI.format(report.p95Ms, 3)) ms")
         }

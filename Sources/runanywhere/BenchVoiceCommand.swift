@@ -16,11 +16,10 @@ extension BenchCommand {
             "What do people drink in the morning?", "Where does the sun rise?", "What is frozen water called?",
         ]
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: BenchOutputOptions
         @OptionGroup var models: VoiceModelOptions
         @Option(help: "Turns to measure.") var turns = 10
         @Option(help: "Silence after each question, in seconds (room for the reply to be computed).") var gap = 2.5
-        @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         struct Report: Encodable {
             var turns: Int
@@ -42,7 +41,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(global)
+            try CLI.start(output.global)
             var configuration = models.configuration()
             // Turns must not wait for each other's playback: the recorder below plays instantly.
             configuration.bargeIn = false
@@ -73,7 +72,7 @@ extension BenchCommand {
                                 medianTtsFirstChunkMs: CLI.median(timings.map(\.ttsFirstChunkMs)),
                                 medianSilenceWaitMs: CLI.median(timings.map(\.silenceWaitMs)), perTurn: timings,
                                 transcripts: results.map(\.transcript), replies: results.map(\.responseText))
-            if json { return try CLI.printJSON(report) }
+            if output.json { return try CLI.printJSON(report) }
             print("voice agent benchmark — \(results.count) turns")
             print("end of speech → first audio: p50 \(CLI.format(report.p50EndOfSpeechToFirstAudioMs, 0)) ms, p95 \(CLI.format(report.p95EndOfSpeechToFirstAudioMs, 0)) ms")
             print("medians: STT \(CLI.format(report.medianSttMs, 0)) ms, LLM first token \(CLI.format(report.medianLlmFirstTokenMs, 0)) ms, first sentence \(CLI.format(report.medianLlmFirstSentenceMs, 0)) ms, TTS first chunk \(CLI.format(report.medianTtsFirstChunkMs, 0)) ms; the VAD waited \(CLI.format(report.medianSilenceWaitMs, 0)) ms of silence before")

@@ -37,6 +37,20 @@ struct GlobalOptions: ParsableArguments {
     var verbose = false
 }
 
+/// What every benchmark takes: the SDK's home and `--json`.
+struct BenchOutputOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print one JSON object.") var json = false
+}
+
+/// What the benchmarks that race the SDK against a raw C baseline share.
+struct BaselineOptions: ParsableArguments {
+    @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
+    @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: the raw-*-bench program next to this executable).")
+    var rawBinary: String?
+}
+
 enum CLI {
     private static let bootstrapLogging: Void = {
         LoggingSystem.bootstrap { label in
@@ -83,13 +97,8 @@ enum CLI {
         write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
-    /// The default models of the speech commands, used when no model is named and the
-    /// bootstrap has imported them.
-    enum Defaults {
-        static let stt = "whisper-tiny-en"
-        static let tts = "piper-en-us-joe-medium"
-        static let vad = "silero-vad"
-    }
+    /// The default models, used when no model is named and the bootstrap has imported them.
+    typealias Defaults = DefaultModelIds
 
     /// `id` when given; otherwise `fallback` if it is registered with local files, else `nil`.
     static func model(_ id: String?, orDefault fallback: String) -> String? {
@@ -149,13 +158,9 @@ enum CLI {
         return sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    /// A byte count for people: "2.2 MB", and "0 bytes" rather than Foundation's "Zero KB".
+    /// A byte count for people, in powers of 1000.
     static func bytes(_ count: Int64) -> String {
-        count == 0 ? "0 bytes" : ByteCountFormatter.string(fromByteCount: count, countStyle: .file)
+        count.formattedBytes(.file)
     }
 
     static func format(_ value: Double, _ digits: Int = 1) -> String {

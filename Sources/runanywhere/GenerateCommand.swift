@@ -33,31 +33,13 @@ struct GenerateCommand: SDKCommand {
     @Flag(name: .customLong("raw"), help: "Send the prompt verbatim, without the chat template.") var raw = false
     @Flag(name: .long, help: "Print one JSON object with the text and metrics.") var json = false
 
-    struct Output: Encodable {
-        var text: String
-        var thinkingContent: String?
-        var modelId: String
-        var promptTokens: Int
-        var tokensGenerated: Int
-        var timeToFirstTokenMs: Double
-        var tokensPerSecond: Double
-        var promptTokensPerSecond: Double
-        var totalMs: Double
-        var finishReason: String
-    }
-
     func execute() async throws {
         try CLI.start(global)
         try await RunAnywhere.loadModel(model, contextLength: contextLength)
         var options = sampling.options
         options.applyChatTemplate = !raw
         if json {
-            let r = try await RunAnywhere.generate(prompt, options: options)
-            return try CLI.printJSON(Output(text: r.text, thinkingContent: r.thinkingContent, modelId: r.modelId,
-                                            promptTokens: r.promptTokens, tokensGenerated: r.generatedTokens,
-                                            timeToFirstTokenMs: r.timeToFirstTokenMs, tokensPerSecond: r.tokensPerSecond,
-                                            promptTokensPerSecond: r.promptTokensPerSecond, totalMs: r.totalMs,
-                                            finishReason: r.finishReason.rawValue))
+            return try CLI.printJSON(await RunAnywhere.generate(prompt, options: options))
         }
         for try await event in try await RunAnywhere.generateStream(prompt, options: options) {
             switch event {

@@ -35,7 +35,7 @@ struct VADCommand: SDKCommand {
                                                             minSilenceDuration: minSilence))
         let start = ContinuousClock.now
         let segments = try await RunAnywhere.detectSpeechSegments(in: audio)
-        let ms = CLI.milliseconds(start.duration(to: .now))
+        let ms = start.duration(to: .now).milliseconds
         let output = Output(detector: detector ?? "energy", audioDuration: audio.duration,
                             segments: segments.map { .init(start: ($0.start * 1000).rounded() / 1000, end: ($0.end * 1000).rounded() / 1000) },
                             processingTimeMs: ms)

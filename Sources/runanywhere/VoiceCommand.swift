@@ -84,7 +84,7 @@ struct VoiceCommand: SDKCommand {
 /// The voice agent's models, shared by `voice` and `bench voice`.
 struct VoiceModelOptions: ParsableArguments {
     @Option(name: .customLong("stt"), help: "STT model id.") var stt = CLI.Defaults.stt
-    @Option(name: .customLong("llm"), help: "LLM id.") var llm = "smollm2-135m-instruct"
+    @Option(name: .customLong("llm"), help: "LLM id.") var llm = CLI.Defaults.llm
     @Option(name: .customLong("tts"), help: "Voice model id (default: \(CLI.Defaults.tts) when installed, else the system voice).")
     var tts: String?
     @Option(name: .customLong("vad"), help: "VAD model id, or 'energy' (default: \(CLI.Defaults.vad) when installed).") var vad: String?
@@ -96,12 +96,14 @@ struct VoiceModelOptions: ParsableArguments {
     @Flag(name: .customLong("no-partials"), help: "Do not transcribe while the user speaks.") var noPartials = false
 
     func configuration() -> VoiceAgentConfiguration {
-        VoiceAgentConfiguration(sttModelId: stt, llmModelId: llm, ttsModelId: CLI.model(tts, orDefault: CLI.Defaults.tts),
+        var vadConfiguration = VoiceAgentConfiguration.defaultVAD
+        vadConfiguration.minSilenceDuration = silence
+        return VoiceAgentConfiguration(sttModelId: stt, llmModelId: llm, ttsModelId: CLI.model(tts, orDefault: CLI.Defaults.tts),
                                 vadModelId: vad == "energy" ? nil : CLI.model(vad, orDefault: CLI.Defaults.vad),
                                 systemPrompt: system,
                                 generationOptions: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0.3, repetitionPenalty: 1.1,
                                                                         threads: llmThreads),
-                                silenceDuration: silence, bargeIn: !noBargeIn, partialTranscripts: !noPartials)
+                                vad: vadConfiguration, bargeIn: !noBargeIn, partialTranscripts: !noPartials)
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LocalFileServer
+import RunAnywhereTesting
 import Testing
 import RunAnywhere
 

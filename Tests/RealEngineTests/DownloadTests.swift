@@ -1,20 +1,20 @@
 import Foundation
-import LocalFileServer
+import RunAnywhereTesting
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
-/// A temporary SDK home plus a real HTTP server on 127.0.0.1 serving `root`.
-private func withDownloadServer<T>(_ body: (LocalFileServer, URL) async throws -> T) async throws -> T {
+/// A test's own SDK instance plus a real HTTP server on 127.0.0.1 serving `root`.
+private func withDownloadServer<T>(_ body: (LocalFileServer, RunAnywhereSDK) async throws -> T) async throws -> T {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
     let server = try await LocalFileServer.start(root: root)
     do {
-        let result = try await withSDK(models: []) { home in
+        let result = try await withSDK(models: []) { sdk in
             var config = DownloadConfiguration(initialRetryDelay: 0.05, maxRetryDelay: 0.2)
             config.reservedFreeBytes = 0
-            try RunAnywhere.setDownloadConfiguration(config)
-            return try await body(server, home)
+            try sdk.setDownloadConfiguration(config)
+            return try await body(server, sdk)
         }
         await server.stop()
         return result
@@ -69,24 +69,25 @@ private func entries(under folder: URL) -> [String] {
 
 /// Serves the default VAD model (a real 2.3 MB ONNX file) and registers it by URL as `id`.
 @discardableResult
-private func registerServedVAD(_ id: String, on server: LocalFileServer, fileName: String? = nil,
+private func registerServedVAD(_ id: String, in sdk: RunAnywhereSDK, on server: LocalFileServer, fileName: String? = nil,
                                sha256: String? = nil) throws -> (name: String, source: URL) {
     let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
     if !FileManager.default.fileExists(atPath: server.root.appendingPathComponent(vad.lastPathComponent).path) {
         try serve(vad, in: server)
     }
-    try RunAnywhere.registerModel(id: id, name: id, url: server.url(for: vad.lastPathComponent), framework: .sherpaOnnx,
+    try sdk.registerModel(id: id, name: id, url: server.url(for: vad.lastPathComponent), framework: .sherpaOnnx,
                                   category: .voiceActivityDetection, fileName: fileName, sha256: sha256)
     return (vad.lastPathComponent, vad)
 }
 
 /// Expects a failed download to have left nothing: no partial files, no model folder, not downloaded.
-private func expectNoTrace(of id: String, framework: InferenceFramework, in home: URL,
+private func expectNoTrace(of id: String, framework: InferenceFramework, in sdk: RunAnywhereSDK,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let home = sdk.paths.home
     #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty, sourceLocation: sourceLocation)
     #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/\(framework.rawValue)/\(id)").path),
             sourceLocation: sourceLocation)
-    #expect(try !RunAnywhere.model(id).isDownloaded, sourceLocation: sourceLocation)
+    #expect(try !sdk.model(id).isDownloaded, sourceLocation: sourceLocation)
 }
 
 extension RealEngineTests {
@@ -97,13 +98,14 @@ extension RealEngineTests {
             let gguf = try #require(try DefaultModels.llm().localPath)
             let expected = try sha256sum(gguf)
             let size = try #require(try FileManager.default.attributesOfItem(atPath: gguf.path)[.size] as? NSNumber).int64Value
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 let name = try serve(gguf, in: server)
                 server.setFault(FaultPlan(dropAfterBytes: size / 2), for: name)
-                let events = RunAnywhere.events.events(for: .download)
-                try RunAnywhere.registerModel(id: "dl-llm", name: "Downloaded SmolLM2", url: server.url(for: name),
+                let events = sdk.events.events(for: .download)
+                try sdk.registerModel(id: "dl-llm", name: "Downloaded SmolLM2", url: server.url(for: name),
                                               framework: .llamaCpp, category: .llm, sha256: expected)
-                let reports = await collect(try RunAnywhere.downloadModel("dl-llm"))
+                let reports = await collect(try sdk.downloadModel("dl-llm"))
                 let last = try #require(reports.last)
                 #expect(last.stage == .completed, "\(last.error.map(String.init(describing:)) ?? "")")
                 #expect(reports.contains { $0.retry >= 1 }, "a retry was reported")
@@ -129,25 +131,25 @@ extension RealEngineTests {
                 #expect(gets.last?.status == 206)
                 #expect(gets.last?.bodyBytes == size - resumedAt)
 
-                let model = try RunAnywhere.model("dl-llm")
+                let model = try sdk.model("dl-llm")
                 let path = try #require(model.localPath)
                 #expect(path.path.hasPrefix(home.appendingPathComponent("models/llamacpp/dl-llm").path))
                 #expect(try sha256sum(path) == expected)
                 #expect(model.contextLength != nil && model.downloadedAt != nil)
                 #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
 
-                try await RunAnywhere.loadModel("dl-llm")
-                let result = try await RunAnywhere.generate("Name a colour.", options: greedy)
+                try await sdk.loadModel("dl-llm")
+                let result = try await sdk.generate("Name a colour.", options: greedy)
                 #expect(!result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
             }
         }
 
         @Test("Two 500 answers are retried and the third request succeeds")
         func serverErrorsAreRetried() async throws {
-            try await withDownloadServer { server, _ in
-                let (name, vad) = try registerServedVAD("dl-vad", on: server, fileName: "vad.onnx")
+            try await withDownloadServer { server, sdk in
+                let (name, vad) = try registerServedVAD("dl-vad", in: sdk, on: server, fileName: "vad.onnx")
                 server.setFault(FaultPlan(failures: [500, 500]), for: name)
-                let model = try await RunAnywhere.downloadModel("dl-vad") { _ in }
+                let model = try await sdk.downloadModel("dl-vad") { _ in }
                 #expect(model.localPath?.lastPathComponent == "vad.onnx")
                 #expect(server.requests(for: name).filter { $0.method == "GET" }.map(\.status) == [500, 500, 200])
                 #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
@@ -156,63 +158,65 @@ extension RealEngineTests {
 
         @Test("A 404 fails at once with a clear error and nothing is marked downloaded")
         func notFoundFails() async throws {
-            try await withDownloadServer { server, home in
-                try RunAnywhere.registerModel(id: "dl-missing", name: "Missing", url: server.url(for: "nope.gguf"),
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
+                try sdk.registerModel(id: "dl-missing", name: "Missing", url: server.url(for: "nope.gguf"),
                                               framework: .llamaCpp, category: .llm)
-                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-missing")).last)
+                let last = try #require(await collect(try sdk.downloadModel("dl-missing")).last)
                 #expect(last.stage == .failed)
                 #expect(last.error?.code == .downloadFailed)
                 #expect(last.error?.message.contains("404") == true)
                 #expect(server.requests(for: "nope.gguf").count == 1, "a 404 is not retried")
                 #expect(entries(under: home.appendingPathComponent("tmp")).filter { !$0.hasPrefix("downloads") }.isEmpty)
-                try expectNoTrace(of: "dl-missing", framework: .llamaCpp, in: home)
+                try expectNoTrace(of: "dl-missing", framework: .llamaCpp, in: sdk)
             }
         }
 
         @Test("A wrong SHA-256 rejects the download and removes its files")
         func checksumMismatchIsRejected() async throws {
-            try await withDownloadServer { server, home in
-                let (_, vad) = try registerServedVAD("dl-bad-sum", on: server, sha256: String(repeating: "ab", count: 32))
-                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-bad-sum")).last)
+            try await withDownloadServer { server, sdk in
+                let (_, vad) = try registerServedVAD("dl-bad-sum", in: sdk, on: server, sha256: String(repeating: "ab", count: 32))
+                let last = try #require(await collect(try sdk.downloadModel("dl-bad-sum")).last)
                 #expect(last.error?.code == .checksumMismatch)
                 #expect(last.error?.message.contains(try sha256sum(vad)) == true, "the message names the actual digest")
-                try expectNoTrace(of: "dl-bad-sum", framework: .sherpaOnnx, in: home)
+                try expectNoTrace(of: "dl-bad-sum", framework: .sherpaOnnx, in: sdk)
             }
         }
 
         @Test("Cancelling a slow transfer stops it within a second and removes the partial file")
         func cancelRemovesPartialFiles() async throws {
             let gguf = try #require(try DefaultModels.llm().localPath)
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 let name = try serve(gguf, in: server)
                 server.setFault(FaultPlan(bytesPerSecond: 2 << 20), for: name)
-                try RunAnywhere.registerModel(id: "dl-slow", name: "Slow", url: server.url(for: name),
+                try sdk.registerModel(id: "dl-slow", name: "Slow", url: server.url(for: name),
                                               framework: .llamaCpp, category: .llm)
                 var cancelledAt: ContinuousClock.Instant?
                 var last: DownloadProgress?
-                for await report in try RunAnywhere.downloadModel("dl-slow") {
+                for await report in try sdk.downloadModel("dl-slow") {
                     last = report
                     if cancelledAt == nil, report.bytesDownloaded >= 1 << 20 {
                         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path))
-                        #expect(try RunAnywhere.cancelDownload("dl-slow"))
+                        #expect(try sdk.cancelDownload("dl-slow"))
                         cancelledAt = .now
                     }
                 }
                 let stopped = try #require(cancelledAt).duration(to: .now)
                 #expect(stopped < .seconds(1), "stopped \(stopped) after the cancel")
                 #expect(last?.error?.code == .downloadCancelled)
-                #expect(try RunAnywhere.activeDownloads().isEmpty)
-                try expectNoTrace(of: "dl-slow", framework: .llamaCpp, in: home)
+                #expect(try sdk.activeDownloads().isEmpty)
+                try expectNoTrace(of: "dl-slow", framework: .llamaCpp, in: sdk)
             }
         }
 
         @Test("Two downloads of one model at once share a single transfer")
         func concurrentDownloadsCoalesce() async throws {
-            try await withDownloadServer { server, _ in
-                let (name, _) = try registerServedVAD("dl-twice", on: server)
+            try await withDownloadServer { server, sdk in
+                let (name, _) = try registerServedVAD("dl-twice", in: sdk, on: server)
                 server.setFault(FaultPlan(bytesPerSecond: 8 << 20), for: name)
-                let first = try RunAnywhere.downloadModel("dl-twice")
-                let second = try RunAnywhere.downloadModel("dl-twice")
+                let first = try sdk.downloadModel("dl-twice")
+                let second = try sdk.downloadModel("dl-twice")
                 async let a = collect(first)
                 async let b = collect(second)
                 let (reportsA, reportsB) = await (a, b)
@@ -226,14 +230,15 @@ extension RealEngineTests {
         @Test("A download larger than the storage limit is refused before any byte is transferred")
         func storageLimitRefusesEarly() async throws {
             let gguf = try #require(try DefaultModels.llm().localPath)
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 let name = try serve(gguf, in: server)
-                var config = try RunAnywhere.downloadConfiguration()
+                var config = try sdk.downloadConfiguration()
                 config.storageLimitBytes = 10 << 20
-                try RunAnywhere.setDownloadConfiguration(config)
-                try RunAnywhere.registerModel(id: "dl-big", name: "Big", url: server.url(for: name),
+                try sdk.setDownloadConfiguration(config)
+                try sdk.registerModel(id: "dl-big", name: "Big", url: server.url(for: name),
                                               framework: .llamaCpp, category: .llm)
-                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-big")).last)
+                let last = try #require(await collect(try sdk.downloadModel("dl-big")).last)
                 #expect(last.error?.code == .insufficientStorage)
                 #expect(server.requests(for: name).map(\.method) == ["HEAD"], "only the size was asked")
                 #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
@@ -242,18 +247,19 @@ extension RealEngineTests {
 
         @Test("A network failure past the retries keeps the partial file, and the next download resumes it")
         func partialFileSurvivesForTheNextAttempt() async throws {
-            try await withDownloadServer { server, home in
-                let (name, vad) = try registerServedVAD("dl-flaky", on: server)
-                var config = try RunAnywhere.downloadConfiguration()
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
+                let (name, vad) = try registerServedVAD("dl-flaky", in: sdk, on: server)
+                var config = try sdk.downloadConfiguration()
                 config.maxRetries = 0
-                try RunAnywhere.setDownloadConfiguration(config)
+                try sdk.setDownloadConfiguration(config)
                 server.setFault(FaultPlan(dropAfterBytes: 1 << 20), for: name)
-                let failed = try #require(await collect(try RunAnywhere.downloadModel("dl-flaky")).last)
+                let failed = try #require(await collect(try sdk.downloadModel("dl-flaky")).last)
                 #expect(failed.error?.code == .downloadFailed)
                 let partial = home.appendingPathComponent("tmp/downloads/dl-flaky/\(name).part")
                 #expect(FileSystem.allocatedSize(of: partial) == 1 << 20)
 
-                let model = try await RunAnywhere.downloadModel("dl-flaky") { _ in }
+                let model = try await sdk.downloadModel("dl-flaky") { _ in }
                 #expect(server.requests(for: name).filter { $0.method == "GET" }.last?.range == "bytes=\(1 << 20)-")
                 #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
             }
@@ -263,22 +269,23 @@ extension RealEngineTests {
         func multiFileVoiceDownloadsAndSpeaks() async throws {
             let onnx = try #require(try DefaultModels.model(DefaultModels.ttsId).localPath)
             let folder = onnx.deletingLastPathComponent()
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 var files: [RemoteFile] = []
                 for name in [onnx.lastPathComponent, onnx.lastPathComponent + ".json", "tokens.txt"] {
                     try serve(folder.appendingPathComponent(name), in: server, as: "joe-\(name)")
                     files.append(RemoteFile(url: server.url(for: "joe-\(name)"), fileName: name,
                                             sha256: try sha256sum(folder.appendingPathComponent(name))))
                 }
-                try RunAnywhere.registerModel(multiFile: files, primaryFile: onnx.lastPathComponent, id: "dl-joe", name: "Joe",
+                try sdk.registerModel(multiFile: files, primaryFile: onnx.lastPathComponent, id: "dl-joe", name: "Joe",
                                               framework: .sherpaOnnx, category: .speechSynthesis)
-                let model = try await RunAnywhere.downloadModel("dl-joe") { _ in }
+                let model = try await sdk.downloadModel("dl-joe") { _ in }
                 let dir = home.appendingPathComponent("models/sherpa/dl-joe")
                 #expect(model.localPath == dir.appendingPathComponent(onnx.lastPathComponent))
                 #expect(entries(under: dir) == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json", "model.json", "tokens.txt"])
 
-                try await RunAnywhere.loadTTSModel("dl-joe")
-                let speech = try await RunAnywhere.synthesize("Downloaded voices speak too.")
+                try await sdk.loadTTSModel("dl-joe")
+                let speech = try await sdk.synthesize("Downloaded voices speak too.")
                 #expect(speech.audio.duration > 1)
             }
         }
@@ -288,16 +295,17 @@ extension RealEngineTests {
             let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             let voice = try #require(try DefaultModels.model(DefaultModels.ttsId).localPath).deletingLastPathComponent()
                 .appendingPathComponent("tokens.txt")
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 let name = "model.onnx"
                 try serve(vad, in: server, as: name)
-                var config = try RunAnywhere.downloadConfiguration()
+                var config = try sdk.downloadConfiguration()
                 config.maxRetries = 0
-                try RunAnywhere.setDownloadConfiguration(config)
+                try sdk.setDownloadConfiguration(config)
                 server.setFault(FaultPlan(dropAfterBytes: 1 << 20), for: name)
-                try RunAnywhere.registerModel(id: "dl-changed", name: "Changed", url: server.url(for: name),
+                try sdk.registerModel(id: "dl-changed", name: "Changed", url: server.url(for: name),
                                               framework: .sherpaOnnx, category: .voiceActivityDetection)
-                let failed = try #require(await collect(try RunAnywhere.downloadModel("dl-changed")).last)
+                let failed = try #require(await collect(try sdk.downloadModel("dl-changed")).last)
                 #expect(failed.error?.code == .downloadFailed)
                 #expect(FileSystem.allocatedSize(of: home.appendingPathComponent("tmp/downloads/dl-changed/\(name).part")) == 1 << 20)
 
@@ -307,7 +315,7 @@ extension RealEngineTests {
                 var replacement = try Data(contentsOf: voice)
                 while replacement.count < 3 << 20 { replacement.append(replacement) }
                 try replacement.write(to: served)
-                let model = try await RunAnywhere.downloadModel("dl-changed") { _ in }
+                let model = try await sdk.downloadModel("dl-changed") { _ in }
                 let last = try #require(server.requests(for: name).last)
                 #expect(last.range != nil && last.status == 200, "If-Range made the server send the whole new file")
                 #expect(try Data(contentsOf: #require(model.localPath)) == replacement)
@@ -316,21 +324,22 @@ extension RealEngineTests {
 
         @Test("A download another process holds the lock of is left alone")
         func lockedDownloadIsLeftAlone() async throws {
-            try await withDownloadServer { server, home in
-                try RunAnywhere.registerModel(id: "dl-locked", name: "Locked", url: server.url(for: "m.onnx"),
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
+                try sdk.registerModel(id: "dl-locked", name: "Locked", url: server.url(for: "m.onnx"),
                                               framework: .sherpaOnnx, category: .voiceActivityDetection)
                 let work = home.appendingPathComponent("tmp/downloads/dl-locked")
                 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
                 try Data(count: 100).write(to: work.appendingPathComponent("m.onnx.part"))
                 var otherProcess = FileLock(work.appendingPathComponent(DownloadManager.lockName))
                 #expect(otherProcess != nil)
-                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-locked")).last)
+                let last = try #require(await collect(try sdk.downloadModel("dl-locked")).last)
                 #expect(last.error?.code == .downloadFailed)
                 #expect(last.error?.message.contains("Another process") == true)
-                #expect(try RunAnywhere.cleanTempFiles() == 0)
+                #expect(try sdk.cleanTempFiles() == 0)
                 #expect(FileSystem.allocatedSize(of: work.appendingPathComponent("m.onnx.part")) == 100)
                 otherProcess = nil
-                #expect(try RunAnywhere.cleanTempFiles() > 0)
+                #expect(try sdk.cleanTempFiles() > 0)
                 #expect(!FileManager.default.fileExists(atPath: work.path))
                 #expect(server.requests.isEmpty)
             }
@@ -339,7 +348,8 @@ extension RealEngineTests {
         @Test("Archives of every type unpack into the model's folder and the model loads", arguments: ArchiveType.allCases)
         func archivesUnpackAndLoad(type: ArchiveType) async throws {
             let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 // A real archive of real model files, with a folder inside.
                 let work = server.root.appendingPathComponent("work")
                 let inner = work.appendingPathComponent("silero")
@@ -357,26 +367,27 @@ extension RealEngineTests {
                 let spec = try ModelArchive(url: server.url(for: archiveName), primaryFile: "silero/silero_vad.onnx",
                                             expectedFiles: ["silero/README"], sha256: try sha256sum(archive))
                 #expect(spec.type == type)
-                try RunAnywhere.registerModel(archive: spec, id: "dl-archive", name: "Archived VAD", framework: .sherpaOnnx,
+                try sdk.registerModel(archive: spec, id: "dl-archive", name: "Archived VAD", framework: .sherpaOnnx,
                                               category: .voiceActivityDetection)
-                let reports = await collect(try RunAnywhere.downloadModel("dl-archive"))
+                let reports = await collect(try sdk.downloadModel("dl-archive"))
                 #expect(reports.last?.stage == .completed, "\(reports.last?.error.map(String.init(describing:)) ?? "")")
                 #expect(reports.map(\.stage).contains(.extracting))
-                let model = try RunAnywhere.model("dl-archive")
+                let model = try sdk.model("dl-archive")
                 let folder = home.appendingPathComponent("models/sherpa/dl-archive")
                 #expect(model.localPath == folder.appendingPathComponent("silero/silero_vad.onnx"))
                 #expect(entries(under: folder) == ["model.json", "silero", "silero/README", "silero/silero_vad.onnx"])
                 #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
 
-                try await RunAnywhere.loadVADModel("dl-archive")
-                let result = try await RunAnywhere.detectVoiceActivity(AudioBuffer(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000))
+                try await sdk.loadVADModel("dl-archive")
+                let result = try await sdk.detectVoiceActivity(AudioBuffer(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000))
                 #expect(!result.isSpeech)
             }
         }
 
         @Test("An archive entry escaping the model folder (../, an absolute path, a symlink out) is refused and nothing is written", arguments: ["zip-slip", "absolute", "symlink"])
         func unsafeArchivesAreRefused(kind: String) async throws {
-            try await withDownloadServer { server, home in
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
                 let marker = "ra-evil-\(UUID().uuidString).txt"
                 let outside = FileManager.default.temporaryDirectory.appendingPathComponent(marker)
                 let name: String
@@ -415,28 +426,29 @@ extension RealEngineTests {
                 }
                 try run("python3", ["-c", script, server.root.appendingPathComponent(name).path])
                 let spec = try ModelArchive(url: server.url(for: name), primaryFile: "model/ok.onnx")
-                try RunAnywhere.registerModel(archive: spec, id: "dl-evil", name: "Evil", framework: .sherpaOnnx,
+                try sdk.registerModel(archive: spec, id: "dl-evil", name: "Evil", framework: .sherpaOnnx,
                                               category: .voiceActivityDetection)
-                let last = try #require(await collect(try RunAnywhere.downloadModel("dl-evil")).last)
+                let last = try #require(await collect(try sdk.downloadModel("dl-evil")).last)
                 #expect(last.error?.code == .unsafeArchive, "\(last.error.map(String.init(describing:)) ?? "no error")")
                 #expect(!FileManager.default.fileExists(atPath: outside.path))
                 #expect(!entries(under: home).contains { $0.hasSuffix(marker) || $0.hasSuffix("ok.onnx") })
-                try expectNoTrace(of: "dl-evil", framework: .sherpaOnnx, in: home)
+                try expectNoTrace(of: "dl-evil", framework: .sherpaOnnx, in: sdk)
             }
         }
 
         @Test("Storage info, deleting a model's files, clearing the cache and cleaning temporary files")
         func storageManagement() async throws {
-            try await withDownloadServer { server, home in
-                let (_, vad) = try registerServedVAD("dl-store", on: server)
-                try await RunAnywhere.downloadModel("dl-store") { _ in }
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
+                let (_, vad) = try registerServedVAD("dl-store", in: sdk, on: server)
+                try await sdk.downloadModel("dl-store") { _ in }
                 let requests = server.requests.count
-                let repeated = await collect(try RunAnywhere.downloadModel("dl-store"))
+                let repeated = await collect(try sdk.downloadModel("dl-store"))
                 #expect(repeated.map(\.stage) == [.completed], "a downloaded model completes at once")
                 #expect(server.requests.count == requests)
-                try await RunAnywhere.loadVADModel("dl-store")
+                try await sdk.loadVADModel("dl-store")
 
-                let info = try RunAnywhere.getStorageInfo()
+                let info = try sdk.getStorageInfo()
                 let stored = try #require(info.models.first { $0.id == "dl-store" })
                 let fileSize = FileSystem.allocatedSize(of: vad)
                 #expect(stored.sizeBytes >= fileSize && stored.sizeBytes < fileSize + 4096)
@@ -448,31 +460,32 @@ extension RealEngineTests {
                 try FileManager.default.createDirectory(at: home.appendingPathComponent("tmp/downloads/ghost"),
                                                         withIntermediateDirectories: true)
                 try Data(count: 8192).write(to: home.appendingPathComponent("tmp/downloads/ghost/x.part"))
-                #expect(try RunAnywhere.clearCache() == 4096)
-                #expect(try RunAnywhere.cleanTempFiles() == 8192)
+                #expect(try sdk.clearCache() == 4096)
+                #expect(try sdk.cleanTempFiles() == 8192)
                 #expect(entries(under: home.appendingPathComponent("cache")).isEmpty)
                 #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty)
 
-                try await RunAnywhere.deleteModel("dl-store")
-                let model = try RunAnywhere.model("dl-store")
+                try await sdk.deleteModel("dl-store")
+                let model = try sdk.model("dl-store")
                 #expect(!model.isDownloaded && model.isDownloadable)
                 #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-store").path))
-                #expect(try RunAnywhere.getStorageInfo().models.allSatisfy { $0.id != "dl-store" })
-                await expectSDKError(.modelFileNotFound) { try await RunAnywhere.loadVADModel("dl-store") }
+                #expect(try sdk.getStorageInfo().models.allSatisfy { $0.id != "dl-store" })
+                await expectSDKError(.modelFileNotFound) { try await sdk.loadVADModel("dl-store") }
 
                 // Deleted files come back with another download.
-                let again = try await RunAnywhere.downloadModel("dl-store") { _ in }
+                let again = try await sdk.downloadModel("dl-store") { _ in }
                 #expect(again.isDownloaded)
             }
         }
 
         @Test("At start-up a model whose files vanished is no longer downloaded and orphan temp files go")
         func startUpReconciles() async throws {
-            try await withDownloadServer { server, home in
-                let (name, _) = try registerServedVAD("dl-gone", on: server)
-                try registerServedVAD("dl-pending", on: server)
-                let model = try await RunAnywhere.downloadModel("dl-gone") { _ in }
-                await RunAnywhere.reset()
+            try await withDownloadServer { server, sdk in
+                let home = sdk.paths.home
+                let (name, _) = try registerServedVAD("dl-gone", in: sdk, on: server)
+                try registerServedVAD("dl-pending", in: sdk, on: server)
+                let model = try await sdk.downloadModel("dl-gone") { _ in }
+                await sdk.shutdown()
 
                 try FileManager.default.removeItem(at: #require(model.localPath))
                 let tmp = home.appendingPathComponent("tmp")
@@ -484,50 +497,51 @@ extension RealEngineTests {
                 try Data(count: 100).write(to: stale)
                 try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: stale.path)
 
-                try RunAnywhere.initialize(environment: .development, storageDirectory: home)
-                try await RunAnywhere.completeServicesInitialization()
-                #expect(try !RunAnywhere.model("dl-gone").isDownloaded)
-                #expect(try RunAnywhere.model("dl-gone").isDownloadable)
+                let restarted = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
+                try await restarted.completeServicesInitialization()
+                #expect(try !restarted.model("dl-gone").isDownloaded)
+                #expect(try restarted.model("dl-gone").isDownloadable)
                 #expect(entries(under: tmp) == ["downloads", "downloads/dl-pending", "downloads/dl-pending/\(name).part"],
                         "only the resumable partial of a registered model stays")
+                await restarted.shutdown()
             }
         }
 
         @Test("Bad registrations are refused with typed errors and leave the registry as it was")
         func badRegistrations() async throws {
-            try await withDownloadServer { server, _ in
+            try await withDownloadServer { server, sdk in
                 let url = server.url(for: "m.gguf")
-                let before = try RunAnywhere.availableModels()
+                let before = try sdk.availableModels()
                 await expectSDKError(.invalidInput) {
-                    try RunAnywhere.registerModel(id: "x", name: "X", url: URL(string: "ftp://host/m.gguf")!,
+                    try sdk.registerModel(id: "x", name: "X", url: URL(string: "ftp://host/m.gguf")!,
                                                   framework: .llamaCpp, category: .llm)
                 }
                 await expectSDKError(.invalidInput) {
-                    try RunAnywhere.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm,
+                    try sdk.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm,
                                                   sha256: "abc")
                 }
                 await expectSDKError(.invalidInput) {
-                    try RunAnywhere.registerModel(multiFile: [RemoteFile(url: url)], primaryFile: "other.onnx", id: "x",
+                    try sdk.registerModel(multiFile: [RemoteFile(url: url)], primaryFile: "other.onnx", id: "x",
                                                   name: "X", framework: .sherpaOnnx, category: .speechSynthesis)
                 }
                 await expectSDKError(.invalidInput) {
-                    try RunAnywhere.registerModel(archive: ModelArchive(url: server.url(for: "a.tar.gz"), primaryFile: "../m.onnx"),
+                    try sdk.registerModel(archive: ModelArchive(url: server.url(for: "a.tar.gz"), primaryFile: "../m.onnx"),
                                                   id: "x", name: "X", framework: .sherpaOnnx, category: .speechSynthesis)
                 }
                 await expectSDKError(.invalidInput) { try ModelArchive(url: server.url(for: "a.rar"), primaryFile: "m.onnx") }
                 await expectSDKError(.invalidModelId) {
-                    try RunAnywhere.registerModel(id: "Bad Id", name: "X", url: url, framework: .llamaCpp, category: .llm)
+                    try sdk.registerModel(id: "Bad Id", name: "X", url: url, framework: .llamaCpp, category: .llm)
                 }
-                #expect(try RunAnywhere.availableModels() == before)
-                try RunAnywhere.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm)
+                #expect(try sdk.availableModels() == before)
+                try sdk.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm)
                 await expectSDKError(.modelAlreadyExists) {
-                    try RunAnywhere.registerModel(id: "x", name: "Y", url: url, framework: .llamaCpp, category: .llm)
+                    try sdk.registerModel(id: "x", name: "Y", url: url, framework: .llamaCpp, category: .llm)
                 }
-                await expectSDKError(.modelNotFound) { try RunAnywhere.downloadModel("nope") }
-                try RunAnywhere.registerModel(ModelInfo(id: "local", name: "L", category: .llm, format: .gguf, framework: .llamaCpp))
-                await expectSDKError(.modelNotDownloadable) { try RunAnywhere.downloadModel("local") }
+                await expectSDKError(.modelNotFound) { try sdk.downloadModel("nope") }
+                try sdk.registerModel(ModelInfo(id: "local", name: "L", category: .llm, format: .gguf, framework: .llamaCpp))
+                await expectSDKError(.modelNotDownloadable) { try sdk.downloadModel("local") }
                 await expectSDKError(.invalidConfiguration) {
-                    try RunAnywhere.setDownloadConfiguration(DownloadConfiguration(maxRetries: -1))
+                    try sdk.setDownloadConfiguration(DownloadConfiguration(maxRetries: -1))
                 }
             }
         }

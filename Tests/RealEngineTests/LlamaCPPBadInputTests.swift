@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 import RunAnywhereLlamaCPP
 
 /// Every bad input gives an `SDKException` with the right code and leaves the registry
@@ -38,50 +38,66 @@ struct LlamaCPPBadInputTests {
         await expectSDKError(.notInitialized) { try RunAnywhere.availableModels() }
     }
 
+    @Test("Every call on a shut-down instance fails with notInitialized, and shutting down twice is harmless")
+    func callsAfterShutdown() async throws {
+        let sdk = try await withSDK { sdk in
+            try await sdk.loadModel(id)
+            await sdk.shutdown()
+            return sdk
+        }
+        await sdk.shutdown()
+        #expect(sdk.isShutDown)
+        #expect(await sdk.currentLLMModel == nil)
+        await expectSDKError(.notInitialized) { try await sdk.generate("Hello") }
+        await expectSDKError(.notInitialized) { try await sdk.loadModel(id) }
+        await expectSDKError(.notInitialized) { try sdk.availableModels() }
+    }
+
     @Test("Generating with no model loaded fails with modelNotLoaded")
     func generateWithoutModel() async throws {
-        try await withSDK { _ in
-            await expectSDKError(.modelNotLoaded) { try await RunAnywhere.generate("Hello") }
-            await expectSDKError(.modelNotLoaded) { try await RunAnywhere.generateStream("Hello") }
+        try await withSDK { sdk in
+            await expectSDKError(.modelNotLoaded) { try await sdk.generate("Hello") }
+            await expectSDKError(.modelNotLoaded) { try await sdk.generateStream("Hello") }
         }
     }
 
     @Test("An unknown model id fails with modelNotFound")
     func unknownModel() async throws {
-        try await withSDK { home in
+        try await withSDK { sdk in
+            let home = sdk.paths.home
             let before = registryBytes(home)
-            await expectSDKError(.modelNotFound) { try await RunAnywhere.loadModel("no-such-model") }
-            await expectSDKError(.modelNotFound) { try await RunAnywhere.removeModel("no-such-model") }
+            await expectSDKError(.modelNotFound) { try await sdk.loadModel("no-such-model") }
+            await expectSDKError(.modelNotFound) { try await sdk.removeModel("no-such-model") }
             #expect(registryBytes(home) == before)
         }
     }
 
     @Test("An empty prompt fails with emptyPrompt")
     func emptyPrompt() async throws {
-        try await withSDK { _ in
-            try await RunAnywhere.loadModel(id)
-            await expectSDKError(.emptyPrompt) { try await RunAnywhere.generate("") }
-            await expectSDKError(.emptyPrompt) { try await RunAnywhere.generate("  \n\t ") }
-            await expectSDKError(.emptyPrompt) { try await RunAnywhere.chat([]) }
+        try await withSDK { sdk in
+            try await sdk.loadModel(id)
+            await expectSDKError(.emptyPrompt) { try await sdk.generate("") }
+            await expectSDKError(.emptyPrompt) { try await sdk.generate("  \n\t ") }
+            await expectSDKError(.emptyPrompt) { try await sdk.chat([]) }
             await expectSDKError(.invalidInput) {
-                try await RunAnywhere.generate("Hi", options: LLMGenerationOptions(maxTokens: 0))
+                try await sdk.generate("Hi", options: LLMGenerationOptions(maxTokens: 0))
             }
             await expectSDKError(.invalidInput) {
-                try await RunAnywhere.generate("Hi", options: LLMGenerationOptions(temperature: -1))
+                try await sdk.generate("Hi", options: LLMGenerationOptions(temperature: -1))
             }
         }
     }
 
     @Test("A prompt beyond the context is refused, or truncated when asked")
     func promptBeyondContext() async throws {
-        try await withSDK { _ in
-            try await RunAnywhere.loadModel(id, contextLength: 128)
+        try await withSDK { sdk in
+            try await sdk.loadModel(id, contextLength: 128)
             // llama.cpp rounds small contexts up to 256 tokens; this prompt is ~800.
             let long = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 80)
-            await expectSDKError(.contextLengthExceeded) { try await RunAnywhere.generate(long) }
+            await expectSDKError(.contextLengthExceeded) { try await sdk.generate(long) }
             var options = LLMGenerationOptions(maxTokens: 8, temperature: 0)
             options.truncatePromptToFit = true
-            let r = try await RunAnywhere.generate(long, options: options)
+            let r = try await sdk.generate(long, options: options)
             #expect(r.promptTokens < 300)
             #expect(r.generatedTokens > 0)
         }
@@ -89,36 +105,39 @@ struct LlamaCPPBadInputTests {
 
     @Test("Importing a missing file fails with modelFileNotFound and registers nothing")
     func missingFile() async throws {
-        try await withSDK(models: []) { home in
-            let before = try RunAnywhere.availableModels()
+        try await withSDK(models: []) { sdk in
+            let home = sdk.paths.home
+            let before = try sdk.availableModels()
             await expectSDKError(.modelFileNotFound) {
-                try RunAnywhere.importModel(from: home.appendingPathComponent("nope.gguf"), id: "nope",
+                try sdk.importModel(from: home.appendingPathComponent("nope.gguf"), id: "nope",
                                             category: .llm, framework: .llamaCpp)
             }
-            #expect(try RunAnywhere.availableModels() == before)
+            #expect(try sdk.availableModels() == before)
         }
     }
 
     @Test("A registered model whose file vanished fails to load with modelFileNotFound")
     func vanishedFile() async throws {
-        try await withSDK(models: []) { home in
+        try await withSDK(models: []) { sdk in
+            let home = sdk.paths.home
             let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "m.gguf")
-            try RunAnywhere.importModel(from: file, id: "vanishing", category: .llm, framework: .llamaCpp)
-            let stored = try #require(try RunAnywhere.model("vanishing").localPath)
+            try sdk.importModel(from: file, id: "vanishing", category: .llm, framework: .llamaCpp)
+            let stored = try #require(try sdk.model("vanishing").localPath)
             try FileManager.default.removeItem(at: stored)
-            await expectSDKError(.modelFileNotFound) { try await RunAnywhere.loadModel("vanishing") }
-            #expect(try RunAnywhere.model("vanishing").id == "vanishing")
+            await expectSDKError(.modelFileNotFound) { try await sdk.loadModel("vanishing") }
+            #expect(try sdk.model("vanishing").id == "vanishing")
         }
     }
 
     @Test("A truncated GGUF is refused at import and at load")
     func truncatedGGUF() async throws {
-        try await withSDK(models: []) { home in
+        try await withSDK(models: []) { sdk in
+            let home = sdk.paths.home
             let size = try #require(try DefaultModels.llm().sizeBytes)
             let truncated = try copyOfModel(in: home.appendingPathComponent("outside"), name: "half.gguf", bytes: Int(size / 2))
             let before = registryBytes(home)
             await expectSDKError(.modelCorrupted) {
-                try RunAnywhere.importModel(from: truncated, id: "half", category: .llm, framework: .llamaCpp)
+                try sdk.importModel(from: truncated, id: "half", category: .llm, framework: .llamaCpp)
             }
             #expect(registryBytes(home) == before)
             #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/llamacpp/half").path))
@@ -126,23 +145,24 @@ struct LlamaCPPBadInputTests {
             #expect(FileManager.default.fileExists(atPath: truncated.path), "the source must stay")
 
             // Registered by reference, the engine itself meets the truncated file.
-            try RunAnywhere.registerModel(ModelInfo(id: "half", name: "half", category: .llm, format: .gguf,
+            try sdk.registerModel(ModelInfo(id: "half", name: "half", category: .llm, format: .gguf,
                                                     framework: .llamaCpp, localPath: truncated))
-            await expectSDKError(.modelLoadFailed) { try await RunAnywhere.loadModel("half") }
-            #expect(await RunAnywhere.currentLLMModel == nil)
+            await expectSDKError(.modelLoadFailed) { try await sdk.loadModel("half") }
+            #expect(await sdk.currentLLMModel == nil)
         }
     }
 
     @Test("A file with the wrong magic is refused with invalidModelFormat")
     func wrongMagic() async throws {
-        try await withSDK(models: []) { home in
+        try await withSDK(models: []) { sdk in
+            let home = sdk.paths.home
             let dir = home.appendingPathComponent("outside")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let fake = dir.appendingPathComponent("fake.gguf")
             try Data("GGML this is not a gguf model at all".utf8).write(to: fake)
             let before = registryBytes(home)
             await expectSDKError(.invalidModelFormat) {
-                try RunAnywhere.importModel(from: fake, id: "fake", category: .llm, framework: .llamaCpp, mode: .move)
+                try sdk.importModel(from: fake, id: "fake", category: .llm, framework: .llamaCpp, mode: .move)
             }
             #expect(registryBytes(home) == before)
             #expect(FileManager.default.fileExists(atPath: fake.path), "a refused move leaves the source in place")
@@ -153,7 +173,6 @@ struct LlamaCPPBadInputTests {
     func corruptRegistry() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        try await withSDK(models: []) { _ in }
         await RunAnywhere.reset()
         LlamaCPP.register()
         try RunAnywhere.initialize(storageDirectory: home)
@@ -191,21 +210,22 @@ struct LlamaCPPBadInputTests {
 
     @Test("Importing copies into the store, validates, and the model generates")
     func importAndGenerate() async throws {
-        try await withSDK(models: []) { home in
+        try await withSDK(models: []) { sdk in
+            let home = sdk.paths.home
             let file = try copyOfModel(in: home.appendingPathComponent("outside"), name: "SmolLM2.gguf")
-            let model = try RunAnywhere.importModel(from: file, id: "imported", category: .llm, framework: .llamaCpp, mode: .move)
+            let model = try sdk.importModel(from: file, id: "imported", category: .llm, framework: .llamaCpp, mode: .move)
             #expect(!FileManager.default.fileExists(atPath: file.path))
             #expect(model.localPath?.path.hasPrefix(home.appendingPathComponent("models/llamacpp/imported").path) == true)
             #expect(model.contextLength == 8192)
             #expect(model.hasChatTemplate == true)
             await expectSDKError(.modelAlreadyExists) {
-                try RunAnywhere.importModel(from: try #require(model.localPath), id: "imported", category: .llm, framework: .llamaCpp)
+                try sdk.importModel(from: try #require(model.localPath), id: "imported", category: .llm, framework: .llamaCpp)
             }
-            try await RunAnywhere.loadModel("imported")
-            let r = try await RunAnywhere.generate("Say hello.", options: greedy)
+            try await sdk.loadModel("imported")
+            let r = try await sdk.generate("Say hello.", options: greedy)
             #expect(!r.text.isEmpty)
-            try await RunAnywhere.removeModel("imported")
-            #expect(await RunAnywhere.currentLLMModel == nil)
+            try await sdk.removeModel("imported")
+            #expect(await sdk.currentLLMModel == nil)
             #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/llamacpp/imported").path))
         }
     }

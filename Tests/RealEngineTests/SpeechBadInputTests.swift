@@ -1,49 +1,49 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
     @Suite("Speech bad inputs")
     struct SpeechBadInputTests {
         @Test("Recognition without a loaded model says so")
         func noModel() async throws {
-            try await withSDK(models: []) { _ in
+            try await withSDK(models: []) { sdk in
                 await expectSDKError(.modelNotLoaded) {
-                    try await RunAnywhere.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+                    try await sdk.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
                 }
             }
         }
 
         @Test("Empty audio, a single sample, NaN samples and a corrupt WAV are invalid audio")
         func badAudio() async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
-                await expectSDKError(.invalidAudio) { try await RunAnywhere.transcribe(AudioBuffer(samples: [], sampleRate: 16_000)) }
-                await expectSDKError(.invalidAudio) { try await RunAnywhere.transcribe(AudioBuffer(samples: [0.1], sampleRate: 16_000)) }
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadSTTModel(DefaultModels.sttId)
+                await expectSDKError(.invalidAudio) { try await sdk.transcribe(AudioBuffer(samples: [], sampleRate: 16_000)) }
+                await expectSDKError(.invalidAudio) { try await sdk.transcribe(AudioBuffer(samples: [0.1], sampleRate: 16_000)) }
                 var nan = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
                 nan.samples[100] = .nan
-                await expectSDKError(.invalidAudio) { try await RunAnywhere.transcribe(nan) }
+                await expectSDKError(.invalidAudio) { try await sdk.transcribe(nan) }
                 let nanWAV = WAVFile.encode(nan, format: .float32)
-                await expectSDKError(.invalidAudio) { try await RunAnywhere.transcribe(audio: nanWAV) }
+                await expectSDKError(.invalidAudio) { try await sdk.transcribe(audio: nanWAV) }
                 var corrupt = WAVFile.encode(.silence(duration: 1, sampleRate: 16_000))
                 corrupt.replaceSubrange(8..<12, with: Data("JUNK".utf8))
                 corrupt.replaceSubrange(0..<4, with: Data("RIFF".utf8))
-                await expectSDKError(.invalidAudio) { try await RunAnywhere.transcribe(audio: corrupt) }
-                await expectSDKError(.invalidAudio) { try await RunAnywhere.detectVoiceActivity(AudioBuffer(samples: [], sampleRate: 16_000)) }
+                await expectSDKError(.invalidAudio) { try await sdk.transcribe(audio: corrupt) }
+                await expectSDKError(.invalidAudio) { try await sdk.detectVoiceActivity(AudioBuffer(samples: [], sampleRate: 16_000)) }
                 // The model is still usable after all that.
-                let fine = try await RunAnywhere.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+                let fine = try await sdk.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
                 #expect(fine.audioDuration == 1)
             }
         }
 
         @Test("8 kHz and 44.1 kHz stereo recordings are resampled and recognized", arguments: [8000, 44_100])
         func otherRates(rate: Int) async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
-                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
-                let speech = try await RunAnywhere.synthesize("Turn on the kitchen lights.").audio.resampled(to: rate)
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadTTSModel(DefaultModels.ttsId)
+                try await sdk.loadSTTModel(DefaultModels.sttId)
+                let speech = try await sdk.synthesize("Turn on the kitchen lights.").audio.resampled(to: rate)
                 let stereo = AudioBuffer(samples: speech.samples.flatMap { [$0, $0] }, sampleRate: rate, channels: 2)
-                let heard = try await RunAnywhere.transcribe(audio: WAVFile.encode(stereo))
+                let heard = try await sdk.transcribe(audio: WAVFile.encode(stereo))
                 #expect(words(heard.text).contains("kitchen"), "heard \"\(heard.text)\"")
                 #expect(abs(heard.audioDuration - speech.duration) < 0.01)
             }
@@ -51,26 +51,26 @@ extension RealEngineTests {
 
         @Test("Empty text, text without words, bad options and an unknown voice are refused")
         func badText() async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                await expectSDKError(.emptyText) { try await RunAnywhere.synthesize("") }
-                await expectSDKError(.emptyText) { try await RunAnywhere.synthesize("  \n ") }
-                await expectSDKError(.emptyText) { try await RunAnywhere.synthesize("... !!") }
-                await expectSDKError(.invalidInput) { try await RunAnywhere.synthesize("Hi.", options: TTSOptions(rate: 0)) }
-                await expectSDKError(.invalidInput) { try await RunAnywhere.synthesize("Hi.", options: TTSOptions(volume: .nan)) }
-                await expectSDKError(.voiceNotFound) { try await RunAnywhere.synthesize("Hi.", options: TTSOptions(voice: "no-such-voice")) }
-                await expectSDKError(.invalidInput) { try await RunAnywhere.configureVAD(VADConfiguration(threshold: 2)) }
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                await expectSDKError(.emptyText) { try await sdk.synthesize("") }
+                await expectSDKError(.emptyText) { try await sdk.synthesize("  \n ") }
+                await expectSDKError(.emptyText) { try await sdk.synthesize("... !!") }
+                await expectSDKError(.invalidInput) { try await sdk.synthesize("Hi.", options: TTSOptions(rate: 0)) }
+                await expectSDKError(.invalidInput) { try await sdk.synthesize("Hi.", options: TTSOptions(volume: .nan)) }
+                await expectSDKError(.voiceNotFound) { try await sdk.synthesize("Hi.", options: TTSOptions(voice: "no-such-voice")) }
+                await expectSDKError(.invalidInput) { try await sdk.configureVAD(VADConfiguration(threshold: 2)) }
             }
         }
 
         @Test("A 5,000-character text is spoken in chunks, none longer than 300 characters")
         func longText() async throws {
-            try await withSDK(models: []) { _ in
+            try await withSDK(models: []) { sdk in
                 let sentence = "This long text keeps on going, clause after clause, so that the voice has to cope with far more than one breath can hold"
                 let text = Array(repeating: sentence, count: 42).joined(separator: " ") + "."
                 #expect(text.count >= 5000)
                 var chunks = 0
                 var seconds = 0.0
-                for try await piece in RunAnywhere.synthesizeStream(text, options: TTSOptions(voice: "espeak-ng:en-us", rate: 2)) {
+                for try await piece in sdk.synthesizeStream(text, options: TTSOptions(voice: "espeak-ng:en-us", rate: 2)) {
                     #expect(piece.text.count <= 300)
                     chunks += 1
                     seconds += piece.duration
@@ -82,7 +82,8 @@ extension RealEngineTests {
 
         @Test("Broken voice and recognizer files fail to load with a typed error, and the process survives")
         func brokenModels() async throws {
-            try await withSDK(models: []) { home in
+            try await withSDK(models: []) { sdk in
+                let home = sdk.paths.home
                 // A Piper voice without sherpa's metadata would make sherpa-onnx end the process.
                 let raw = home.appendingPathComponent("raw-voice", isDirectory: true)
                 try FileManager.default.createDirectory(at: raw, withIntermediateDirectories: true)
@@ -90,20 +91,20 @@ extension RealEngineTests {
                 try Data(repeating: 7, count: 4096).write(to: raw.appendingPathComponent("voice.onnx"))
                 try FileManager.default.copyItem(at: voice.deletingLastPathComponent().appendingPathComponent("tokens.txt"),
                                                  to: raw.appendingPathComponent("tokens.txt"))
-                try RunAnywhere.importModel(from: raw, id: "raw-voice", category: .speechSynthesis, framework: .sherpaOnnx)
-                await expectSDKError(.invalidModelFormat) { try await RunAnywhere.loadTTSModel("raw-voice") }
+                try sdk.importModel(from: raw, id: "raw-voice", category: .speechSynthesis, framework: .sherpaOnnx)
+                await expectSDKError(.invalidModelFormat) { try await sdk.loadTTSModel("raw-voice") }
 
                 let lone = home.appendingPathComponent("lone.onnx")
                 try FileManager.default.copyItem(at: voice, to: lone)
-                try RunAnywhere.importModel(from: lone, id: "voice-without-tokens", category: .speechSynthesis, framework: .sherpaOnnx)
-                await expectSDKError(.modelFileNotFound) { try await RunAnywhere.loadTTSModel("voice-without-tokens") }
+                try sdk.importModel(from: lone, id: "voice-without-tokens", category: .speechSynthesis, framework: .sherpaOnnx)
+                await expectSDKError(.modelFileNotFound) { try await sdk.loadTTSModel("voice-without-tokens") }
 
                 let garbage = home.appendingPathComponent("garbage.bin")
                 try Data(repeating: 1, count: 10_000).write(to: garbage)
-                try RunAnywhere.importModel(from: garbage, id: "garbage-whisper", category: .speechRecognition, framework: .whisperCpp)
-                await expectSDKError(.modelLoadFailed) { try await RunAnywhere.loadSTTModel("garbage-whisper") }
-                #expect(await RunAnywhere.currentSTTModel == nil)
-                #expect(await RunAnywhere.currentTTSModel == nil)
+                try sdk.importModel(from: garbage, id: "garbage-whisper", category: .speechRecognition, framework: .whisperCpp)
+                await expectSDKError(.modelLoadFailed) { try await sdk.loadSTTModel("garbage-whisper") }
+                #expect(await sdk.currentSTTModel == nil)
+                #expect(await sdk.currentTTSModel == nil)
             }
         }
     }

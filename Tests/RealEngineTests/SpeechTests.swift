@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 /// Words of a transcript, lowercased, without punctuation.
 func words(_ text: String) -> [String] {
@@ -48,13 +48,13 @@ extension RealEngineTests {
 
         @Test("Text spoken by the neural voice comes back from whisper with at most 20% word errors")
         func roundTrip() async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
-                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadTTSModel(DefaultModels.ttsId)
+                try await sdk.loadSTTModel(DefaultModels.sttId)
                 var errors = 0, total = 0
                 for sentence in Self.sentences {
-                    let speech = try await RunAnywhere.synthesize(sentence)
-                    let heard = try await RunAnywhere.transcribe(speech.audio)
+                    let speech = try await sdk.synthesize(sentence)
+                    let heard = try await sdk.transcribe(speech.audio)
                     let reference = words(sentence)
                     let distance = wordErrors(reference: reference, hypothesis: words(heard.text))
                     errors += distance
@@ -72,10 +72,10 @@ extension RealEngineTests {
         @Test("Speech, two seconds of silence, speech: both stretches are found within 250 ms",
               arguments: ["silero-vad", "energy"])
         func vadFindsSpeech(detector: String) async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
-                let first = try await RunAnywhere.synthesize("Turn on the kitchen lights please.").audio.resampled(to: 16_000)
-                let second = try await RunAnywhere.synthesize("What time is it in Tokyo?").audio.resampled(to: 16_000)
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadTTSModel(DefaultModels.ttsId)
+                let first = try await sdk.synthesize("Turn on the kitchen lights please.").audio.resampled(to: 16_000)
+                let second = try await sdk.synthesize("What time is it in Tokyo?").audio.resampled(to: 16_000)
                 var file = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
                 let firstOffset = file.duration
                 file.append(first)
@@ -86,8 +86,8 @@ extension RealEngineTests {
                 let spanA = audibleSpan(first), spanB = audibleSpan(second)
                 let truth = [(firstOffset + spanA.start, firstOffset + spanA.end), (secondOffset + spanB.start, secondOffset + spanB.end)]
 
-                if detector != "energy" { try await RunAnywhere.loadVADModel(detector) }
-                let segments = try await RunAnywhere.detectSpeechSegments(in: file)
+                if detector != "energy" { try await sdk.loadVADModel(detector) }
+                let segments = try await sdk.detectSpeechSegments(in: file)
                 print("VAD \(detector): found \(segments.map { String(format: "%.2f–%.2f", $0.start, $0.end) }), truth \(truth.map { String(format: "%.2f–%.2f", $0.0, $0.1) })")
                 try #require(segments.count == 2)
                 for (segment, expected) in zip(segments, truth) {
@@ -99,9 +99,9 @@ extension RealEngineTests {
 
         @Test("Streaming VAD over 32 ms chunks reports a start and an end around the speech, and resets")
         func streamingVAD() async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadVADModel(DefaultModels.vadId)
-                let speech = try await RunAnywhere.synthesize("Set a timer for ten minutes.",
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadVADModel(DefaultModels.vadId)
+                let speech = try await sdk.synthesize("Set a timer for ten minutes.",
                                                               options: TTSOptions(voice: "espeak-ng:en-us")).audio.speechInput()
                 var audio = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
                 audio.append(speech)
@@ -112,26 +112,26 @@ extension RealEngineTests {
                     continuation.finish()
                 }
                 var events: [SpeechActivityEvent] = []
-                for try await event in RunAnywhere.streamVAD(chunks) { events.append(event) }
+                for try await event in sdk.streamVAD(chunks) { events.append(event) }
                 #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
                 if events.count == 2 {
                     #expect(abs(events[0].time - (1 + span.start)) <= 0.25)
                     #expect(abs(events[1].time - (1 + span.end)) <= 0.25)
                 }
                 // Per-chunk results carry the probability and the level.
-                try await RunAnywhere.resetVAD()
-                let quiet = try await RunAnywhere.detectVoiceActivity(AudioBuffer.silence(duration: 0.032, sampleRate: 16_000))
+                try await sdk.resetVAD()
+                let quiet = try await sdk.detectVoiceActivity(AudioBuffer.silence(duration: 0.032, sampleRate: 16_000))
                 #expect(!quiet.isSpeech && quiet.probability == 0 && quiet.energyDecibels == -.infinity)
             }
         }
 
         @Test("Streaming recognition yields partial results, then a final one close to the batch result")
         func streaming() async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
-                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
-                let speech = try await RunAnywhere.synthesize("The quick brown fox jumps over the lazy dog. Then it runs into the forest.")
-                let batch = try await RunAnywhere.transcribe(speech.audio)
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadTTSModel(DefaultModels.ttsId)
+                try await sdk.loadSTTModel(DefaultModels.sttId)
+                let speech = try await sdk.synthesize("The quick brown fox jumps over the lazy dog. Then it runs into the forest.")
+                let batch = try await sdk.transcribe(speech.audio)
                 // Raw 16-bit PCM chunks, as a microphone stream would deliver them.
                 let pcm = speech.audio.speechInput()
                 let chunks = AsyncStream<Data> { continuation in
@@ -140,7 +140,7 @@ extension RealEngineTests {
                 }
                 var partials: [STTPartialResult] = []
                 var final: STTPartialResult?
-                for try await result in RunAnywhere.transcribeStream(chunks, options: STTOptions(partialInterval: 1.0)) {
+                for try await result in sdk.transcribeStream(chunks, options: STTOptions(partialInterval: 1.0)) {
                     if result.isFinal { final = result } else { partials.append(result) }
                 }
                 print("streaming: \(partials.count) partials, final \"\(final?.text ?? "-")\", batch \"\(batch.text)\"")
@@ -155,42 +155,43 @@ extension RealEngineTests {
 
         @Test("The system voice speaks audibly, for about as long as the sentence takes, with no model")
         func systemVoice() async throws {
-            try await withSDK(models: []) { _ in
-                let output = try await RunAnywhere.synthesize("Hello from the built in system voice.")
+            try await withSDK(models: []) { sdk in
+                let output = try await sdk.synthesize("Hello from the built in system voice.")
                 print("system voice: \(output.voice), \(String(format: "%.2f", output.duration)) s, \(output.audio.rmsDecibels) dBFS")
                 #expect(output.voice.hasPrefix("espeak-ng:"))
                 #expect(output.duration > 1.2 && output.duration < 4.5)
                 #expect(output.audio.rmsDecibels > -30)
-                let voices = try await RunAnywhere.availableTTSVoices()
+                let voices = try await sdk.availableTTSVoices()
                 #expect(voices.contains { $0.id == "espeak-ng:en-us" && $0.isSystem })
             }
         }
 
         @Test("The language model and the speech recognizer run side by side in one process")
         func llmAndSTTTogether() async throws {
-            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
-                try await RunAnywhere.loadModel(DefaultModels.llmId)
-                try await RunAnywhere.loadSTTModel(DefaultModels.sttId)
-                let speech = try await RunAnywhere.synthesize("Turn on the kitchen lights.")
-                async let heard = RunAnywhere.transcribe(speech.audio)
-                async let reply = RunAnywhere.generate("Say hello.", options: greedy)
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
+                try await sdk.loadModel(DefaultModels.llmId)
+                try await sdk.loadSTTModel(DefaultModels.sttId)
+                let speech = try await sdk.synthesize("Turn on the kitchen lights.")
+                async let heard = sdk.transcribe(speech.audio)
+                async let reply = sdk.generate("Say hello.", options: greedy)
                 let (text, generation) = try await (heard, reply)
                 #expect(words(text.text).contains("kitchen"))
                 #expect(generation.generatedTokens > 0)
-                #expect(await RunAnywhere.currentLLMModel?.id == DefaultModels.llmId)
-                #expect(await RunAnywhere.currentSTTModel?.id == DefaultModels.sttId)
+                #expect(await sdk.currentLLMModel?.id == DefaultModels.llmId)
+                #expect(await sdk.currentSTTModel?.id == DefaultModels.sttId)
             }
         }
 
         @Test("Sentences stream out one by one, and speak plays them through the output")
         func streamingSynthesisAndSpeak() async throws {
-            try await withSDK(models: DefaultModels.speech) { home in
-                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                let home = sdk.paths.home
+                try await sdk.loadTTSModel(DefaultModels.ttsId)
                 let text = "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
                 let start = ContinuousClock.now
                 var arrivals: [Duration] = []
                 var pieces: [TTSOutput] = []
-                for try await piece in RunAnywhere.synthesizeStream(text) {
+                for try await piece in sdk.synthesizeStream(text) {
                     arrivals.append(start.duration(to: .now))
                     pieces.append(piece)
                 }
@@ -198,7 +199,7 @@ extension RealEngineTests {
                 #expect(arrivals[0] < arrivals[2] * 0.6, "first audio at \(arrivals[0]) of \(arrivals[2])")
 
                 let url = home.appendingPathComponent("spoken.wav")
-                let result = try await RunAnywhere.speak(text, output: WAVFileAudioOutput(url: url))
+                let result = try await sdk.speak(text, output: WAVFileAudioOutput(url: url))
                 let written = try WAVFile.read(contentsOf: url)
                 #expect(result.chunks == 3)
                 #expect(abs(written.duration - result.duration) < 0.01)
@@ -211,13 +212,13 @@ extension RealEngineTests {
 
         @Test("Rate shortens the speech, pitch keeps its length, volume lowers its level")
         func voiceOptions() async throws {
-            try await withSDK(models: DefaultModels.speech) { _ in
-                try await RunAnywhere.loadTTSModel(DefaultModels.ttsId)
+            try await withSDK(models: DefaultModels.speech) { sdk in
+                try await sdk.loadTTSModel(DefaultModels.ttsId)
                 let text = "The weather today is sunny and warm."
-                let normal = try await RunAnywhere.synthesize(text)
-                let fast = try await RunAnywhere.synthesize(text, options: TTSOptions(rate: 2))
-                let high = try await RunAnywhere.synthesize(text, options: TTSOptions(pitch: 1.3))
-                let quiet = try await RunAnywhere.synthesize(text, options: TTSOptions(volume: 0.5))
+                let normal = try await sdk.synthesize(text)
+                let fast = try await sdk.synthesize(text, options: TTSOptions(rate: 2))
+                let high = try await sdk.synthesize(text, options: TTSOptions(pitch: 1.3))
+                let quiet = try await sdk.synthesize(text, options: TTSOptions(volume: 0.5))
                 #expect((0.35...0.7).contains(fast.duration / normal.duration))
                 #expect((0.8...1.2).contains(high.duration / normal.duration))
                 #expect(abs((normal.audio.rmsDecibels - quiet.audio.rmsDecibels) - 6.02) < 1.5)

@@ -1,22 +1,25 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 import RunAnywhereLlamaCPP
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
 
-/// Every test that drives the process-wide `RunAnywhere` facade lives under this suite,
-/// which runs its children one at a time.
+/// Every test on the real engines lives under this suite, which runs its children one at a
+/// time. Their state does not need it (each test has its own ``RunAnywhereSDK``; see
+/// "Two SDK instances share nothing"), but on a 2-core machine the engines use every core,
+/// and some tests measure latency (barge-in) or the process's memory growth, which other
+/// tests running beside them would distort. The facade tests also share its one instance.
 @Suite("Real engine", .serialized)
 struct RealEngineTests {}
 
 /// The default models installed by scripts/bootstrap, read from the default SDK store.
 enum DefaultModels {
-    static let llmId = "smollm2-135m-instruct"
-    static let sttId = "whisper-tiny-en"
-    static let ttsId = "piper-en-us-joe-medium"
-    static let vadId = "silero-vad"
+    static let llmId = DefaultModelIds.llm
+    static let sttId = DefaultModelIds.stt
+    static let ttsId = DefaultModelIds.tts
+    static let vadId = DefaultModelIds.vad
     static let speech = [sttId, ttsId, vadId]
 
     static func llm() throws -> ModelInfo { try model(llmId) }
@@ -33,31 +36,29 @@ enum DefaultModels {
     }
 }
 
-/// A temporary SDK home, initialized through the public facade with every backend, and
-/// the given default models registered by reference (no copy). Always resets the SDK and
-/// deletes the home.
+/// Every engine backend, as a test's own SDK instance takes them.
+let allModules: [any BackendModule] = [LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule()]
+
+/// A fresh SDK instance with every backend in a temporary home, and the given default
+/// models registered by reference (no copy). Always shuts the instance down and deletes
+/// the home. Instances share no state, so tests need no global set-up or reset.
 func withSDK<T>(models: [String] = [DefaultModels.llmId],
-                _ body: (URL) async throws -> T) async throws -> T {
+                _ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
-    await RunAnywhere.reset()
-    LlamaCPP.register()
-    WhisperCPP.register()
-    Sherpa.register()
-    SystemVoice.register()
     RunAnywhere.setLogLevel(.error)
     defer { try? FileManager.default.removeItem(at: home) }
+    let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
     do {
-        try RunAnywhere.initialize(environment: .development, storageDirectory: home)
         for id in models {
             var model = try DefaultModels.model(id)
             model.lastUsedAt = nil
-            try RunAnywhere.registerModel(model)
+            try sdk.registerModel(model)
         }
-        let result = try await body(home)
-        await RunAnywhere.reset()
+        let result = try await body(sdk)
+        await sdk.shutdown()
         return result
     } catch {
-        await RunAnywhere.reset()
+        await sdk.shutdown()
         throw error
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 /// Resident memory of this process, in bytes.
 func residentMemory() -> Int {
@@ -22,40 +22,40 @@ extension RealEngineTests {
         }
 
         /// Spoken questions (16 kHz), each followed by `gap` seconds of silence.
-        static func fixture(_ questions: [String], gap: Double, lead: Double = 0.5) async throws -> AudioBuffer {
+        static func fixture(_ sdk: RunAnywhereSDK, _ questions: [String], gap: Double, lead: Double = 0.5) async throws -> AudioBuffer {
             var audio = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
             for question in questions {
-                audio.append(try await RunAnywhere.synthesize(question).audio)
+                audio.append(try await sdk.synthesize(question).audio)
                 audio.append(.silence(duration: gap, sampleRate: 16_000))
             }
             return audio
         }
 
-        static func collect(_ input: any AudioInput, _ output: any AudioOutput) async -> [(VoiceEvent, ContinuousClock.Instant)] {
+        static func collect(_ sdk: RunAnywhereSDK, _ input: any AudioInput, _ output: any AudioOutput) async -> [(VoiceEvent, ContinuousClock.Instant)] {
             var events: [(VoiceEvent, ContinuousClock.Instant)] = []
-            for await event in RunAnywhere.streamVoiceAgent(input: input, output: output) { events.append((event, .now)) }
+            for await event in sdk.streamVoiceAgent(input: input, output: output) { events.append((event, .now)) }
             return events
         }
 
         @Test("A two-turn conversation: the second answer uses what the user said in the first, and events come in order")
         func twoTurns() async throws {
-            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
-                try await RunAnywhere.initializeVoiceAgent(Self.configuration(bargeIn: false))
-                let audio = try await Self.fixture(["My dog is called Biscuit.", "What is my dog called?"], gap: 1.5)
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
+                try await sdk.initializeVoiceAgent(Self.configuration(bargeIn: false))
+                let audio = try await Self.fixture(sdk, ["My dog is called Biscuit.", "What is my dog called?"], gap: 1.5)
                 let recorder = AudioRecorderOutput(realTime: false)
-                let events = await Self.collect(WAVFileAudioInput(audio: audio, pace: .asFastAsPossible), recorder).map(\.0)
+                let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .asFastAsPossible), recorder).map(\.0)
                 let turns = events.compactMap { if case .turnCompleted(let r) = $0 { r } else { nil } }
                 print("two turns:", turns.map { "\($0.transcript) → \($0.responseText)" })
                 try #require(turns.count == 2)
                 #expect(words(turns[0].transcript).contains("biscuit"))
                 #expect(words(turns[1].responseText).contains("biscuit"))
-                let history = try await RunAnywhere.voiceAgentConversation()
+                let history = try await sdk.voiceAgentConversation()
                 #expect(history.count == 4)
                 #expect(!recorder.played.isEmpty)
 
                 // The control: the same question without the first turn does not know the name.
-                try await RunAnywhere.initializeVoiceAgentWithLoadedModels(Self.configuration(bargeIn: false))
-                let alone = try await RunAnywhere.processVoiceTurn(try await RunAnywhere.synthesize("What is my dog called?").audio)
+                try await sdk.initializeVoiceAgentWithLoadedModels(Self.configuration(bargeIn: false))
+                let alone = try await sdk.processVoiceTurn(try await sdk.synthesize("What is my dog called?").audio)
                 print("without history:", alone.responseText)
                 #expect(!words(alone.responseText).contains("biscuit"))
 
@@ -86,20 +86,20 @@ extension RealEngineTests {
 
         @Test("Speaking over the agent stops its playback within 150 ms of the VAD's speech start and starts a new turn")
         func bargeIn() async throws {
-            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 var configuration = Self.configuration()
                 configuration.generationOptions.maxTokens = 64
                 configuration.systemPrompt = "You are a storyteller. Always answer with a long story of several sentences."
-                try await RunAnywhere.initializeVoiceAgent(configuration)
+                try await sdk.initializeVoiceAgent(configuration)
                 // The interruption comes 2.5 s after the question: the agent is mid-answer by then.
-                var audio = try await Self.fixture(["Tell me a long story about a dragon."], gap: 2.5)
-                let interruption = try await RunAnywhere.synthesize("Stop. What time is it?").audio.speechInput()
+                var audio = try await Self.fixture(sdk, ["Tell me a long story about a dragon."], gap: 2.5)
+                let interruption = try await sdk.synthesize("Stop. What time is it?").audio.speechInput()
                 let interruptionStart = audio.duration + audibleSpan(interruption).start
                 audio.append(interruption)
                 audio.append(.silence(duration: 4, sampleRate: 16_000))
                 let recorder = AudioRecorderOutput(realTime: true)
                 let inputStart = ContinuousClock.now
-                let events = await Self.collect(WAVFileAudioInput(audio: audio, pace: .realTime), recorder)
+                let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .realTime), recorder)
                 let names = events.map(\.0.name)
                 print("barge-in events:", names.filter { $0 != "response_token" })
                 let interruptedAt = try #require(events.first { if case .interrupted = $0.0 { true } else { false } }?.1)
@@ -124,12 +124,12 @@ extension RealEngineTests {
 
         @Test("A reply the voice cannot speak is reported as an error event and the turn still completes")
         func synthesisFailureIsReported() async throws {
-            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 var configuration = Self.configuration(bargeIn: false)
                 configuration.ttsOptions = TTSOptions(voice: "no-such-voice")
-                try await RunAnywhere.initializeVoiceAgent(configuration)
-                let audio = try await Self.fixture(["What colour is the sky?"], gap: 1.5)
-                let events = await Self.collect(WAVFileAudioInput(audio: audio, pace: .asFastAsPossible),
+                try await sdk.initializeVoiceAgent(configuration)
+                let audio = try await Self.fixture(sdk, ["What colour is the sky?"], gap: 1.5)
+                let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .asFastAsPossible),
                                                 AudioRecorderOutput(realTime: false)).map(\.0)
                 let errors = events.compactMap { event -> SDKException? in
                     if case .error(let error) = event { return error } else { return nil }
@@ -143,43 +143,43 @@ extension RealEngineTests {
 
         @Test("Silence (and faint noise) produces no turn")
         func silenceOnly() async throws {
-            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
-                try await RunAnywhere.initializeVoiceAgent(Self.configuration())
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
+                try await sdk.initializeVoiceAgent(Self.configuration())
                 var generator = SystemRandomNumberGenerator()
                 let noise = AudioBuffer(samples: (0..<(16_000 * 5)).map { _ in Float.random(in: -0.002...0.002, using: &generator) },
                                         sampleRate: 16_000)
-                let events = await Self.collect(WAVFileAudioInput(audio: noise, pace: .asFastAsPossible), AudioRecorderOutput(realTime: false))
+                let events = await Self.collect(sdk, WAVFileAudioInput(audio: noise, pace: .asFastAsPossible), AudioRecorderOutput(realTime: false))
                 #expect(events.map(\.0) == [.listening])
             }
         }
 
         @Test("A missing component model is a clear error at initialization, and nothing is loaded")
         func missingModel() async throws {
-            try await withSDK(models: [DefaultModels.llmId, DefaultModels.sttId]) { _ in
+            try await withSDK(models: [DefaultModels.llmId, DefaultModels.sttId]) { sdk in
                 var configuration = Self.configuration()
                 configuration.ttsModelId = "no-such-voice"
                 do {
-                    try await RunAnywhere.initializeVoiceAgent(configuration)
+                    try await sdk.initializeVoiceAgent(configuration)
                     Issue.record("initialization succeeded without a voice model")
                 } catch let error as SDKException {
                     #expect(error.code == .modelNotFound)
                     #expect(error.message.contains("TTS") && error.message.contains("no-such-voice"))
                 }
-                #expect(await RunAnywhere.currentSTTModel == nil)
-                await expectSDKError(.notInitialized) { try await RunAnywhere.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000)) }
+                #expect(await sdk.currentSTTModel == nil)
+                await expectSDKError(.notInitialized) { try await sdk.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000)) }
             }
         }
 
         @Test("Twenty turns do not grow memory, and cleanup unloads every component")
         func cleanupAndMemory() async throws {
-            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { _ in
+            try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 var configuration = Self.configuration()
                 configuration.generationOptions.maxTokens = 24
-                try await RunAnywhere.initializeVoiceAgent(configuration)
-                let question = try await RunAnywhere.synthesize("What is the capital of France?").audio
+                try await sdk.initializeVoiceAgent(configuration)
+                let question = try await sdk.synthesize("What is the capital of France?").audio
                 var samples: [Int] = []
                 for turn in 1...20 {
-                    let result = try await RunAnywhere.processVoiceTurn(question)
+                    let result = try await sdk.processVoiceTurn(question)
                     #expect(!result.responseText.isEmpty)
                     #expect(result.timings.sttMs > 0 && result.timings.llmMs > 0)
                     if turn == 5 || turn == 20 { samples.append(residentMemory()) }
@@ -187,13 +187,13 @@ extension RealEngineTests {
                 let growth = samples[1] - samples[0]
                 print("voice agent memory: \(samples[0] >> 20) MB after 5 turns, \(samples[1] >> 20) MB after 20 (growth \(growth >> 20) MB)")
                 #expect(growth < 40 << 20)
-                let loaded = try await RunAnywhere.getVoiceAgentComponentStates()
+                let loaded = try await sdk.getVoiceAgentComponentStates()
                 #expect(loaded.isReady && loaded.tts == .loaded(modelId: DefaultModels.ttsId))
-                await RunAnywhere.cleanupVoiceAgent()
-                let states = try await RunAnywhere.getVoiceAgentComponentStates()
+                await sdk.cleanupVoiceAgent()
+                let states = try await sdk.getVoiceAgentComponentStates()
                 #expect(states.stt == .notLoaded && states.llm == .notLoaded)
                 #expect(states.tts == .builtIn("system voice") && states.vad == .builtIn("energy"))
-                #expect(try await RunAnywhere.voiceAgentConversation().isEmpty)
+                #expect(try await sdk.voiceAgentConversation().isEmpty)
             }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 /// A sine wave for the audio tests.
 func sine(frequency: Double, sampleRate: Int, seconds: Double, amplitude: Float = 0.5) -> AudioBuffer {

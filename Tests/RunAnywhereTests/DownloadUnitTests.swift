@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 @Suite("Download building blocks")
 struct DownloadUnitTests {
@@ -77,7 +77,7 @@ struct DownloadUnitTests {
 
     @Test("Byte counts in messages read as numbers, zero included")
     func byteCountsInMessages() {
-        #expect(DownloadManager.describe(bytes: 0) == "0 bytes")
-        #expect(DownloadManager.describe(bytes: 10 << 20).hasPrefix("10"))
+        #expect(Int64(0).formattedBytes(.binary) == "0 bytes")
+        #expect(Int64(10 << 20).formattedBytes(.binary).hasPrefix("10"))
     }
 }

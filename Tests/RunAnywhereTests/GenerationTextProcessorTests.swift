@@ -1,5 +1,5 @@
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 @Suite("Generation text processing")
 struct GenerationTextProcessorTests {

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 /// Registry behaviour on synthetic files; the real GGUF is exercised in the engine tests.
 @Suite("Model registry")
 struct ModelRegistryTests {
+    /// What the llama.cpp module registers: GGUF files of its framework are checked at import.
+    static let inspectors = ModelFileInspectors([GGUFFile.inspector(for: .llamaCpp)])
+
     private func makeHome() -> SDKPaths {
         SDKPaths(home: FileManager.default.temporaryDirectory.appendingPathComponent("ra-unit-\(UUID().uuidString)"))
     }
@@ -61,7 +64,7 @@ struct ModelRegistryTests {
     func persistence() throws {
         let paths = makeHome()
         defer { try? FileManager.default.removeItem(at: paths.home) }
-        let registry = ModelRegistry(paths: paths)
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
         let model = try registry.importModel(from: source, id: "tiny", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
@@ -70,7 +73,7 @@ struct ModelRegistryTests {
         #expect(FileManager.default.fileExists(atPath: paths.modelDirectory(framework: .llamaCpp, id: "tiny")
             .appendingPathComponent(ModelRegistry.sidecarName).path))
 
-        let reloaded = ModelRegistry(paths: paths)
+        let reloaded = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try reloaded.load()
         #expect(try reloaded.get("tiny").localPath == model.localPath)
         #expect(reloaded.models(category: .llm).map(\.id) == ["tiny"])
@@ -85,7 +88,7 @@ struct ModelRegistryTests {
         let dir = paths.modelDirectory(framework: .llamaCpp, id: "dropped")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Self.tinyGGUF().write(to: dir.appendingPathComponent("weights.gguf"))
-        let registry = ModelRegistry(paths: paths)
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         let found = try registry.get("dropped")
         #expect(found.category == .llm)
@@ -97,7 +100,7 @@ struct ModelRegistryTests {
     func badIds() throws {
         let paths = makeHome()
         defer { try? FileManager.default.removeItem(at: paths.home) }
-        let registry = ModelRegistry(paths: paths)
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
         for bad in ["", "Upper", "a/b", "../x", ".hidden", String(repeating: "a", count: 129)] {
@@ -119,7 +122,7 @@ struct ModelRegistryTests {
     func removal() throws {
         let paths = makeHome()
         defer { try? FileManager.default.removeItem(at: paths.home) }
-        let registry = ModelRegistry(paths: paths)
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
         let stored = try registry.importModel(from: source, id: "stored", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
@@ -145,7 +148,7 @@ struct ModelRegistryTests {
                             localPath: URL(fileURLWithPath: "/old/home/models/sherpa/voice/joe/model.onnx"),
                             artifact: .archive(archive))
         try ModelRegistry.encoder.encode(old).write(to: dir.appendingPathComponent(ModelRegistry.sidecarName))
-        let registry = ModelRegistry(paths: paths)
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         #expect(try registry.get("voice").localPath == dir.appendingPathComponent("joe/model.onnx"))
         #expect(try registry.get("voice").isDownloadable)
@@ -156,15 +159,15 @@ struct ModelRegistryTests {
         let paths = makeHome()
         defer { try? FileManager.default.removeItem(at: paths.home) }
         let file = try writeFile(Self.tinyGGUF(), named: "gone.gguf")
-        let registry = ModelRegistry(paths: paths)
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         try registry.register(ModelInfo(id: "gone", name: "Gone", category: .llm, format: .gguf, framework: .llamaCpp,
                                         localPath: file))
         try FileManager.default.removeItem(at: file)
-        let reloaded = ModelRegistry(paths: paths)
+        let reloaded = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try reloaded.load()
         #expect(try !reloaded.get("gone").isDownloaded)
-        let again = ModelRegistry(paths: paths)
+        let again = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try again.load()
         #expect(try again.get("gone").localPath == nil, "the reconciliation was saved")
     }

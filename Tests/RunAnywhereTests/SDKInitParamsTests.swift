@@ -1,5 +1,5 @@
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 @Suite("Environment validation")
 struct SDKInitParamsTests {

@@ -1,6 +1,6 @@
 import Logging
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 @Suite("Logging")
 struct SDKLoggerTests {

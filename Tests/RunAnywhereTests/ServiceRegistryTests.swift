@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
 
 @Suite("Service registry")
 struct ServiceRegistryTests {

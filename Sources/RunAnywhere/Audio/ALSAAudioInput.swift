@@ -25,6 +25,8 @@ public struct ALSAAudioInput: AudioInput {
         return true
     }
 
+    /// Opens the device and captures until the iteration ends; fails with
+    /// `.audioDeviceUnavailable` when the device cannot be opened or capture breaks.
     public func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
         let (stream, continuation) = AsyncThrowingStream<AudioBuffer, any Error>.makeStream()
         let stop = CancellationFlag()

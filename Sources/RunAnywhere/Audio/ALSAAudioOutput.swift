@@ -37,6 +37,8 @@ public final class ALSAAudioOutput: AudioOutput {
         return true
     }
 
+    /// Plays `buffer` and returns once the device has drained it, or once ``stop()`` is called.
+    /// The device is reopened when the sample rate or channel count changes.
     public func play(_ buffer: AudioBuffer) async throws(SDKException) {
         guard let alsa = ALSALibrary.shared else {
             throw SDKException(.audioDeviceUnavailable, "libasound.so.2 is not installed", recovery: "apt-get install libasound2")
@@ -87,6 +89,8 @@ public final class ALSAAudioOutput: AudioOutput {
         }
     }
 
+    /// Cuts playback short (within one 20 ms block plus the device's latency); a `play`
+    /// queued before the stop does not start.
     public func stop() async {
         generation.add(1, ordering: .releasing)
         stopping.cancel()

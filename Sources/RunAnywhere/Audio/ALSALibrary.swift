@@ -27,23 +27,21 @@ final class ALSALibrary: @unchecked Sendable {
     static let shared: ALSALibrary? = ALSALibrary()
 
     private init?() {
-        guard let handle = dlopen("libasound.so.2", RTLD_NOW | RTLD_LOCAL) else { return nil }
-        func symbol<T>(_ name: String, as type: T.Type) -> T? {
-            dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+        do throws(SDKException) {
+            let library = try DynamicLibrary(["libasound.so.2"])
+            open = try library.symbol("snd_pcm_open")
+            setParams = try library.symbol("snd_pcm_set_params")
+            writei = try library.symbol("snd_pcm_writei")
+            readi = try library.symbol("snd_pcm_readi")
+            recover = try library.symbol("snd_pcm_recover")
+            drain = try library.symbol("snd_pcm_drain")
+            drop = try library.symbol("snd_pcm_drop")
+            prepare = try library.symbol("snd_pcm_prepare")
+            close = try library.symbol("snd_pcm_close")
+            strerror = try library.symbol("snd_strerror")
+        } catch {
+            return nil
         }
-        guard let open = symbol("snd_pcm_open", as: (@convention(c) (UnsafeMutablePointer<PCM?>, UnsafePointer<CChar>, Int32, Int32) -> Int32).self),
-              let setParams = symbol("snd_pcm_set_params", as: (@convention(c) (PCM, Int32, Int32, UInt32, UInt32, Int32, UInt32) -> Int32).self),
-              let writei = symbol("snd_pcm_writei", as: (@convention(c) (PCM, UnsafeRawPointer, UInt) -> Int).self),
-              let readi = symbol("snd_pcm_readi", as: (@convention(c) (PCM, UnsafeMutableRawPointer, UInt) -> Int).self),
-              let recover = symbol("snd_pcm_recover", as: (@convention(c) (PCM, Int32, Int32) -> Int32).self),
-              let drain = symbol("snd_pcm_drain", as: (@convention(c) (PCM) -> Int32).self),
-              let drop = symbol("snd_pcm_drop", as: (@convention(c) (PCM) -> Int32).self),
-              let prepare = symbol("snd_pcm_prepare", as: (@convention(c) (PCM) -> Int32).self),
-              let close = symbol("snd_pcm_close", as: (@convention(c) (PCM) -> Int32).self),
-              let strerror = symbol("snd_strerror", as: (@convention(c) (Int32) -> UnsafePointer<CChar>?).self)
-        else { return nil }
-        (self.open, self.setParams, self.writei, self.readi, self.recover) = (open, setParams, writei, readi, recover)
-        (self.drain, self.drop, self.prepare, self.close, self.strerror) = (drain, drop, prepare, close, strerror)
     }
 
     func message(_ code: Int32) -> String {

@@ -40,6 +40,7 @@ public final class AudioRecorderOutput: AudioOutput {
         return joined
     }
 
+    /// Records `buffer`; in real-time mode, returns after its duration or at a stop.
     public func play(_ buffer: AudioBuffer) async throws(SDKException) {
         let start = ContinuousClock.now
         let generation = state.withLock { $0.generation }
@@ -59,6 +60,7 @@ public final class AudioRecorderOutput: AudioOutput {
         state.withLock { $0.played.append(Played(startedAt: start, audio: played, interrupted: stopped)) }
     }
 
+    /// Records the time of the stop; in real-time mode the buffer being played is cut there.
     public func stop() async {
         state.withLock {
             $0.generation += 1

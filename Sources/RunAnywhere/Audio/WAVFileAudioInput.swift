@@ -27,6 +27,7 @@ public struct WAVFileAudioInput: AudioInput {
         self.pace = pace
     }
 
+    /// The recording in chunks of `duration` seconds (the last may be shorter), at the chosen pace.
     public func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
         let pieces = audio.chunks(duration: duration)
         let pace = self.pace

@@ -22,6 +22,9 @@ public actor WAVFileAudioOutput: AudioOutput {
         return Double(dataBytes / 2 / format.channels) / Double(format.rate)
     }
 
+    /// Appends `buffer` to the file, converted to the file's rate and channels.
+    ///
+    /// - Throws: `.fileSystemError` when the file cannot be created or written.
     public func play(_ buffer: AudioBuffer) async throws(SDKException) {
         guard !buffer.isEmpty else { return }
         do {

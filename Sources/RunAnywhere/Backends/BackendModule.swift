@@ -1,8 +1,12 @@
 /// A plugin that brings one inference engine to the SDK.
 ///
 /// A module registers service factories with the ``ServiceRegistry`` and describes its
-/// engine for diagnostics. Apps add modules with ``RunAnywhere/register(_:)`` before or
-/// after ``RunAnywhere/initialize(apiKey:baseURL:environment:)``.
+/// engine for diagnostics. Apps pass modules to
+/// ``RunAnywhereSDK/init(home:environment:apiKey:baseURL:modules:)`` or add them with
+/// ``RunAnywhereSDK/register(_:)``; for the shared instance, ``RunAnywhere/register(_:)``
+/// works before or after ``RunAnywhere/initialize(apiKey:baseURL:environment:storageDirectory:)``.
+/// The engine backends that ship with the SDK also offer a one-line `register()` for the
+/// shared instance, e.g. `LlamaCPP.register()`.
 public protocol BackendModule: Sendable {
     /// Unique name, e.g. `llamacpp`.
     var name: String { get }
@@ -10,23 +14,4 @@ public protocol BackendModule: Sendable {
     func register(with registry: ServiceRegistry)
     /// What the module knows about its engine, for `runanywhere doctor`.
     func engineInfo() -> EngineInfo
-}
-
-/// A native engine as a module sees it.
-public struct EngineInfo: Sendable, Codable, Equatable {
-    /// Engine name, e.g. `llama.cpp`.
-    public var name: String
-    /// Version string reported by the engine, when it has one.
-    public var version: String?
-    /// Whether the engine's library is loaded and working.
-    public var available: Bool
-    /// Free-form details (CPU features, library paths).
-    public var details: [String: String]
-
-    public init(name: String, version: String?, available: Bool, details: [String: String] = [:]) {
-        self.name = name
-        self.version = version
-        self.available = available
-        self.details = details
-    }
 }

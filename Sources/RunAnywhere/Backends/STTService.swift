@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The STT capability above it validates and converts audio (the service always gets
 /// 16 kHz mono), times the work, streams partial results and publishes events.
-public protocol STTService: Sendable {
+@_spi(Backend) public protocol STTService: Sendable {
     /// The model this service runs.
     var model: ModelInfo { get }
 
@@ -16,12 +16,17 @@ public protocol STTService: Sendable {
 }
 
 /// What a backend found in the audio; timing is added by the capability.
-public struct STTServiceResult: Sendable {
+@_spi(Backend) public struct STTServiceResult: Sendable {
+    /// The whole transcript.
     public var text: String
+    /// Timed pieces of the transcript, in seconds from the start of the audio.
     public var segments: [STTSegment]
+    /// The language spoken, detected or given, when known.
     public var language: String?
+    /// Mean token probability in [0, 1], when the engine reports one.
     public var confidence: Float?
 
+    /// Creates a result.
     public init(text: String, segments: [STTSegment], language: String?, confidence: Float?) {
         self.text = text
         self.segments = segments
@@ -31,4 +36,4 @@ public struct STTServiceResult: Sendable {
 }
 
 /// Creates a loaded ``STTService`` for a model.
-public typealias STTServiceFactory = @Sendable (ModelInfo) async throws -> any STTService
+@_spi(Backend) public typealias STTServiceFactory = @Sendable (ModelInfo) async throws -> any STTService

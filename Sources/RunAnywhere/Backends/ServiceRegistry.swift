@@ -1,54 +1,7 @@
 import Synchronization
 
 /// Creates a loaded ``LLMService`` for a model.
-public typealias LLMServiceFactory = @Sendable (ModelInfo, LLMLoadConfiguration) async throws -> any LLMService
-
-/// A backend's offer to serve some models of one capability.
-public struct ServiceProvider<Factory: Sendable>: Sendable {
-    /// The backend's name, e.g. `llama.cpp`.
-    public let name: String
-    /// Higher wins when several providers can handle a model.
-    public let priority: Int
-    /// Whether this provider can run the model.
-    public let canHandle: @Sendable (ModelInfo) -> Bool
-    /// Loads the model.
-    public let factory: Factory
-}
-
-/// The providers of one capability, best first.
-final class ProviderList<Factory: Sendable>: Sendable {
-    private let capability: String
-    private let providers = Mutex<[ServiceProvider<Factory>]>([])
-
-    init(capability: String) {
-        self.capability = capability
-    }
-
-    func add(_ provider: ServiceProvider<Factory>) {
-        providers.withLock { providers in
-            providers.append(provider)
-            // Stable sort keeps registration order among equal priorities.
-            providers = providers.enumerated()
-                .sorted { ($0.element.priority, -$0.offset) > ($1.element.priority, -$1.offset) }
-                .map(\.element)
-        }
-    }
-
-    var names: [String] { providers.withLock { $0.map(\.name) } }
-
-    func provider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<Factory> {
-        let providers = providers.withLock { $0 }
-        guard let provider = providers.first(where: { $0.canHandle(model) }) else {
-            let known = providers.map(\.name)
-            throw SDKException(.noBackendForModel,
-                               "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))",
-                               recovery: known.isEmpty
-                                   ? "Register a backend module first (see RunAnywhere.register(_:))"
-                                   : "Registered \(capability) backends: \(known.joined(separator: ", "))")
-        }
-        return provider
-    }
-}
+@_spi(Backend) public typealias LLMServiceFactory = @Sendable (ModelInfo, LLMLoadConfiguration) async throws -> any LLMService
 
 /// Where backends offer their services and capabilities find them.
 ///
@@ -66,47 +19,54 @@ public final class ServiceRegistry: Sendable {
     let tts = ProviderList<TTSServiceFactory>(capability: "TTS")
     let vad = ProviderList<VADServiceFactory>(capability: "VAD")
     private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory)?>(nil)
+    let inspectors = ModelFileInspectors()
 
-    public init() {}
+    /// Creates an empty registry; the SDK makes one per instance.
+    @_spi(Backend) public init() {}
 
     /// Offers LLM services.
-    public func registerLLM(name: String, priority: Int = 100,
+    @_spi(Backend) public func registerLLM(name: String, priority: Int = 100,
                             canHandle: @escaping @Sendable (ModelInfo) -> Bool,
                             factory: @escaping LLMServiceFactory) {
         llm.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers speech recognition.
-    public func registerSTT(name: String, priority: Int = 100,
+    @_spi(Backend) public func registerSTT(name: String, priority: Int = 100,
                             canHandle: @escaping @Sendable (ModelInfo) -> Bool,
                             factory: @escaping STTServiceFactory) {
         stt.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers voice models for speech synthesis.
-    public func registerTTS(name: String, priority: Int = 100,
+    @_spi(Backend) public func registerTTS(name: String, priority: Int = 100,
                             canHandle: @escaping @Sendable (ModelInfo) -> Bool,
                             factory: @escaping TTSServiceFactory) {
         tts.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers voice-activity models.
-    public func registerVAD(name: String, priority: Int = 100,
+    @_spi(Backend) public func registerVAD(name: String, priority: Int = 100,
                             canHandle: @escaping @Sendable (ModelInfo) -> Bool,
                             factory: @escaping VADServiceFactory) {
         vad.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers the system voice, used when no voice model is loaded. The last registration wins.
-    public func registerSystemTTS(name: String, factory: @escaping SystemTTSFactory) {
+    @_spi(Backend) public func registerSystemTTS(name: String, factory: @escaping SystemTTSFactory) {
         systemTTS.withLock { $0 = (name, factory) }
     }
 
+    /// Offers what the backend knows about its model files (see ``ModelFileInspector``).
+    @_spi(Backend) public func registerModelInspector(_ inspector: ModelFileInspector) {
+        inspectors.add(inspector)
+    }
+
     /// Names of the LLM providers, best first.
-    public var llmProviderNames: [String] { llm.names }
+    @_spi(Backend) public var llmProviderNames: [String] { llm.names }
 
     /// The provider that should run `model`.
-    public func llmProvider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
+    @_spi(Backend) public func llmProvider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
         try llm.provider(for: model)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// The TTS capability splits text into sentences and hands the service one piece at a
 /// time, applies the volume, times the work and publishes events. Rate and pitch are
 /// the service's job, since only the engine can change them without artefacts.
-public protocol TTSService: Sendable {
+@_spi(Backend) public protocol TTSService: Sendable {
     /// The voices this service speaks with (one for a neural voice model; many for a system voice).
     var voices: [TTSVoice] { get }
 
@@ -18,7 +18,7 @@ public protocol TTSService: Sendable {
 }
 
 /// Creates a loaded ``TTSService`` for a voice model.
-public typealias TTSServiceFactory = @Sendable (ModelInfo) async throws -> any TTSService
+@_spi(Backend) public typealias TTSServiceFactory = @Sendable (ModelInfo) async throws -> any TTSService
 
 /// Creates the system voice, which needs no model.
-public typealias SystemTTSFactory = @Sendable () async throws -> any TTSService
+@_spi(Backend) public typealias SystemTTSFactory = @Sendable () async throws -> any TTSService

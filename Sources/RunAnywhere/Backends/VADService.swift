@@ -6,7 +6,7 @@ import Foundation
 /// arbitrary chunks, thresholds, minimum speech and silence durations, timestamps and
 /// events. The same state machine therefore runs over Silero and over the energy
 /// detector, and they can be compared.
-public protocol VADService: AnyObject, Sendable {
+@_spi(Backend) public protocol VADService: AnyObject, Sendable {
     /// Samples per frame at ``sampleRate``.
     var frameSize: Int { get }
     /// The rate frames must have.
@@ -26,4 +26,4 @@ public protocol VADService: AnyObject, Sendable {
 }
 
 /// Creates a loaded ``VADService`` for a model.
-public typealias VADServiceFactory = @Sendable (ModelInfo) async throws -> any VADService
+@_spi(Backend) public typealias VADServiceFactory = @Sendable (ModelInfo) async throws -> any VADService

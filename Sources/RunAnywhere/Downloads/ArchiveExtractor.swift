@@ -1,4 +1,4 @@
-import CArchive
+internal import CArchive
 import Foundation
 
 /// Unpacks a model archive (zip, tar.gz, tar.bz2, tar.xz) into a folder, on libarchive.

@@ -198,7 +198,7 @@ final class DownloadManager: Sendable {
             let available = availableBytes(config: config)
             guard needed <= available else {
                 throw SDKException(.insufficientStorage,
-                                   "Model '\(model.id)' needs \(Self.describe(bytes: needed)) but only \(Self.describe(bytes: available)) may be used",
+                                   "Model '\(model.id)' needs \(needed.formattedBytes(.binary)) but only \(available.formattedBytes(.binary)) may be used",
                                    recovery: "Free space (RunAnywhere.deleteModel, cleanTempFiles) or raise DownloadConfiguration.storageLimitBytes")
             }
         }
@@ -235,14 +235,8 @@ final class DownloadManager: Sendable {
         try await stageFiles(of: artifact, from: parts, into: stage, job: job, downloaded: done, config: config)
 
         // 5. Install.
-        var updated = model
-        let primary = stage.appendingPathComponent(artifact.primaryPath)
-        if model.framework == .llamaCpp || model.format == .gguf || GGUFFile.hasMagic(primary) {
-            let header = try GGUFFile(contentsOf: primary)
-            updated.format = .gguf
-            updated.contextLength = header.contextLength
-            updated.hasChatTemplate = header.hasChatTemplate
-        }
+        var updated = try registry.inspectors.inspect(model, file: stage.appendingPathComponent(artifact.primaryPath))
+        updated.name = model.name  // the name given at registration wins over the file's
         updated.sizeBytes = FileSystem.allocatedSize(of: stage)
         updated.downloadedAt = Date()
         let installed = try registry.install(updated, stagedAt: stage)
@@ -465,10 +459,5 @@ final class DownloadManager: Sendable {
         SDKException(.downloadFailed,
                      "Downloading \(file.url.absoluteString) failed\(retries > 0 ? " after \(retries) retries" : ""): \(message)",
                      recovery: "Check the connection; downloading again resumes where this stopped")
-    }
-
-    /// A byte count for messages; zero reads "0 bytes" (Foundation would say "Zero KB").
-    static func describe(bytes: Int64) -> String {
-        bytes == 0 ? "0 bytes" : ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)
     }
 }

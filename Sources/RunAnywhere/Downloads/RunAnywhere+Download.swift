@@ -1,8 +1,7 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     // MARK: Registration
-
     /// Registers a model that is one file at a URL, to fetch later with ``downloadModel(_:)``.
     ///
     /// Nothing is downloaded here. `sha256`, when given, is checked after the download;
@@ -21,7 +20,7 @@ extension RunAnywhere {
     /// - Throws: `.invalidModelId`, `.modelAlreadyExists`, or `.invalidInput` for a URL that
     ///   is not http(s), a malformed checksum or a negative size.
     @discardableResult
-    public static func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
+    public func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
                                      category: ModelCategory, format: ModelFormat? = nil, fileName: String? = nil,
                                      sha256: String? = nil, sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
         let file = RemoteFile(url: url, fileName: fileName, sha256: sha256, sizeBytes: sizeBytes)
@@ -43,7 +42,7 @@ extension RunAnywhere {
     ///                               framework: .sherpaOnnx, category: .speechSynthesis)
     /// ```
     @discardableResult
-    public static func registerModel(archive: ModelArchive, id: String, name: String, framework: InferenceFramework,
+    public func registerModel(archive: ModelArchive, id: String, name: String, framework: InferenceFramework,
                                      category: ModelCategory, format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
         try register(artifact: .archive(archive), id: id, name: name, framework: framework, category: category,
                      format: format ?? ModelFormat.guess(fromFileName: archive.primaryFile))
@@ -52,14 +51,14 @@ extension RunAnywhere {
     /// Registers a model made of several files fetched side by side (a model and its
     /// tokens or config); `primaryFile` names the one engines open.
     @discardableResult
-    public static func registerModel(multiFile files: [RemoteFile], primaryFile: String, id: String, name: String,
+    public func registerModel(multiFile files: [RemoteFile], primaryFile: String, id: String, name: String,
                                      framework: InferenceFramework, category: ModelCategory,
                                      format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
         try register(artifact: .files(files, primaryFile: primaryFile), id: id, name: name, framework: framework,
                      category: category, format: format ?? ModelFormat.guess(fromFileName: primaryFile))
     }
 
-    private static func register(artifact: ModelArtifact, id: String, name: String, framework: InferenceFramework,
+    private func register(artifact: ModelArtifact, id: String, name: String, framework: InferenceFramework,
                                  category: ModelCategory, format: ModelFormat) throws(SDKException) -> ModelInfo {
         try artifact.validate()
         let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
@@ -71,7 +70,6 @@ extension RunAnywhere {
     }
 
     // MARK: Downloading
-
     /// Downloads a registered model's files into the store; reports arrive on the stream.
     ///
     /// The stream ends with a `.completed` report carrying the installed ``ModelInfo``, or
@@ -85,7 +83,7 @@ extension RunAnywhere {
     /// call ``cancelDownload(_:)``; dropping the stream does not.
     ///
     /// - Throws: `.modelNotFound`, or `.modelNotDownloadable` for a model without a URL.
-    public static func downloadModel(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
+    public func downloadModel(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
         try runtime().downloads.download(id)
     }
 
@@ -98,7 +96,7 @@ extension RunAnywhere {
     /// try await RunAnywhere.loadModel(model.id)
     /// ```
     @discardableResult
-    public static func downloadModel(_ id: String,
+    public func downloadModel(_ id: String,
                                      onProgress: @Sendable (DownloadProgress) -> Void) async throws(SDKException) -> ModelInfo {
         var last: DownloadProgress?
         for await progress in try downloadModel(id) {
@@ -113,28 +111,107 @@ extension RunAnywhere {
     ///
     /// - Returns: Whether a download of `id` was running.
     @discardableResult
-    public static func cancelDownload(_ id: String) throws(SDKException) -> Bool {
+    public func cancelDownload(_ id: String) throws(SDKException) -> Bool {
         try runtime().downloads.cancel(id)
     }
 
     /// Ids of the models downloading now.
-    public static func activeDownloads() throws(SDKException) -> [String] {
+    public func activeDownloads() throws(SDKException) -> [String] {
         try runtime().downloads.activeDownloads
     }
 
     /// Retries, timeouts and storage limits of later downloads.
-    public static func setDownloadConfiguration(_ configuration: DownloadConfiguration) throws(SDKException) {
+    public func setDownloadConfiguration(_ configuration: DownloadConfiguration) throws(SDKException) {
         try configuration.validate()
         try runtime().downloads.configuration = configuration
+    }
+
+    /// The current download configuration.
+    public func downloadConfiguration() throws(SDKException) -> DownloadConfiguration {
+        try runtime().downloads.configuration
+    }
+}
+
+extension RunAnywhere {
+    // MARK: Registration
+    /// Registers a model that is one file at a URL, to fetch later with ``downloadModel(_:)``.
+    ///
+    /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:category:format:fileName:sha256:sizeBytes:)`` on the shared instance.
+    @discardableResult
+    public static func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
+                                     category: ModelCategory, format: ModelFormat? = nil, fileName: String? = nil,
+                                     sha256: String? = nil, sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
+        try sdk().registerModel(id: id, name: name, url: url, framework: framework, category: category, format: format, fileName: fileName, sha256: sha256, sizeBytes: sizeBytes)
+    }
+
+    /// Registers a model shipped as an archive (`.zip`, `.tar.gz`, `.tar.bz2`, `.tar.xz`).
+    ///
+    /// Calls ``RunAnywhereSDK/registerModel(archive:id:name:framework:category:format:)`` on the shared instance.
+    @discardableResult
+    public static func registerModel(archive: ModelArchive, id: String, name: String, framework: InferenceFramework,
+                                     category: ModelCategory, format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
+        try sdk().registerModel(archive: archive, id: id, name: name, framework: framework, category: category, format: format)
+    }
+
+    /// Registers a model made of several files fetched side by side (a model and its
+    /// tokens or config); `primaryFile` names the one engines open.
+    ///
+    /// Calls ``RunAnywhereSDK/registerModel(multiFile:primaryFile:id:name:framework:category:format:)`` on the shared instance.
+    @discardableResult
+    public static func registerModel(multiFile files: [RemoteFile], primaryFile: String, id: String, name: String,
+                                     framework: InferenceFramework, category: ModelCategory,
+                                     format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
+        try sdk().registerModel(multiFile: files, primaryFile: primaryFile, id: id, name: name, framework: framework, category: category, format: format)
+    }
+
+    // MARK: Downloading
+    /// Downloads a registered model's files into the store; reports arrive on the stream.
+    ///
+    /// Calls ``RunAnywhereSDK/downloadModel(_:)`` on the shared instance.
+    public static func downloadModel(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
+        try sdk().downloadModel(id)
+    }
+
+    /// Downloads a model and returns it once installed; `onProgress` sees every report.
+    ///
+    /// Calls ``RunAnywhereSDK/downloadModel(_:onProgress:)`` on the shared instance.
+    @discardableResult
+    public static func downloadModel(_ id: String,
+                                     onProgress: @Sendable (DownloadProgress) -> Void) async throws(SDKException) -> ModelInfo {
+        try await sdk().downloadModel(id, onProgress: onProgress)
+    }
+
+    /// Cancels a running download and removes its partial files.
+    ///
+    /// Calls ``RunAnywhereSDK/cancelDownload(_:)`` on the shared instance.
+    @discardableResult
+    public static func cancelDownload(_ id: String) throws(SDKException) -> Bool {
+        try sdk().cancelDownload(id)
+    }
+
+    /// Ids of the models downloading now.
+    ///
+    /// Calls ``RunAnywhereSDK/activeDownloads()`` on the shared instance.
+    public static func activeDownloads() throws(SDKException) -> [String] {
+        try sdk().activeDownloads()
+    }
+
+    /// Retries, timeouts and storage limits of later downloads.
+    ///
+    /// Calls ``RunAnywhereSDK/setDownloadConfiguration(_:)`` on the shared instance.
+    public static func setDownloadConfiguration(_ configuration: DownloadConfiguration) throws(SDKException) {
+        try sdk().setDownloadConfiguration(configuration)
+    }
+
+    /// The current download configuration.
+    ///
+    /// Calls ``RunAnywhereSDK/downloadConfiguration()`` on the shared instance.
+    public static func downloadConfiguration() throws(SDKException) -> DownloadConfiguration {
+        try sdk().downloadConfiguration()
     }
 
     /// The native libraries downloads run on, with their versions, for diagnostics.
     public static var downloadLibraries: [String: String] {
         ["libcurl": HTTPTransfer.libraryVersion, "libarchive": ArchiveExtractor.libraryVersion]
-    }
-
-    /// The current download configuration.
-    public static func downloadConfiguration() throws(SDKException) -> DownloadConfiguration {
-        try runtime().downloads.configuration
     }
 }

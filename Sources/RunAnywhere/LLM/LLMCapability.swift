@@ -134,6 +134,28 @@ actor LLMCapability {
         }
     }
 
+    /// A conversation that fits the loaded model's context with `reserve` tokens left for
+    /// the reply: the system prompt, as much of `history` as fits (whole user/assistant
+    /// pairs dropped from the oldest), and the new user turn, which is always kept.
+    ///
+    /// - Returns: The messages, and how many of `history`'s last messages they keep.
+    func fitConversation(system: String?, history: [ChatMessage], user: String,
+                         reserve: Int) async throws(SDKException) -> (messages: [ChatMessage], keptHistory: Int) {
+        let service = try await loadedService()
+        let head = system.map { [ChatMessage.system($0)] } ?? []
+        var kept = history[...]
+        do {
+            while true {
+                let messages = head + kept + [.user(user)]
+                let tokens = try await service.tokenCount(try await service.formatChat(messages, addAssistantTurn: true))
+                if tokens + reserve <= service.contextLength || kept.isEmpty { return (messages, kept.count) }
+                kept = kept.dropFirst(min(2, kept.count))  // the oldest user/assistant pair
+            }
+        } catch {
+            throw SDKException.wrap(error, as: .generationFailed, "Preparing the conversation failed")
+        }
+    }
+
     /// The loaded model's service, or `.modelNotLoaded`.
     func loadedService() async throws(SDKException) -> any LLMService {
         guard let service = await lifecycle.currentService else {

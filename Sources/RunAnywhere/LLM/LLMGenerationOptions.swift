@@ -36,6 +36,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     /// evaluated. Off, every prompt is evaluated from scratch (for benchmarks).
     public var reusePromptCache: Bool
 
+    /// Creates options; every parameter has a sensible default.
     public init(maxTokens: Int = 256, temperature: Float = 0.7, topP: Float = 0.95, topK: Int = 40,
                 repetitionPenalty: Float = 1.1, seed: UInt32? = nil, stopSequences: [String] = [],
                 systemPrompt: String? = nil, threads: Int? = nil, applyChatTemplate: Bool = true,

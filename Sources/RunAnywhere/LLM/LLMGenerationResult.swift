@@ -1,19 +1,5 @@
 import Foundation
 
-/// Why a generation ended.
-public enum LLMFinishReason: String, Sendable, Codable, CaseIterable {
-    /// The model ended its answer.
-    case stop
-    /// `maxTokens` was reached.
-    case length
-    /// A stop sequence was produced.
-    case stopSequence = "stop_sequence"
-    /// The context window filled up.
-    case contextFull = "context_full"
-    /// The caller cancelled.
-    case cancelled
-}
-
 /// The outcome of a generation, with its metrics.
 public struct LLMGenerationResult: Sendable, Codable, Equatable {
     /// The answer, without any `<think>` block and without a matched stop sequence.
@@ -37,6 +23,21 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
     /// Why generation ended.
     public var finishReason: LLMFinishReason
 
+    /// The JSON keys are snake_case, as `runanywhere generate --json` and the README document them.
+    enum CodingKeys: String, CodingKey {
+        case text
+        case thinkingContent = "thinking_content"
+        case modelId = "model_id"
+        case promptTokens = "prompt_tokens"
+        case generatedTokens = "tokens_generated"
+        case timeToFirstTokenMs = "time_to_first_token_ms"
+        case tokensPerSecond = "tokens_per_second"
+        case promptTokensPerSecond = "prompt_tokens_per_second"
+        case totalMs = "total_ms"
+        case finishReason = "finish_reason"
+    }
+
+    /// Creates a result; the LLM capability makes these.
     public init(text: String, thinkingContent: String?, modelId: String, promptTokens: Int, generatedTokens: Int,
                 timeToFirstTokenMs: Double, tokensPerSecond: Double, promptTokensPerSecond: Double, totalMs: Double,
                 finishReason: LLMFinishReason) {
@@ -51,13 +52,4 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         self.totalMs = totalMs
         self.finishReason = finishReason
     }
-}
-
-/// What a generation stream delivers: text as it is produced, then the result.
-public enum LLMStreamEvent: Sendable, Equatable {
-    /// A piece of text. Pieces of the answer concatenate to the final result's `text`;
-    /// pieces with `isThinking` belong to the `<think>` block.
-    case token(text: String, isThinking: Bool)
-    /// The generation ended; always the last event of a stream that did not fail.
-    case completed(LLMGenerationResult)
 }

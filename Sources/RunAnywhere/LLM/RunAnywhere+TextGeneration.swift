@@ -1,6 +1,6 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     /// Loads a language model, unloading the one loaded before. Loading the model that is
     /// already loaded does nothing.
     ///
@@ -11,7 +11,7 @@ extension RunAnywhere {
     ///   - threads: Decoding threads; by default all cores.
     /// - Throws: `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`,
     ///   `.modelLoadFailed`, `.modelLoadInProgress`.
-    public static func loadModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
+    public func loadModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
         if let contextLength, contextLength < 16 {
             throw SDKException(.invalidInput, "contextLength must be at least 16 (got \(contextLength))")
         }
@@ -19,13 +19,13 @@ extension RunAnywhere {
     }
 
     /// Unloads the current language model, if any.
-    public static func unloadModel() async throws(SDKException) {
+    public func unloadModel() async throws(SDKException) {
         let runtime = try runtime()
         await runtime.llm.unload()
     }
 
     /// The loaded language model, if any.
-    public static var currentLLMModel: ModelInfo? {
+    public var currentLLMModel: ModelInfo? {
         get async { try? await runtime().llm.currentModel }
     }
 
@@ -43,7 +43,7 @@ extension RunAnywhere {
     /// - Throws: `.notInitialized`, `.modelNotLoaded`, `.emptyPrompt`, `.invalidInput`,
     ///   `.contextLengthExceeded`, `.generationFailed`. Cancellation is not an error: the
     ///   result's `finishReason` is `.cancelled`.
-    public static func generate(_ prompt: String,
+    public func generate(_ prompt: String,
                                 options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
         try await runtime().llm.generate(.prompt(prompt), options: options)
     }
@@ -57,37 +57,98 @@ extension RunAnywhere {
     /// ```
     ///
     /// Stopping the iteration early cancels the generation.
-    public static func generateStream(_ prompt: String,
+    public func generateStream(_ prompt: String,
                                       options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error> {
         try await preflight(options).stream(.prompt(prompt), options: options)
     }
 
     /// Continues a conversation using the model's own chat template.
-    public static func chat(_ messages: [ChatMessage],
+    public func chat(_ messages: [ChatMessage],
                             options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
         try await runtime().llm.generate(.messages(messages), options: options)
     }
 
     /// Streams the next assistant turn of a conversation.
-    public static func chatStream(_ messages: [ChatMessage],
+    public func chatStream(_ messages: [ChatMessage],
                                   options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error> {
         try await preflight(options).stream(.messages(messages), options: options)
     }
 
     /// Stops every running generation after its current token.
-    public static func cancelGeneration() async {
+    public func cancelGeneration() async {
         guard let runtime = try? runtime() else { return }
         await runtime.llm.cancelAll()
     }
 
     /// Checks what can be checked before a stream starts, so those errors are thrown
     /// here rather than from inside the stream.
-    private static func preflight(_ options: LLMGenerationOptions) async throws(SDKException) -> LLMCapability {
+    private func preflight(_ options: LLMGenerationOptions) async throws(SDKException) -> LLMCapability {
         let llm = try runtime().llm
         try options.validate()
         _ = try await llm.loadedService()
         return llm
+    }
+}
+
+extension RunAnywhere {
+    /// Loads a language model, unloading the one loaded before. Loading the model that is
+    /// already loaded does nothing.
+    ///
+    /// Calls ``RunAnywhereSDK/loadModel(_:contextLength:threads:)`` on the shared instance.
+    public static func loadModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
+        try await sdk().loadModel(id, contextLength: contextLength, threads: threads)
+    }
+
+    /// Unloads the current language model, if any.
+    ///
+    /// Calls ``RunAnywhereSDK/unloadModel()`` on the shared instance.
+    public static func unloadModel() async throws(SDKException) {
+        try await sdk().unloadModel()
+    }
+
+    /// Generates a reply to `prompt` with the loaded model.
+    ///
+    /// Calls ``RunAnywhereSDK/generate(_:options:)`` on the shared instance.
+    public static func generate(_ prompt: String,
+                                options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+        try await sdk().generate(prompt, options: options)
+    }
+
+    /// Streams a reply token by token; the last event is `.completed` with the result.
+    ///
+    /// Calls ``RunAnywhereSDK/generateStream(_:options:)`` on the shared instance.
+    public static func generateStream(_ prompt: String,
+                                      options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await sdk().generateStream(prompt, options: options)
+    }
+
+    /// Continues a conversation using the model's own chat template.
+    ///
+    /// Calls ``RunAnywhereSDK/chat(_:options:)`` on the shared instance.
+    public static func chat(_ messages: [ChatMessage],
+                            options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+        try await sdk().chat(messages, options: options)
+    }
+
+    /// Streams the next assistant turn of a conversation.
+    ///
+    /// Calls ``RunAnywhereSDK/chatStream(_:options:)`` on the shared instance.
+    public static func chatStream(_ messages: [ChatMessage],
+                                  options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await sdk().chatStream(messages, options: options)
+    }
+
+    /// The shared instance's loaded language model, if any.
+    public static var currentLLMModel: ModelInfo? {
+        get async { await shared?.currentLLMModel }
+    }
+
+    /// Stops every running generation of the shared instance after its current token.
+    public static func cancelGeneration() async {
+        await shared?.cancelGeneration()
     }
 }

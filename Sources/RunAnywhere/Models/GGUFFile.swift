@@ -6,7 +6,7 @@ import Foundation
 /// a wrong magic, an unsupported version, a header that runs past the end of the file,
 /// or tensor data that the file is too short to hold (a truncated download). It also
 /// yields the metadata the registry keeps (architecture, context length, chat template).
-struct GGUFFile: Sendable {
+package struct GGUFFile: Sendable {
     static let magic: [UInt8] = Array("GGUF".utf8)
 
     let version: UInt32
@@ -212,5 +212,37 @@ struct GGUFFile: Sendable {
             default: nil
             }
         }
+    }
+}
+
+extension GGUFFile {
+    /// The inspector a GGUF engine's backend registers for its framework: every model of
+    /// `framework`, every `.gguf` model and every file with the GGUF magic must have a sound
+    /// header, which also gives the model's context length, chat template and name. A lone
+    /// `.gguf` file dropped into `models/<framework>/<id>/` becomes an LLM named after its folder.
+    package static func inspector(for framework: InferenceFramework) -> ModelFileInspector {
+        ModelFileInspector(
+            name: "gguf",
+            appliesTo: { model, file in model.framework == framework || model.format == .gguf || hasMagic(file) },
+            inspect: { model, file throws(SDKException) in
+                let header = try GGUFFile(contentsOf: file)
+                var model = model
+                model.format = .gguf
+                model.contextLength = header.contextLength
+                model.hasChatTemplate = header.hasChatTemplate
+                if model.name == model.id, let name = header.name { model.name = name }
+                return model
+            },
+            discover: { folder, id, found in
+                guard found == framework,
+                    let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path),
+                    let gguf = files.sorted().first(where: { $0.lowercased().hasSuffix(".gguf") })
+                else { return nil }
+                let path = folder.appendingPathComponent(gguf)
+                let header = try? GGUFFile(contentsOf: path)
+                return ModelInfo(id: id, name: header?.name ?? id, category: .llm, format: .gguf, framework: framework,
+                                 localPath: path, sizeBytes: FileSystem.allocatedSize(of: path),
+                                 contextLength: header?.contextLength, hasChatTemplate: header?.hasChatTemplate)
+            })
     }
 }

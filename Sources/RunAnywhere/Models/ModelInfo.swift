@@ -1,44 +1,5 @@
 import Foundation
 
-/// What a model does.
-public enum ModelCategory: String, Sendable, Codable, CaseIterable {
-    case llm
-    case embedding
-    case speechRecognition = "stt"
-    case speechSynthesis = "tts"
-    case voiceActivityDetection = "vad"
-    case vision = "vlm"
-}
-
-/// How a model's weights are stored.
-public enum ModelFormat: String, Sendable, Codable, CaseIterable {
-    case gguf
-    case onnx
-    case ggml
-    case bin
-    case unknown
-
-    /// The format a file name suggests.
-    public static func guess(fromFileName name: String) -> ModelFormat {
-        switch (name as NSString).pathExtension.lowercased() {
-        case "gguf": .gguf
-        case "onnx": .onnx
-        case "ggml": .ggml
-        case "bin": .bin
-        default: .unknown
-        }
-    }
-}
-
-/// The engine family that runs a model.
-public enum InferenceFramework: String, Sendable, Codable, CaseIterable {
-    case llamaCpp = "llamacpp"
-    case whisperCpp = "whispercpp"
-    case sherpaOnnx = "sherpa"
-    case systemVoice = "system"
-    case deterministic
-}
-
 /// A model the SDK knows about: its identity, what it does, and where its files are.
 ///
 /// A model is *downloaded* (usable) once it has a ``localPath``. Registry entries are
@@ -105,7 +66,9 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     /// Whether the model can be fetched with `RunAnywhere.downloadModel(_:)`.
     public var isDownloadable: Bool { artifact != nil }
 
-    /// Checks an id against the rules above.
+    /// Checks an id against the rules of ``id``; it must also start with a letter or digit.
+    ///
+    /// - Throws: `.invalidModelId`.
     public static func validate(id: String) throws(SDKException) {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
         guard !id.isEmpty, id.count <= 128, id.allSatisfy(allowed.contains), id.first != ".", id.first != "-" else {

@@ -103,14 +103,3 @@ actor ModelLifecycle<Service: Sendable> {
         events.publish(.modelUnloaded(modelId: current.model.id, category: category))
     }
 }
-
-extension Duration {
-    /// The duration in (fractional) milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-
-    /// The duration in (fractional) seconds.
-    var seconds: Double { milliseconds / 1000 }
-}

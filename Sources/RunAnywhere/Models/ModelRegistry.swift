@@ -1,14 +1,6 @@
 import Foundation
 import Synchronization
 
-/// How ``ModelRegistry/importModel(from:id:name:category:framework:mode:)`` treats the source file.
-public enum ModelImportMode: String, Sendable, Codable, CaseIterable {
-    /// Copy the file into the store; the source stays.
-    case copy
-    /// Move the file into the store (a rename when on the same file system).
-    case move
-}
-
 /// The persistent catalogue of models.
 ///
 /// `registry.json` is the index, always replaced atomically. Each model stored under
@@ -21,11 +13,14 @@ final class ModelRegistry: Sendable {
     private static let formatVersion = 1
 
     let paths: SDKPaths
+    /// What the backends know about their model files; consulted on every import and download.
+    let inspectors: ModelFileInspectors
     private let models = Mutex<[String: ModelInfo]>([:])
     private let logger = SDKLogger(category: "ModelRegistry")
 
-    init(paths: SDKPaths) {
+    init(paths: SDKPaths, inspectors: ModelFileInspectors = ModelFileInspectors()) {
         self.paths = paths
+        self.inspectors = inspectors
     }
 
     private struct RegistryFile: Codable {
@@ -77,26 +72,20 @@ final class ModelRegistry: Sendable {
     }
 
     /// Model folders under `models/` that the index does not list: read from their
-    /// `model.json`, or, for a lone GGUF file, registered as an LLM named after its folder.
+    /// `model.json`, or made into an entry by a backend's inspector that recognizes their files.
     private func discoverModels(excluding known: Set<String>) -> [ModelInfo] {
         let fm = FileManager.default
         var found: [ModelInfo] = []
-        for framework in InferenceFramework.allCases {
-            let frameworkDir = paths.modelsDirectory.appendingPathComponent(framework.rawValue, isDirectory: true)
+        let frameworks = (try? fm.contentsOfDirectory(atPath: paths.modelsDirectory.path)) ?? []
+        for framework in frameworks.sorted() where (try? ModelInfo.validate(id: framework)) != nil {
+            let frameworkDir = paths.modelsDirectory.appendingPathComponent(framework, isDirectory: true)
             guard let ids = try? fm.contentsOfDirectory(atPath: frameworkDir.path) else { continue }
             for id in ids.sorted() where !known.contains(id) && (try? ModelInfo.validate(id: id)) != nil {
                 let dir = frameworkDir.appendingPathComponent(id, isDirectory: true)
                 if let model = readSidecar(in: dir), model.id == id {
                     found.append(model)
-                } else if framework == .llamaCpp,
-                          let files = try? fm.contentsOfDirectory(atPath: dir.path),
-                          let gguf = files.sorted().first(where: { $0.lowercased().hasSuffix(".gguf") }) {
-                    let path = dir.appendingPathComponent(gguf)
-                    let header = try? GGUFFile(contentsOf: path)
-                    found.append(ModelInfo(id: id, name: header?.name ?? id, category: .llm, format: .gguf,
-                                           framework: .llamaCpp, localPath: path,
-                                           sizeBytes: FileSystem.allocatedSize(of: path),
-                                           contextLength: header?.contextLength, hasChatTemplate: header?.hasChatTemplate))
+                } else if let model = inspectors.discover(folder: dir, id: id, framework: InferenceFramework(framework)) {
+                    found.append(model)
                 }
             }
         }
@@ -140,6 +129,7 @@ final class ModelRegistry: Sendable {
     /// readable file.
     func register(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
         try ModelInfo.validate(id: model.id)
+        try model.framework.validate()
         try model.artifact?.validate()
         if let path = model.localPath, !FileSystem.isReadableFile(path) {
             throw SDKException(.modelFileNotFound, "Model file \(path.path) does not exist or cannot be read")
@@ -156,7 +146,7 @@ final class ModelRegistry: Sendable {
     /// A folder is for models made of several files (a voice and its `tokens.txt`); its
     /// primary file is `primaryFile`, or the one file with a model extension in it.
     ///
-    /// Everything is staged in `tmp/`, validated (GGUF files must have a sound header),
+    /// Everything is staged in `tmp/`, validated (by the inspector of the model's backend),
     /// renamed into `models/<framework>/<id>/`, and only then added to the index. Any
     /// failure undoes the steps taken: no half-imported folder, no index entry, and a
     /// moved source is put back.
@@ -171,20 +161,16 @@ final class ModelRegistry: Sendable {
         guard FileSystem.isReadableFile(primarySource) else {
             throw SDKException(.modelFileNotFound, "Model file \(primarySource.path) does not exist or cannot be read")
         }
-        var format = ModelFormat.guess(fromFileName: fileName)
-        var header: GGUFFile?
-        if format == .gguf || framework == .llamaCpp || GGUFFile.hasMagic(primarySource) {
-            header = try GGUFFile(contentsOf: primarySource)
-            format = .gguf
-        }
+        try framework.validate()
         let size = FileSystem.allocatedSize(of: source)
+        let destinationDir = paths.modelDirectory(framework: framework, id: id)
+        var model = ModelInfo(id: id, name: name ?? id, category: category, format: .guess(fromFileName: fileName),
+                              framework: framework, localPath: destinationDir.appendingPathComponent(fileName),
+                              sizeBytes: size)
+        model = try inspectors.inspect(model, file: primarySource)
+        if let name { model.name = name }
         try paths.createDirectories()
         let stage = paths.tempDirectory.appendingPathComponent("import-\(UUID().uuidString)", isDirectory: true)
-        let destinationDir = paths.modelDirectory(framework: framework, id: id)
-        var model = ModelInfo(id: id, name: name ?? header?.name ?? id, category: category, format: format,
-                              framework: framework, localPath: destinationDir.appendingPathComponent(fileName),
-                              sizeBytes: size, contextLength: header?.contextLength,
-                              hasChatTemplate: header.map(\.hasChatTemplate))
         let fm = FileManager.default
         // Where the source's content sits inside the stage (and later the store).
         let stagedContent = isFolder ? stage : stage.appendingPathComponent(fileName)

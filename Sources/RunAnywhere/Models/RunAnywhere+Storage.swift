@@ -1,6 +1,6 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     /// Space on the device, and what the SDK's models, cache and temporary files take.
     ///
     /// ```swift
@@ -8,7 +8,7 @@ extension RunAnywhere {
     /// print("free:", info.device.freeBytes, "models:", info.modelsBytes)
     /// for model in info.models { print(model.id, model.sizeBytes, model.lastUsedAt ?? "never") }
     /// ```
-    public static func getStorageInfo() throws(SDKException) -> StorageInfo {
+    public func getStorageInfo() throws(SDKException) -> StorageInfo {
         let runtime = try runtime()
         let paths = runtime.paths
         let stored = runtime.registry.list().compactMap { model -> StoredModel? in
@@ -34,7 +34,7 @@ extension RunAnywhere {
     /// running download of it is cancelled, and a loaded model is unloaded first.
     ///
     /// - Throws: `.modelNotFound`, or `.fileSystemError` (the registry is then unchanged).
-    public static func deleteModel(_ id: String) async throws(SDKException) {
+    public func deleteModel(_ id: String) async throws(SDKException) {
         let runtime = try runtime()
         let model = try runtime.registry.get(id)
         runtime.downloads.cancel(id)
@@ -45,7 +45,7 @@ extension RunAnywhere {
 
     /// Empties the SDK's `cache/` folder; returns the bytes freed.
     @discardableResult
-    public static func clearCache() throws(SDKException) -> Int64 {
+    public func clearCache() throws(SDKException) -> Int64 {
         let runtime = try runtime()
         return FileSystem.removeContents(of: runtime.paths.cacheDirectory)
     }
@@ -53,7 +53,40 @@ extension RunAnywhere {
     /// Deletes temporary files, partial downloads included, except those of downloads
     /// running now (here or in another process); returns the bytes freed.
     @discardableResult
-    public static func cleanTempFiles() throws(SDKException) -> Int64 {
+    public func cleanTempFiles() throws(SDKException) -> Int64 {
         try runtime().cleanTempFiles()
+    }
+}
+
+extension RunAnywhere {
+    /// Space on the device, and what the SDK's models, cache and temporary files take.
+    ///
+    /// Calls ``RunAnywhereSDK/getStorageInfo()`` on the shared instance.
+    public static func getStorageInfo() throws(SDKException) -> StorageInfo {
+        try sdk().getStorageInfo()
+    }
+
+    /// Deletes a model's files to free space.
+    ///
+    /// Calls ``RunAnywhereSDK/deleteModel(_:)`` on the shared instance.
+    public static func deleteModel(_ id: String) async throws(SDKException) {
+        try await sdk().deleteModel(id)
+    }
+
+    /// Empties the SDK's `cache/` folder; returns the bytes freed.
+    ///
+    /// Calls ``RunAnywhereSDK/clearCache()`` on the shared instance.
+    @discardableResult
+    public static func clearCache() throws(SDKException) -> Int64 {
+        try sdk().clearCache()
+    }
+
+    /// Deletes temporary files, partial downloads included, except those of downloads
+    /// running now (here or in another process); returns the bytes freed.
+    ///
+    /// Calls ``RunAnywhereSDK/cleanTempFiles()`` on the shared instance.
+    @discardableResult
+    public static func cleanTempFiles() throws(SDKException) -> Int64 {
+        try sdk().cleanTempFiles()
     }
 }

@@ -3,6 +3,11 @@ import Synchronization
 
 /// The RunAnywhere SDK: on-device AI behind one namespace.
 ///
+/// `RunAnywhere` is the static API over one shared ``RunAnywhereSDK``: every
+/// method here does what the instance method of the same name does on that instance.
+/// Create your own ``RunAnywhereSDK`` values when you need more than one (tests, several
+/// homes); use the namespace when one is all you need.
+///
 /// Initialization has two phases. ``initialize(apiKey:baseURL:environment:storageDirectory:)``
 /// is synchronous and cheap: it validates the parameters, prepares the folders, loads the
 /// model registry and registers the backends. ``completeServicesInitialization()`` does the
@@ -24,52 +29,58 @@ public enum RunAnywhere {
     public static let version = "0.1.0"
 
     private struct State: Sendable {
-        var runtime: SDKRuntime?
+        var shared: RunAnywhereSDK?
         var modules: [any BackendModule] = []
     }
     private static let state = Mutex(State())
-    private static let logger = SDKLogger(category: "RunAnywhere")
 
-    /// The event bus. Subscriptions survive ``reset()``.
+    /// The event bus of the shared instance. Subscriptions survive ``reset()``.
     public static let events = EventBus()
 
     // MARK: State
 
+    /// The shared instance, once ``initialize(apiKey:baseURL:environment:storageDirectory:)`` has run.
+    public static var shared: RunAnywhereSDK? { state.withLock { $0.shared } }
+
     /// Whether phase 1 has completed.
-    public static var isInitialized: Bool { state.withLock { $0.runtime != nil } }
+    public static var isInitialized: Bool { shared != nil }
 
     /// Whether phase 2 has completed.
-    public static var areServicesReady: Bool { state.withLock { $0.runtime?.areServicesReady ?? false } }
+    public static var areServicesReady: Bool { shared?.areServicesReady ?? false }
 
     /// Whether the SDK runs without a remote backend (no base URL, or it could not be reached).
-    public static var isOfflineMode: Bool { state.withLock { $0.runtime?.isOffline ?? true } }
+    public static var isOfflineMode: Bool { shared?.isOfflineMode ?? true }
 
     /// The environment given to `initialize`, once initialized.
-    public static var environment: SDKEnvironment? { state.withLock { $0.runtime?.params.environment } }
+    public static var environment: SDKEnvironment? { shared?.environment }
 
     /// The SDK's folders, once initialized.
-    public static var paths: SDKPaths? { state.withLock { $0.runtime?.paths } }
+    public static var paths: SDKPaths? { shared?.paths }
 
     // MARK: Backends
 
-    /// Adds a backend module. Modules registered before initialization are wired at
-    /// initialization; later ones immediately. Registering a module name twice is a no-op.
+    /// Adds a backend module to the shared instance. Modules registered before
+    /// initialization are wired at initialization; later ones immediately. Registering a
+    /// module name twice is a no-op. An instance of your own takes its modules at
+    /// ``RunAnywhereSDK/init(home:environment:apiKey:baseURL:modules:)`` or through
+    /// ``RunAnywhereSDK/register(_:)``.
     public static func register(_ module: any BackendModule) {
-        let runtime = state.withLock { state -> SDKRuntime? in
+        let shared = state.withLock { state -> RunAnywhereSDK? in
             guard !state.modules.contains(where: { $0.name == module.name }) else { return nil }
             state.modules.append(module)
-            return state.runtime
+            return state.shared
         }
-        runtime.map { module.register(with: $0.services) }
+        shared?.register(module)
     }
 
-    /// The registered backend modules.
+    /// The backend modules registered for the shared instance, in registration order.
     public static var registeredModules: [any BackendModule] { state.withLock { $0.modules } }
 
     // MARK: Initialization
 
-    /// Phase 1: validates the parameters, prepares storage, loads the model registry and
-    /// registers the backends, then starts phase 2 in the background.
+    /// Phase 1: creates the shared ``RunAnywhereSDK`` (validating the parameters,
+    /// preparing storage, loading the model registry and registering the backends), then
+    /// starts phase 2 in the background.
     ///
     /// Calling it again once initialized does nothing; call ``reset()`` first to change
     /// parameters.
@@ -84,29 +95,16 @@ public enum RunAnywhere {
                                   environment: SDKEnvironment = .development,
                                   storageDirectory: URL? = nil) throws(SDKException) {
         if isInitialized { return }
-        let start = ContinuousClock.now
-        events.publish(.initStarted(environment: environment))
-        do throws(SDKException) {
-            let params = try SDKInitParams(apiKey: apiKey, baseURL: baseURL, environment: environment)
-            SDKLogger.applyDefault(environment.defaultLogLevel)
-            let paths = SDKPaths(home: storageDirectory ?? SDKPaths.defaultHome())
-            let modules = state.withLock { $0.modules }
-            let runtime = try SDKRuntime(params: params, paths: paths, events: events, modules: modules)
-            let won = state.withLock { state -> Bool in
-                guard state.runtime == nil else { return false }
-                state.runtime = runtime
-                return true
-            }
-            guard won else { return }
-            let ms = start.duration(to: .now).milliseconds
-            logger.info("Initialized (\(environment)) in \(String(format: "%.2f", ms)) ms, home \(paths.home.path)")
-            events.publish(.initCompleted(durationMs: ms))
-            Task.detached(priority: .utility) { await runtime.completeServicesInitialization() }
-        } catch {
-            logger.error("Initialization failed: \(error)")
-            events.publish(.initFailed(error))
-            throw error
+        let modules = state.withLock { $0.modules }
+        let sdk = try RunAnywhereSDK(home: storageDirectory ?? SDKPaths.defaultHome(), environment: environment,
+                                     apiKey: apiKey, baseURL: baseURL, modules: modules, events: events)
+        let won = state.withLock { state -> Bool in
+            guard state.shared == nil else { return false }
+            state.shared = sdk
+            return true
         }
+        // A concurrent initialize got there first; this one's instance is not used.
+        if !won { Task { await sdk.shutdown() } }
     }
 
     /// Phase 2: finishes service set-up. Safe to call many times and concurrently: every
@@ -114,31 +112,31 @@ public enum RunAnywhere {
     ///
     /// - Throws: `.notInitialized` before ``initialize(apiKey:baseURL:environment:storageDirectory:)``.
     public static func completeServicesInitialization() async throws(SDKException) {
-        try await runtime().completeServicesInitialization()
+        try await sdk().completeServicesInitialization()
     }
 
-    /// Unloads every model and forgets the initialization. Backend modules stay registered
-    /// and event subscriptions stay open.
+    /// Shuts the shared instance down (unloading every model) and forgets the
+    /// initialization. Backend modules stay registered and event subscriptions stay open.
     public static func reset() async {
-        let runtime = state.withLock { state -> SDKRuntime? in
-            defer { state.runtime = nil }
-            return state.runtime
+        let shared = state.withLock { state -> RunAnywhereSDK? in
+            defer { state.shared = nil }
+            return state.shared
         }
-        await runtime?.shutdown()
+        await shared?.shutdown()
     }
 
-    /// Sets the SDK-wide log level. Without a call, initialization applies the
-    /// environment's default (``SDKEnvironment/defaultLogLevel``).
+    /// Sets the SDK-wide log level (it applies to every instance). Without a call,
+    /// initialization applies the environment's default (``SDKEnvironment/defaultLogLevel``).
     public static func setLogLevel(_ level: LogLevel) {
         SDKLogger.currentLevel = level
     }
 
-    /// The runtime, or `.notInitialized`.
-    static func runtime() throws(SDKException) -> SDKRuntime {
-        guard let runtime = state.withLock({ $0.runtime }) else {
+    /// The shared instance, or `.notInitialized`.
+    static func sdk() throws(SDKException) -> RunAnywhereSDK {
+        guard let shared else {
             throw SDKException(.notInitialized, "The SDK is not initialized",
                                recovery: "Call RunAnywhere.initialize() first")
         }
-        return runtime
+        return shared
     }
 }

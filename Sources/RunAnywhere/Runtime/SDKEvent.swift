@@ -1,10 +1,5 @@
 import Foundation
 
-/// Coarse grouping of events, for filtered subscriptions.
-public enum EventCategory: String, Sendable, Codable, CaseIterable {
-    case sdk, model, llm, stt, tts, vad, storage, download
-}
-
 /// Something that happened inside the SDK, delivered through ``EventBus``.
 public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
     /// Unique id of this event.
@@ -24,40 +19,70 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
     /// The category of ``kind``.
     public var category: EventCategory { kind.category }
 
+    /// The category and the kind's name, e.g. `llm.generation_completed`.
     public var description: String { "\(category).\(kind.name)" }
 
     /// The events the SDK publishes.
     public enum Kind: Sendable {
         // sdk
+        /// An instance began initializing for `environment`.
         case initStarted(environment: SDKEnvironment)
+        /// Phase 1 of initialization finished, after `durationMs` milliseconds.
         case initCompleted(durationMs: Double)
+        /// Initialization failed; no instance was created.
         case initFailed(SDKException)
+        /// Phase 2 finished after `durationMs` milliseconds; `offline` tells whether the SDK
+        /// runs without a remote backend.
         case servicesReady(durationMs: Double, offline: Bool)
-        // model
+        // storage
+        /// A model was registered or imported.
         case modelRegistered(modelId: String)
+        /// A model was unregistered and its files in the store deleted.
         case modelRemoved(modelId: String)
+        /// A model's files were deleted; it stays registered and can be downloaded again.
         case modelFilesDeleted(modelId: String)
         // download
+        /// A model download began.
         case downloadStarted(modelId: String)
+        /// A download installed the model: `bytes` is the model's size, `durationMs` the
+        /// time from start to install.
         case downloadCompleted(modelId: String, bytes: Int64, durationMs: Double)
+        /// A download failed or was cancelled (`error.code` is then `.downloadCancelled`).
         case downloadFailed(modelId: String, error: SDKException)
+        // model
+        /// A capability began loading a model.
         case modelLoadStarted(modelId: String, category: ModelCategory)
+        /// A model finished loading, after `durationMs` milliseconds.
         case modelLoadCompleted(modelId: String, category: ModelCategory, durationMs: Double)
+        /// A model failed to load.
         case modelLoadFailed(modelId: String, category: ModelCategory, error: SDKException)
+        /// A model was unloaded.
         case modelUnloaded(modelId: String, category: ModelCategory)
         // llm
+        /// A generation began; `generationId` ties together the events of one generation.
         case generationStarted(generationId: UUID, modelId: String)
+        /// A generation ended, not cancelled: `tokens` generated in `durationMs` milliseconds,
+        /// at `tokensPerSecond` after the first token.
         case generationCompleted(generationId: UUID, modelId: String, tokens: Int, durationMs: Double, tokensPerSecond: Double)
+        /// A generation failed.
         case generationFailed(generationId: UUID, modelId: String, error: SDKException)
+        /// A generation was cancelled after `tokens` tokens.
         case generationCancelled(generationId: UUID, modelId: String, tokens: Int)
         // stt
+        /// A transcription of `audioSeconds` of audio took `durationMs` milliseconds. A
+        /// streaming transcription publishes one for every partial result.
         case transcriptionCompleted(modelId: String, audioSeconds: Double, durationMs: Double)
+        /// A transcription failed.
         case transcriptionFailed(modelId: String, error: SDKException)
         // tts
+        /// `characters` of text became `audioSeconds` of audio in `durationMs` milliseconds.
         case synthesisCompleted(voice: String, characters: Int, audioSeconds: Double, durationMs: Double)
+        /// A synthesis failed.
         case synthesisFailed(voice: String, error: SDKException)
         // vad
+        /// Speech began, `time` seconds into the stream (since the last VAD reset).
         case speechStarted(time: Double)
+        /// Speech ended, `time` seconds into the stream (where the silence began).
         case speechEnded(time: Double)
 
         /// The category this kind belongs to.

@@ -50,54 +50,108 @@ public struct SDKException: Error, Sendable, Equatable, CustomStringConvertible 
 extension SDKException {
     /// Coarse grouping of ``Code``s.
     public enum Category: String, Sendable, Codable, CaseIterable {
-        case initialization, validation, model, generation, storage, network, backend, `internal`
+        /// Setting up the SDK: parameters and configuration.
+        case initialization
+        /// Input the caller passed.
+        case validation
+        /// Finding, loading or using a model or voice.
+        case model
+        /// Text generation.
+        case generation
+        /// Files on disk, the registry and archives.
+        case storage
+        /// Downloads.
+        case network
+        /// A native engine or an audio device.
+        case backend
+        /// A fault inside the SDK itself.
+        case `internal`
     }
 
     /// Stable reasons for failure. The raw value is what the CLI and JSON output print.
     public enum Code: String, Sendable, Codable, CaseIterable {
         // initialization
+        /// The SDK is not initialized, or this instance has been shut down.
         case notInitialized = "not_initialized"
+        /// The SDK is already initialized.
         case alreadyInitialized = "already_initialized"
+        /// The API key is missing or too short for the environment.
         case invalidAPIKey = "invalid_api_key"
+        /// The base URL is missing, malformed, or not `https` where the environment requires it.
         case invalidBaseURL = "invalid_base_url"
+        /// A configuration value is out of range.
         case invalidConfiguration = "invalid_configuration"
         // validation
+        /// An argument or option is out of range or malformed; the message names it.
         case invalidInput = "invalid_input"
+        /// The prompt, or every message of the conversation, is empty.
         case emptyPrompt = "empty_prompt"
+        /// A model id breaks the rules of ``ModelInfo/id``.
         case invalidModelId = "invalid_model_id"
+        /// The audio is empty, too short, has non-finite samples or an unsupported rate, or
+        /// is not a readable WAV file.
         case invalidAudio = "invalid_audio"
+        /// The text to speak is empty or has nothing to pronounce.
         case emptyText = "empty_text"
         // model
+        /// No model with that id is registered.
         case modelNotFound = "model_not_found"
+        /// A model with that id is already registered.
         case modelAlreadyExists = "model_already_exists"
+        /// The model has no local files, or they are missing or unreadable.
         case modelFileNotFound = "model_file_not_found"
+        /// The file is not in a format the model's engine can load.
         case invalidModelFormat = "invalid_model_format"
+        /// The model file is damaged or truncated.
         case modelCorrupted = "model_corrupted"
+        /// The engine could not load the model.
         case modelLoadFailed = "model_load_failed"
+        /// Another model of the same capability is loading.
         case modelLoadInProgress = "model_load_in_progress"
+        /// The capability has no model loaded.
         case modelNotLoaded = "model_not_loaded"
+        /// No registered backend module can run the model.
         case noBackendForModel = "no_backend_for_model"
+        /// No available voice has the requested id.
         case voiceNotFound = "voice_not_found"
+        /// The model has no download source.
         case modelNotDownloadable = "model_not_downloadable"
         // generation
+        /// The prompt does not fit the loaded model's context.
         case contextLengthExceeded = "context_length_exceeded"
+        /// The engine failed while generating.
         case generationFailed = "generation_failed"
+        /// A generation was cancelled. Cancelled generations normally return a result with
+        /// finish reason `.cancelled` instead of throwing.
         case generationCancelled = "generation_cancelled"
         // storage
+        /// The registry file cannot be parsed; it is left untouched.
         case registryCorrupted = "registry_corrupted"
+        /// A file or folder could not be read, written, moved or deleted.
         case fileSystemError = "file_system_error"
+        /// Not enough free space, or the configured storage limit would be exceeded.
         case insufficientStorage = "insufficient_storage"
+        /// A downloaded file's SHA-256 differs from the registered one.
         case checksumMismatch = "checksum_mismatch"
+        /// An archive cannot be read, or lacks a file it must contain.
         case invalidArchive = "invalid_archive"
+        /// An archive entry would land outside the model's folder or is not a plain file,
+        /// folder or safe link; nothing was extracted.
         case unsafeArchive = "unsafe_archive"
         // network
+        /// The network cannot be reached.
         case networkUnavailable = "network_unavailable"
+        /// A download failed: an HTTP error, or a network failure that outlasted every retry.
         case downloadFailed = "download_failed"
+        /// A download was cancelled.
         case downloadCancelled = "download_cancelled"
         // backend
+        /// A native engine failed, or its library could not be opened.
         case backendError = "backend_error"
+        /// An audio device cannot be opened or failed while in use.
         case audioDeviceUnavailable = "audio_device_unavailable"
         // internal
+        /// An unexpected fault inside the SDK.
         case internalError = "internal_error"
 
         /// The category this code belongs to.

@@ -1,27 +1,6 @@
 import Logging
 import Synchronization
 
-/// Log verbosity, from most to least chatty.
-public enum LogLevel: String, Sendable, Codable, CaseIterable, Comparable {
-    case trace, debug, info, notice, warning, error, critical
-
-    var swiftLogLevel: Logger.Level {
-        switch self {
-        case .trace: .trace
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
-        case .critical: .critical
-        }
-    }
-
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}
-
 /// The SDK's logger: a thin layer on swift-log that applies the SDK-wide level and
 /// redacts secrets.
 ///

@@ -3,8 +3,8 @@ import Synchronization
 
 /// The composition root: builds and holds every service of one initialized SDK.
 ///
-/// `RunAnywhere` keeps one of these; tests may build their own with other paths or
-/// other backends, so nothing below reaches for a global.
+/// Each ``RunAnywhereSDK`` keeps one of these, built from its own paths and backends, so
+/// nothing below reaches for a global.
 final class SDKRuntime: Sendable {
     let params: SDKInitParams
     let paths: SDKPaths
@@ -22,17 +22,19 @@ final class SDKRuntime: Sendable {
     private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
     private let logger = SDKLogger(category: "SDK")
 
-    /// Phase 1: creates folders, loads the registry (with discovery), registers modules.
+    /// Phase 1: creates folders, registers the modules' services, then loads the registry
+    /// (with discovery, in which the modules' inspectors take part).
     init(params: SDKInitParams, paths: SDKPaths, events: EventBus, modules: [any BackendModule]) throws(SDKException) {
         self.params = params
         self.paths = paths
         self.events = events
         try paths.createDirectories()
-        registry = ModelRegistry(paths: paths)
-        try registry.load()
-        downloads = DownloadManager(registry: registry, paths: paths, events: events)
+        // Modules first: their inspectors take part in discovering models at load.
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
+        registry = ModelRegistry(paths: paths, inspectors: services.inspectors)
+        try registry.load()
+        downloads = DownloadManager(registry: registry, paths: paths, events: events)
         llm = LLMCapability(services: services, registry: registry, events: events)
         stt = STTCapability(services: services, registry: registry, events: events)
         tts = TTSCapability(services: services, registry: registry, events: events)

@@ -1,20 +1,20 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     /// Loads a speech-recognition model (e.g. `whisper-tiny-en`), unloading the previous one.
     ///
     /// - Throws: `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`, `.modelLoadFailed`.
-    public static func loadSTTModel(_ id: String) async throws(SDKException) {
+    public func loadSTTModel(_ id: String) async throws(SDKException) {
         try await runtime().stt.load(id)
     }
 
     /// Unloads the speech-recognition model, if any.
-    public static func unloadSTTModel() async throws(SDKException) {
+    public func unloadSTTModel() async throws(SDKException) {
         try await runtime().stt.unload()
     }
 
     /// The loaded speech-recognition model, if any.
-    public static var currentSTTModel: ModelInfo? {
+    public var currentSTTModel: ModelInfo? {
         get async { try? await runtime().stt.currentModel }
     }
 
@@ -29,13 +29,13 @@ extension RunAnywhere {
     ///
     /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, NaN samples),
     ///   `.invalidInput` (options), `.backendError`.
-    public static func transcribe(_ audio: AudioBuffer, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+    public func transcribe(_ audio: AudioBuffer, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
         try await runtime().stt.transcribe(audio, options: options)
     }
 
     /// Transcribes audio bytes: a WAV file's contents, or raw 16-bit little-endian mono PCM
     /// at `options.sampleRate`.
-    public static func transcribe(audio: Data, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+    public func transcribe(audio: Data, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
         try await transcribe(decodeAudio(audio, sampleRate: options.sampleRate), options: options)
     }
 
@@ -47,7 +47,7 @@ extension RunAnywhere {
     ///     print(partial.isFinal ? "final:" : "partial:", partial.text)
     /// }
     /// ```
-    public static func transcribeStream(_ audio: AsyncStream<AudioBuffer>,
+    public func transcribeStream(_ audio: AsyncStream<AudioBuffer>,
                                         options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
         do {
             return try runtime().stt.stream(audio, options: options)
@@ -58,15 +58,70 @@ extension RunAnywhere {
 
     /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
     /// mono PCM chunks at `options.sampleRate`.
-    public static func transcribeStream(_ audio: AsyncStream<Data>,
+    public func transcribeStream(_ audio: AsyncStream<Data>,
                                         options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
         transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
     }
 
     /// WAV bytes, or raw PCM16 when there is no RIFF header.
-    static func decodeAudio(_ data: Data, sampleRate: Int) throws(SDKException) -> AudioBuffer {
+    func decodeAudio(_ data: Data, sampleRate: Int) throws(SDKException) -> AudioBuffer {
         if data.count >= 4, data.prefix(4).elementsEqual("RIFF".utf8) { return try WAVFile.decode(data) }
         return AudioBuffer(pcm16: data, sampleRate: sampleRate)
+    }
+}
+
+extension RunAnywhere {
+    /// Loads a speech-recognition model (e.g. `whisper-tiny-en`), unloading the previous one.
+    ///
+    /// Calls ``RunAnywhereSDK/loadSTTModel(_:)`` on the shared instance.
+    public static func loadSTTModel(_ id: String) async throws(SDKException) {
+        try await sdk().loadSTTModel(id)
+    }
+
+    /// Unloads the speech-recognition model, if any.
+    ///
+    /// Calls ``RunAnywhereSDK/unloadSTTModel()`` on the shared instance.
+    public static func unloadSTTModel() async throws(SDKException) {
+        try await sdk().unloadSTTModel()
+    }
+
+    /// Transcribes a recording of any rate and channel count (it is converted to 16 kHz mono).
+    ///
+    /// Calls ``RunAnywhereSDK/transcribe(_:options:)`` on the shared instance.
+    public static func transcribe(_ audio: AudioBuffer, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+        try await sdk().transcribe(audio, options: options)
+    }
+
+    /// Transcribes audio bytes: a WAV file's contents, or raw 16-bit little-endian mono PCM
+    /// at `options.sampleRate`.
+    ///
+    /// Calls ``RunAnywhereSDK/transcribe(audio:options:)`` on the shared instance.
+    public static func transcribe(audio: Data, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+        try await sdk().transcribe(audio: audio, options: options)
+    }
+
+    /// The shared instance's loaded speech-recognition model, if any.
+    public static var currentSTTModel: ModelInfo? {
+        get async { await shared?.currentSTTModel }
+    }
+
+    /// Transcribes audio while it arrives: partial results, then one final result.
+    ///
+    /// Calls ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` on the shared instance.
+    public static func transcribeStream(_ audio: AsyncStream<AudioBuffer>,
+                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+        do {
+            return try sdk().transcribeStream(audio, options: options)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
+    /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
+    /// mono PCM chunks at `options.sampleRate`.
+    public static func transcribeStream(_ audio: AsyncStream<Data>,
+                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+        transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
     }
 }
 

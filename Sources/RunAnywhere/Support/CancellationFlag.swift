@@ -1,9 +1,10 @@
 import Synchronization
 
 /// A flag set from any thread and polled by a generating thread.
-public final class CancellationFlag: Sendable {
+@_spi(Backend) public final class CancellationFlag: Sendable {
     fileprivate let flag = Atomic<Bool>(false)
 
+    /// Creates a flag that is not set.
     public init() {}
 
     /// Asks the work to stop.
@@ -13,7 +14,7 @@ public final class CancellationFlag: Sendable {
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
 }
 
-extension CancellationFlag {
+@_spi(Backend) extension CancellationFlag {
     /// Clears the flag so the work can run again.
     public func reset() { flag.store(false, ordering: .releasing) }
 }

@@ -2,11 +2,11 @@
 ///
 /// C handles are not `Sendable`. Backends dereference each one only on the engine's own
 /// worker thread, which is what makes this wrapper's `@unchecked Sendable` true.
-public final class NativeHandle: @unchecked Sendable {
+package final class NativeHandle: @unchecked Sendable {
     /// The handle.
-    public let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
-    public init(_ pointer: OpaquePointer) {
+    package init(_ pointer: OpaquePointer) {
         self.pointer = pointer
     }
 }

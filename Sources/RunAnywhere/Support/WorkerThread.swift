@@ -14,7 +14,7 @@ import Synchronization
 /// let n = try await worker.run { expensiveBlockingCall() }
 /// worker.stop()
 /// ```
-public final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
     private struct State {
         var jobs: [@Sendable () -> Void] = []
         var stopping = false
@@ -29,7 +29,7 @@ public final class WorkerThread: Sendable {
     private let queue = Queue()
 
     /// Starts the thread.
-    public init(name: String, stackSize: Int = 8 << 20) {
+    package init(name: String, stackSize: Int = 8 << 20) {
         let queue = self.queue
         let thread = Thread {
             while true {
@@ -49,7 +49,7 @@ public final class WorkerThread: Sendable {
     /// Runs `body` on the thread after every job submitted before it.
     ///
     /// - Throws: what `body` throws, or `.internalError` once the thread is stopped.
-    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let accepted = queue.state.withLock { state -> Bool in
                 guard !state.stopping else { return false }
@@ -65,7 +65,7 @@ public final class WorkerThread: Sendable {
     }
 
     /// Lets queued jobs finish, then ends the thread. Later `run` calls fail.
-    public func stop() {
+    package func stop() {
         let first = queue.state.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping

@@ -1,23 +1,23 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     /// Loads a neural voice (e.g. `piper-en-us-joe-medium`), unloading the previous one.
-    public static func loadTTSModel(_ id: String) async throws(SDKException) {
+    public func loadTTSModel(_ id: String) async throws(SDKException) {
         try await runtime().tts.load(id)
     }
 
     /// Unloads the neural voice; the system voice answers from now on.
-    public static func unloadTTSModel() async throws(SDKException) {
+    public func unloadTTSModel() async throws(SDKException) {
         try await runtime().tts.unload()
     }
 
     /// The loaded neural voice model, if any.
-    public static var currentTTSModel: ModelInfo? {
+    public var currentTTSModel: ModelInfo? {
         get async { try? await runtime().tts.currentModel }
     }
 
     /// Every voice that can speak now: the loaded and downloaded voice models and the system voices.
-    public static func availableTTSVoices() async throws(SDKException) -> [TTSVoice] {
+    public func availableTTSVoices() async throws(SDKException) -> [TTSVoice] {
         try await runtime().tts.voices()
     }
 
@@ -29,13 +29,13 @@ extension RunAnywhere {
     /// ```
     ///
     /// - Throws: `.emptyText`, `.invalidInput` (options), `.voiceNotFound`, `.backendError`.
-    public static func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws(SDKException) -> TTSOutput {
+    public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws(SDKException) -> TTSOutput {
         try await runtime().tts.synthesize(text, options: options)
     }
 
     /// Synthesizes `text` one sentence at a time, yielding each sentence's audio as soon as
     /// it is ready, so playback can begin long before the whole text is done.
-    public static func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncThrowingStream<TTSOutput, any Error> {
+    public func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncThrowingStream<TTSOutput, any Error> {
         do {
             return try runtime().tts.stream(text, options: options)
         } catch {
@@ -48,7 +48,7 @@ extension RunAnywhere {
     ///
     /// - Throws: what ``synthesize(_:options:)`` throws, and `.audioDeviceUnavailable`.
     @discardableResult
-    public static func speak(_ text: String, options: TTSOptions = TTSOptions(),
+    public func speak(_ text: String, options: TTSOptions = TTSOptions(),
                              output: (any AudioOutput)? = nil) async throws(SDKException) -> TTSSpeakResult {
         let runtime = try runtime()
         let sink: any AudioOutput
@@ -63,8 +63,69 @@ extension RunAnywhere {
     }
 
     /// Stops everything ``speak(_:options:output:)`` is playing.
-    public static func stopSpeaking() async {
+    public func stopSpeaking() async {
         guard let runtime = try? runtime() else { return }
         await runtime.tts.stopSpeaking()
+    }
+}
+
+extension RunAnywhere {
+    /// Loads a neural voice (e.g. `piper-en-us-joe-medium`), unloading the previous one.
+    ///
+    /// Calls ``RunAnywhereSDK/loadTTSModel(_:)`` on the shared instance.
+    public static func loadTTSModel(_ id: String) async throws(SDKException) {
+        try await sdk().loadTTSModel(id)
+    }
+
+    /// Unloads the neural voice; the system voice answers from now on.
+    ///
+    /// Calls ``RunAnywhereSDK/unloadTTSModel()`` on the shared instance.
+    public static func unloadTTSModel() async throws(SDKException) {
+        try await sdk().unloadTTSModel()
+    }
+
+    /// Every voice that can speak now: the loaded and downloaded voice models and the system voices.
+    ///
+    /// Calls ``RunAnywhereSDK/availableTTSVoices()`` on the shared instance.
+    public static func availableTTSVoices() async throws(SDKException) -> [TTSVoice] {
+        try await sdk().availableTTSVoices()
+    }
+
+    /// Synthesizes `text`. Long text is spoken sentence by sentence and joined.
+    ///
+    /// Calls ``RunAnywhereSDK/synthesize(_:options:)`` on the shared instance.
+    public static func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws(SDKException) -> TTSOutput {
+        try await sdk().synthesize(text, options: options)
+    }
+
+    /// Speaks `text` through `output`, or through the default sound device when `output`
+    /// is `nil`. The next sentence is synthesized while the current one plays.
+    ///
+    /// Calls ``RunAnywhereSDK/speak(_:options:output:)`` on the shared instance.
+    @discardableResult
+    public static func speak(_ text: String, options: TTSOptions = TTSOptions(),
+                             output: (any AudioOutput)? = nil) async throws(SDKException) -> TTSSpeakResult {
+        try await sdk().speak(text, options: options, output: output)
+    }
+
+    /// The shared instance's loaded neural voice model, if any.
+    public static var currentTTSModel: ModelInfo? {
+        get async { await shared?.currentTTSModel }
+    }
+
+    /// Synthesizes `text` one sentence at a time.
+    ///
+    /// Calls ``RunAnywhereSDK/synthesizeStream(_:options:)`` on the shared instance.
+    public static func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncThrowingStream<TTSOutput, any Error> {
+        do {
+            return try sdk().synthesizeStream(text, options: options)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
+    /// Stops everything the shared instance is speaking.
+    public static func stopSpeaking() async {
+        await shared?.stopSpeaking()
     }
 }

@@ -4,8 +4,6 @@ import Foundation
 /// for each request, cuts text into sentences, streams audio piece by piece, applies the
 /// volume, and plays through an ``AudioOutput``.
 actor TTSCapability {
-    static let systemVoicePrefix = "espeak-ng"
-
     private let services: ServiceRegistry
     private let registry: ModelRegistry
     private let events: EventBus
@@ -83,7 +81,9 @@ actor TTSCapability {
             guard let first = system.voices.first else { throw SDKException(.voiceNotFound, "The system voice has no voices") }
             return (system, first.id)
         }
-        if let voice = system.voices.first(where: { $0.id == requested || $0.id == "\(Self.systemVoicePrefix):\(requested)" }) {
+        // System voice ids carry their engine's prefix (`espeak-ng:en-us`); the bare name answers too.
+        let matches = { (id: String) in id == requested || id.split(separator: ":", maxSplits: 1).last.map(String.init) == requested }
+        if let voice = system.voices.first(where: { matches($0.id) }) {
             return (system, voice.id)
         }
         throw SDKException(.voiceNotFound, "No voice '\(requested)'",

@@ -7,18 +7,21 @@ import Foundation
 /// noise floor follows quiet frames quickly and loud ones slowly, so steady background
 /// noise stops counting as speech after a few seconds while speech itself does not raise
 /// the floor much.
-actor EnergyVADService: VADService {
-    nonisolated let frameSize = 512
-    nonisolated let sampleRate = 16_000
+package actor EnergyVADService: VADService {
+    package nonisolated let frameSize = 512
+    package nonisolated let sampleRate = 16_000
     private var floorDecibels = VADConfiguration().energyFloorDecibels
     private let marginDecibels: Float = 10
     private var noiseFloor: Float?
 
-    func configure(_ configuration: VADConfiguration) async throws {
+    /// Creates a detector with the default floor; ``configure(_:)`` changes it.
+    package init() {}
+
+    package func configure(_ configuration: VADConfiguration) async throws {
         floorDecibels = configuration.energyFloorDecibels
     }
 
-    func speechProbabilities(_ samples: [Float]) async throws -> [Float] {
+    package func speechProbabilities(_ samples: [Float]) async throws -> [Float] {
         stride(from: 0, to: samples.count - frameSize + 1, by: frameSize).map { start in
             probability(AudioBuffer.decibels(rms: AudioBuffer.rms(samples[start..<start + frameSize])))
         }
@@ -33,6 +36,6 @@ actor EnergyVADService: VADService {
         return 1 / (1 + exp(-(level - threshold) / 3))
     }
 
-    func reset() async { noiseFloor = nil }
-    func unload() async {}
+    package func reset() async { noiseFloor = nil }
+    package func unload() async {}
 }

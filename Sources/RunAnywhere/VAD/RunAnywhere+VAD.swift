@@ -1,28 +1,28 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     /// Loads a voice-activity model (e.g. `silero-vad`). Without one, an energy detector answers.
-    public static func loadVADModel(_ id: String) async throws(SDKException) {
+    public func loadVADModel(_ id: String) async throws(SDKException) {
         try await runtime().vad.load(id)
     }
 
     /// Unloads the voice-activity model; the energy detector answers from now on.
-    public static func unloadVADModel() async throws(SDKException) {
+    public func unloadVADModel() async throws(SDKException) {
         try await runtime().vad.unload()
     }
 
     /// The loaded voice-activity model, if any.
-    public static var currentVADModel: ModelInfo? {
+    public var currentVADModel: ModelInfo? {
         get async { try? await runtime().vad.currentModel }
     }
 
     /// Sets thresholds and minimum durations for everything that follows.
-    public static func configureVAD(_ configuration: VADConfiguration) async throws(SDKException) {
+    public func configureVAD(_ configuration: VADConfiguration) async throws(SDKException) {
         try await runtime().vad.configure(configuration)
     }
 
     /// The thresholds and durations in use.
-    public static func vadConfiguration() async throws(SDKException) -> VADConfiguration {
+    public func vadConfiguration() async throws(SDKException) -> VADConfiguration {
         try await runtime().vad.currentConfiguration
     }
 
@@ -37,18 +37,18 @@ extension RunAnywhere {
     ///     for event in result.events { print(event.kind, event.time) }
     /// }
     /// ```
-    public static func detectVoiceActivity(_ chunk: AudioBuffer) async throws(SDKException) -> VADResult {
+    public func detectVoiceActivity(_ chunk: AudioBuffer) async throws(SDKException) -> VADResult {
         try await runtime().vad.process(chunk)
     }
 
     /// ``detectVoiceActivity(_:)`` over raw 16-bit little-endian mono PCM at `sampleRate`.
-    public static func detectVoiceActivity(_ pcm: Data, sampleRate: Int = 16_000) async throws(SDKException) -> VADResult {
+    public func detectVoiceActivity(_ pcm: Data, sampleRate: Int = 16_000) async throws(SDKException) -> VADResult {
         try await detectVoiceActivity(AudioBuffer(pcm16: pcm, sampleRate: sampleRate))
     }
 
     /// Speech starts and ends while `audio` arrives; an open segment is closed when the
     /// input ends. The stream starts from a fresh state.
-    public static func streamVAD(_ audio: AsyncStream<AudioBuffer>) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
+    public func streamVAD(_ audio: AsyncStream<AudioBuffer>) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
         let vad: VADCapability
         do { vad = try runtime().vad } catch { return AsyncThrowingStream { $0.finish(throwing: error) } }
         let (stream, continuation) = AsyncThrowingStream<SpeechActivityEvent, any Error>.makeStream()
@@ -70,12 +70,86 @@ extension RunAnywhere {
     }
 
     /// Forgets the stream so far; timestamps restart at 0.
-    public static func resetVAD() async throws(SDKException) {
+    public func resetVAD() async throws(SDKException) {
         try await runtime().vad.reset()
     }
 
     /// The stretches of speech in a whole recording.
-    public static func detectSpeechSegments(in audio: AudioBuffer) async throws(SDKException) -> [SpeechSegment] {
+    public func detectSpeechSegments(in audio: AudioBuffer) async throws(SDKException) -> [SpeechSegment] {
         try await runtime().vad.segments(in: audio)
+    }
+}
+
+extension RunAnywhere {
+    /// Loads a voice-activity model (e.g. `silero-vad`). Without one, an energy detector answers.
+    ///
+    /// Calls ``RunAnywhereSDK/loadVADModel(_:)`` on the shared instance.
+    public static func loadVADModel(_ id: String) async throws(SDKException) {
+        try await sdk().loadVADModel(id)
+    }
+
+    /// Unloads the voice-activity model; the energy detector answers from now on.
+    ///
+    /// Calls ``RunAnywhereSDK/unloadVADModel()`` on the shared instance.
+    public static func unloadVADModel() async throws(SDKException) {
+        try await sdk().unloadVADModel()
+    }
+
+    /// Sets thresholds and minimum durations for everything that follows.
+    ///
+    /// Calls ``RunAnywhereSDK/configureVAD(_:)`` on the shared instance.
+    public static func configureVAD(_ configuration: VADConfiguration) async throws(SDKException) {
+        try await sdk().configureVAD(configuration)
+    }
+
+    /// The thresholds and durations in use.
+    ///
+    /// Calls ``RunAnywhereSDK/vadConfiguration()`` on the shared instance.
+    public static func vadConfiguration() async throws(SDKException) -> VADConfiguration {
+        try await sdk().vadConfiguration()
+    }
+
+    /// Feeds the next chunk of a live stream (any rate; converted to 16 kHz mono).
+    ///
+    /// Calls ``RunAnywhereSDK/detectVoiceActivity(_:)`` on the shared instance.
+    public static func detectVoiceActivity(_ chunk: AudioBuffer) async throws(SDKException) -> VADResult {
+        try await sdk().detectVoiceActivity(chunk)
+    }
+
+    /// ``detectVoiceActivity(_:)`` over raw 16-bit little-endian mono PCM at `sampleRate`.
+    ///
+    /// Calls ``RunAnywhereSDK/detectVoiceActivity(_:sampleRate:)`` on the shared instance.
+    public static func detectVoiceActivity(_ pcm: Data, sampleRate: Int = 16_000) async throws(SDKException) -> VADResult {
+        try await sdk().detectVoiceActivity(pcm, sampleRate: sampleRate)
+    }
+
+    /// Forgets the stream so far; timestamps restart at 0.
+    ///
+    /// Calls ``RunAnywhereSDK/resetVAD()`` on the shared instance.
+    public static func resetVAD() async throws(SDKException) {
+        try await sdk().resetVAD()
+    }
+
+    /// The stretches of speech in a whole recording.
+    ///
+    /// Calls ``RunAnywhereSDK/detectSpeechSegments(in:)`` on the shared instance.
+    public static func detectSpeechSegments(in audio: AudioBuffer) async throws(SDKException) -> [SpeechSegment] {
+        try await sdk().detectSpeechSegments(in: audio)
+    }
+
+    /// The shared instance's loaded voice-activity model, if any.
+    public static var currentVADModel: ModelInfo? {
+        get async { await shared?.currentVADModel }
+    }
+
+    /// Speech starts and ends while `audio` arrives.
+    ///
+    /// Calls ``RunAnywhereSDK/streamVAD(_:)`` on the shared instance.
+    public static func streamVAD(_ audio: AsyncStream<AudioBuffer>) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
+        do {
+            return try sdk().streamVAD(audio)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
     }
 }

@@ -41,38 +41,3 @@ public struct VADConfiguration: Sendable, Codable, Equatable {
         }
     }
 }
-
-/// The verdict on one chunk of audio.
-public struct VADResult: Sendable, Equatable {
-    /// Whether speech is ongoing at the end of the chunk (after the minimum durations).
-    public var isSpeech: Bool
-    /// The highest frame probability in the chunk.
-    public var probability: Float
-    /// RMS level of the chunk in dBFS.
-    public var energyDecibels: Float
-    /// Speech starts and ends that became certain during this chunk.
-    public var events: [SpeechActivityEvent]
-}
-
-/// Speech starting or ending, at a time in the audio stream.
-public struct SpeechActivityEvent: Sendable, Codable, Equatable {
-    /// What happened.
-    public enum Kind: String, Sendable, Codable {
-        case speechStarted = "speech_started"
-        case speechEnded = "speech_ended"
-    }
-    /// What happened.
-    public var kind: Kind
-    /// Seconds since the stream began (or since the last reset).
-    public var time: TimeInterval
-}
-
-/// A stretch of speech found in a recording.
-public struct SpeechSegment: Sendable, Codable, Equatable {
-    /// Start, in seconds.
-    public var start: TimeInterval
-    /// End, in seconds.
-    public var end: TimeInterval
-    /// Length, in seconds.
-    public var duration: TimeInterval { end - start }
-}

@@ -1,6 +1,6 @@
 import Foundation
 
-extension RunAnywhere {
+extension RunAnywhereSDK {
     /// Loads the voice agent's models (checking first that each is registered) and starts
     /// a fresh conversation.
     ///
@@ -15,23 +15,23 @@ extension RunAnywhere {
     ///
     /// - Throws: `.modelNotFound` / `.modelFileNotFound` naming the missing component,
     ///   `.invalidInput`, and what loading a model throws.
-    public static func initializeVoiceAgent(_ configuration: VoiceAgentConfiguration) async throws(SDKException) {
+    public func initializeVoiceAgent(_ configuration: VoiceAgentConfiguration) async throws(SDKException) {
         try await runtime().voiceAgent.initialize(configuration)
     }
 
     /// Builds the voice agent from the models already loaded (STT and LLM required; the
     /// system voice and the energy VAD stand in for missing TTS and VAD models).
-    public static func initializeVoiceAgentWithLoadedModels(_ template: VoiceAgentConfiguration? = nil) async throws(SDKException) {
+    public func initializeVoiceAgentWithLoadedModels(_ template: VoiceAgentConfiguration? = nil) async throws(SDKException) {
         try await runtime().voiceAgent.initializeWithLoadedModels(template: template)
     }
 
     /// Which model each component of the voice agent holds.
-    public static func getVoiceAgentComponentStates() async throws(SDKException) -> VoiceAgentComponentStates {
+    public func getVoiceAgentComponentStates() async throws(SDKException) -> VoiceAgentComponentStates {
         try await runtime().voiceAgent.componentStates()
     }
 
     /// The conversation so far (user and assistant turns).
-    public static func voiceAgentConversation() async throws(SDKException) -> [ChatMessage] {
+    public func voiceAgentConversation() async throws(SDKException) -> [ChatMessage] {
         try await runtime().voiceAgent.conversation
     }
 
@@ -39,7 +39,7 @@ extension RunAnywhere {
     ///
     /// - Throws: `.notInitialized` before ``initializeVoiceAgent(_:)``, `.invalidAudio`,
     ///   and what the components throw.
-    public static func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
+    public func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
         let agent = try runtime().voiceAgent
         let result = try await agent.runTurn(audio, output: nil, endOfSpeech: .now, silenceWait: 0) { _ in }
         return result ?? VoiceAgentResult(transcript: "", responseText: "", audio: AudioBuffer(samples: [], sampleRate: 16_000),
@@ -47,7 +47,7 @@ extension RunAnywhere {
     }
 
     /// ``processVoiceTurn(_:)`` on WAV bytes or raw 16 kHz PCM16.
-    public static func processVoiceTurn(audio: Data) async throws(SDKException) -> VoiceAgentResult {
+    public func processVoiceTurn(audio: Data) async throws(SDKException) -> VoiceAgentResult {
         try await processVoiceTurn(decodeAudio(audio, sampleRate: 16_000))
     }
 
@@ -55,19 +55,87 @@ extension RunAnywhere {
     /// `output`, sentence by sentence while the reply is generated, and stops when the
     /// user talks over it (with barge-in on). The stream ends when the input ends and the
     /// last turn is done; cancelling the iteration stops everything.
-    public static func streamVoiceAgent(input: any AudioInput, output: any AudioOutput) -> AsyncStream<VoiceEvent> {
-        guard let runtime = try? runtime() else {
+    public func streamVoiceAgent(input: any AudioInput, output: any AudioOutput) -> AsyncStream<VoiceEvent> {
+        let runtime: SDKRuntime
+        do {
+            runtime = try self.runtime()
+        } catch {
             return AsyncStream { continuation in
-                continuation.yield(.error(SDKException(.notInitialized, "The SDK is not initialized")))
+                continuation.yield(.error(error))
                 continuation.finish()
             }
         }
-        return VoiceSession(agent: runtime.voiceAgent, stt: runtime.stt, vad: runtime.vad).run(input: input, output: output)
+        return VoiceSession(agent: runtime.voiceAgent, vad: runtime.vad).run(input: input, output: output)
     }
 
     /// Unloads the voice agent's models and forgets the conversation.
-    public static func cleanupVoiceAgent() async {
+    public func cleanupVoiceAgent() async {
         guard let runtime = try? runtime() else { return }
         await runtime.voiceAgent.cleanup()
+    }
+}
+
+extension RunAnywhere {
+    /// Loads the voice agent's models (checking first that each is registered) and starts
+    /// a fresh conversation.
+    ///
+    /// Calls ``RunAnywhereSDK/initializeVoiceAgent(_:)`` on the shared instance.
+    public static func initializeVoiceAgent(_ configuration: VoiceAgentConfiguration) async throws(SDKException) {
+        try await sdk().initializeVoiceAgent(configuration)
+    }
+
+    /// Builds the voice agent from the models already loaded (STT and LLM required; the
+    /// system voice and the energy VAD stand in for missing TTS and VAD models).
+    ///
+    /// Calls ``RunAnywhereSDK/initializeVoiceAgentWithLoadedModels(_:)`` on the shared instance.
+    public static func initializeVoiceAgentWithLoadedModels(_ template: VoiceAgentConfiguration? = nil) async throws(SDKException) {
+        try await sdk().initializeVoiceAgentWithLoadedModels(template)
+    }
+
+    /// Which model each component of the voice agent holds.
+    ///
+    /// Calls ``RunAnywhereSDK/getVoiceAgentComponentStates()`` on the shared instance.
+    public static func getVoiceAgentComponentStates() async throws(SDKException) -> VoiceAgentComponentStates {
+        try await sdk().getVoiceAgentComponentStates()
+    }
+
+    /// The conversation so far (user and assistant turns).
+    ///
+    /// Calls ``RunAnywhereSDK/voiceAgentConversation()`` on the shared instance.
+    public static func voiceAgentConversation() async throws(SDKException) -> [ChatMessage] {
+        try await sdk().voiceAgentConversation()
+    }
+
+    /// One turn on a recorded utterance: transcribe, answer, synthesize.
+    ///
+    /// Calls ``RunAnywhereSDK/processVoiceTurn(_:)`` on the shared instance.
+    public static func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
+        try await sdk().processVoiceTurn(audio)
+    }
+
+    /// ``processVoiceTurn(_:)`` on WAV bytes or raw 16 kHz PCM16.
+    ///
+    /// Calls ``RunAnywhereSDK/processVoiceTurn(audio:)`` on the shared instance.
+    public static func processVoiceTurn(audio: Data) async throws(SDKException) -> VoiceAgentResult {
+        try await sdk().processVoiceTurn(audio: audio)
+    }
+
+    /// A live conversation on the shared instance.
+    ///
+    /// Calls ``RunAnywhereSDK/streamVoiceAgent(input:output:)`` on the shared instance.
+    public static func streamVoiceAgent(input: any AudioInput, output: any AudioOutput) -> AsyncStream<VoiceEvent> {
+        do {
+            return try sdk().streamVoiceAgent(input: input, output: output)
+        } catch {
+            return AsyncStream { continuation in
+                continuation.yield(.error(error))
+                continuation.finish()
+            }
+        }
+    }
+
+    /// Unloads the shared instance's voice agent models and forgets the conversation.
+    public static func cleanupVoiceAgent() async {
+        await shared?.cleanupVoiceAgent()
     }
 }

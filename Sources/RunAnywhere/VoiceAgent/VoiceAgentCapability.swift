@@ -52,7 +52,7 @@ actor VoiceAgentCapability {
         try await llm.load(configuration.llmModelId, configuration: LLMLoadConfiguration())
         if let id = configuration.ttsModelId { try await tts.load(id) } else { await tts.unload() }
         if let id = configuration.vadModelId { try await vad.load(id) } else { await vad.unload() }
-        try await vad.configure(configuration.vadConfiguration)
+        try await vad.configure(configuration.vad)
         self.configuration = configuration
         history = []
     }
@@ -70,7 +70,7 @@ actor VoiceAgentCapability {
         configuration.ttsModelId = await tts.currentModel?.id
         configuration.vadModelId = await vad.currentModel?.id
         try configuration.validate()
-        try await vad.configure(configuration.vadConfiguration)
+        try await vad.configure(configuration.vad)
         self.configuration = configuration
         history = []
     }
@@ -109,20 +109,20 @@ actor VoiceAgentCapability {
         history.append(.assistant(assistant))
     }
 
-    /// System prompt, the history that fits, and the new user turn.
-    private func messages(for transcript: String, configuration: VoiceAgentConfiguration) async throws -> [ChatMessage] {
-        let service = try await llm.loadedService()
-        var kept = history
-        while true {
-            let messages = [ChatMessage.system(configuration.systemPrompt)] + kept + [.user(transcript)]
-            let prompt = try await service.formatChat(messages, addAssistantTurn: true)
-            let tokens = try await service.tokenCount(prompt)
-            if tokens + configuration.generationOptions.maxTokens <= service.contextLength || kept.isEmpty {
-                if kept.count < history.count { history.removeFirst(history.count - kept.count) }
-                return messages
-            }
-            kept.removeFirst(min(2, kept.count))  // the oldest user/assistant pair
-        }
+    /// System prompt, the history that fits the context (oldest turns dropped first), and
+    /// the new user turn; history that no longer fits is forgotten.
+    private func messages(for transcript: String, configuration: VoiceAgentConfiguration) async throws(SDKException) -> [ChatMessage] {
+        let fitted = try await llm.fitConversation(system: configuration.systemPrompt, history: history,
+                                                   user: transcript, reserve: configuration.generationOptions.maxTokens)
+        if fitted.keptHistory < history.count { history.removeFirst(history.count - fitted.keptHistory) }
+        return fitted.messages
+    }
+
+    /// Transcribes an utterance with the agent's STT options: the one place the voice agent
+    /// hears anything, whether the session wants an early, a partial or a final transcript.
+    func transcribe(_ utterance: AudioBuffer) async throws(SDKException) -> STTOutput {
+        let options = try ready().sttOptions
+        return try await stt.transcribe(utterance, options: options)
     }
 
     // MARK: Turns
@@ -147,7 +147,7 @@ actor VoiceAgentCapability {
         if let early, let output = try? await early.value {
             heard = output
         } else {
-            heard = try await stt.transcribe(utterance, options: STTOptions(language: "en"))
+            heard = try await transcribe(utterance)
         }
         // Only the part of recognition the turn had to wait for.
         timings.sttMs = sttStart.duration(to: .now).milliseconds
@@ -155,10 +155,7 @@ actor VoiceAgentCapability {
         emit(.transcriptFinal(transcript))
         guard transcript.contains(where: { $0.isLetter || $0.isNumber }), !Task.isCancelled else { return nil }
 
-        let messages: [ChatMessage]
-        do { messages = try await self.messages(for: transcript, configuration: configuration) } catch {
-            throw SDKException.wrap(error, as: .generationFailed, "Preparing the conversation failed")
-        }
+        let messages = try await self.messages(for: transcript, configuration: configuration)
         var options = configuration.generationOptions
         options.systemPrompt = nil
         let (sentences, sentenceSink) = AsyncStream<String>.makeStream()

@@ -23,34 +23,43 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     public var generationOptions: LLMGenerationOptions
     /// How replies are spoken.
     public var ttsOptions: TTSOptions
-    /// Silence that ends the user's turn, in seconds.
-    public var silenceDuration: TimeInterval
-    /// Shortest speech that counts as the user talking, in seconds.
-    public var minSpeechDuration: TimeInterval
-    /// Speech probability threshold of the VAD.
-    public var vadThreshold: Float
+    /// How the user is heard: the language and options of every transcription the agent makes.
+    public var sttOptions: STTOptions
+    /// When the user is speaking: the speech threshold, the shortest speech that counts and
+    /// the silence that ends the user's turn (``VADConfiguration/minSilenceDuration``).
+    public var vad: VADConfiguration
     /// Whether the user speaking over the agent stops it and starts a new turn.
     public var bargeIn: Bool
-    /// Speech that interrupts the agent, in seconds: shorter than ``minSpeechDuration``, so
-    /// the agent falls silent quickly, while the new turn still follows the VAD's rules.
+    /// Speech that interrupts the agent, in seconds: shorter than the VAD's
+    /// `minSpeechDuration`, so the agent falls silent quickly, while the new turn still
+    /// follows the VAD's rules.
     public var bargeInSpeechDuration: TimeInterval = 0.064
     /// Whether to transcribe while the user is still speaking (partial transcripts).
     public var partialTranscripts: Bool
     /// Audio kept from before the VAD's speech start, in seconds, so the first syllable is not lost.
     public var preRoll: TimeInterval
 
+    /// The instructions that open a conversation unless the configuration gives others.
     public static let defaultSystemPrompt = "You are a helpful voice assistant. Answer in one or two short sentences."
 
     /// Short replies on one thread: the other core is left to speech synthesis, which runs
     /// while the reply is still being generated, and to speech recognition.
     public static let defaultGenerationOptions = LLMGenerationOptions(maxTokens: 64, temperature: 0.3, repetitionPenalty: 1.1, threads: 1)
 
-    /// Creates a configuration; everything but the three core models has a default.
+    /// The agent's own voice-activity settings: speech counts after 0.2 s (a little sooner
+    /// than ``VADConfiguration``'s default, so short answers like "yes" are heard) and half a
+    /// second of silence ends the turn.
+    public static let defaultVAD = VADConfiguration(threshold: 0.5, minSpeechDuration: 0.2, minSilenceDuration: 0.5)
+
+    /// English, which the default speech model (`whisper-tiny-en`) speaks.
+    public static let defaultSTTOptions = STTOptions(language: "en")
+
+    /// Creates a configuration; everything but the two core models has a default.
     public init(sttModelId: String, llmModelId: String, ttsModelId: String? = nil, vadModelId: String? = nil,
                 systemPrompt: String = defaultSystemPrompt,
                 generationOptions: LLMGenerationOptions = defaultGenerationOptions,
-                ttsOptions: TTSOptions = TTSOptions(), silenceDuration: TimeInterval = 0.5,
-                minSpeechDuration: TimeInterval = 0.2, vadThreshold: Float = 0.5, bargeIn: Bool = true,
+                ttsOptions: TTSOptions = TTSOptions(), sttOptions: STTOptions = defaultSTTOptions,
+                vad: VADConfiguration = defaultVAD, bargeIn: Bool = true,
                 partialTranscripts: Bool = true, preRoll: TimeInterval = 0.3) {
         self.sttModelId = sttModelId
         self.llmModelId = llmModelId
@@ -59,49 +68,25 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         self.systemPrompt = systemPrompt
         self.generationOptions = generationOptions
         self.ttsOptions = ttsOptions
-        self.silenceDuration = silenceDuration
-        self.minSpeechDuration = minSpeechDuration
-        self.vadThreshold = vadThreshold
+        self.sttOptions = sttOptions
+        self.vad = vad
         self.bargeIn = bargeIn
         self.partialTranscripts = partialTranscripts
         self.preRoll = preRoll
-    }
-
-    /// The VAD settings this configuration implies.
-    var vadConfiguration: VADConfiguration {
-        VADConfiguration(threshold: vadThreshold, minSpeechDuration: minSpeechDuration, minSilenceDuration: silenceDuration)
     }
 
     /// Checks the values.
     public func validate() throws(SDKException) {
         try generationOptions.validate()
         try ttsOptions.validate()
-        try vadConfiguration.validate()
-        guard silenceDuration >= 0.1 else {
-            throw SDKException(.invalidInput, "silenceDuration must be at least 0.1 s (got \(silenceDuration))")
+        try sttOptions.validate()
+        try vad.validate()
+        guard vad.minSilenceDuration >= 0.1 else {
+            throw SDKException(.invalidInput, "vad.minSilenceDuration must be at least 0.1 s (got \(vad.minSilenceDuration))")
         }
         guard preRoll >= 0, preRoll <= 2 else { throw SDKException(.invalidInput, "preRoll must be between 0 and 2 s") }
+        guard bargeInSpeechDuration > 0, bargeInSpeechDuration <= 2 else {
+            throw SDKException(.invalidInput, "bargeInSpeechDuration must be above 0 and at most 2 s")
+        }
     }
-}
-
-/// Which models the voice agent holds.
-public struct VoiceAgentComponentStates: Sendable, Codable, Equatable {
-    /// A component's state.
-    public enum State: Sendable, Codable, Equatable {
-        case notLoaded
-        case loaded(modelId: String)
-        /// The built-in fallback (system voice, energy VAD) is in use.
-        case builtIn(String)
-
-        /// Whether the component can work.
-        public var isReady: Bool { self != .notLoaded }
-    }
-
-    public var stt: State
-    public var llm: State
-    public var tts: State
-    public var vad: State
-
-    /// Whether every component can work.
-    public var isReady: Bool { stt.isReady && llm.isReady && tts.isReady && vad.isReady }
 }

@@ -10,7 +10,6 @@ import Synchronization
 /// the output at once.
 struct VoiceSession: Sendable {
     let agent: VoiceAgentCapability
-    let stt: STTCapability
     let vad: VADCapability
     /// State shared between the listening loop and the tasks it starts.
     private final class Flags: Sendable {
@@ -40,33 +39,26 @@ struct VoiceSession: Sendable {
     private func listen(input: any AudioInput, output: any AudioOutput, emit: @escaping @Sendable (VoiceEvent) -> Void) async throws {
         let configuration = try await agent.ready()
         await vad.reset()
-        try await vad.configure(configuration.vadConfiguration)
+        try await vad.configure(configuration.vad)
         emit(.listening)
 
-        var recent = AudioBuffer(samples: [], sampleRate: 16_000)   // the last moments, for the pre-roll
-        var utterance: AudioBuffer?
-        var utteranceStart: TimeInterval = 0
-        var streamTime: TimeInterval = 0
+        var segmenter = UtteranceSegmenter(settings: UtteranceSegmenter.Settings(configuration))
         var turn: Task<Void, Never>?
         let flags = Flags()
         var partial: Task<Void, Never>?
-        var lastPartial: TimeInterval = 0
-        var voicedRun: TimeInterval = 0     // consecutive speech while the agent talks
         var interrupted = false
-        let keep = configuration.preRoll + configuration.minSpeechDuration + 0.2
-
         // A transcription started when the silence began, before the VAD is sure the user
         // has finished: by the time it is, the transcript is usually ready.
-        var early: (task: Task<STTOutput, any Error>, from: TimeInterval)?
+        var early: Task<STTOutput, any Error>?
+        let agent = self.agent
 
-        func startTurn(_ audio: AudioBuffer, endTime: TimeInterval, early: Task<STTOutput, any Error>? = nil) {
+        func startTurn(_ audio: AudioBuffer, endTime: TimeInterval, early: Task<STTOutput, any Error>?) {
             let detected = ContinuousClock.now
-            let silenceWait = max(0, streamTime - endTime)
+            let silenceWait = max(0, segmenter.streamTime - endTime)
             let previous = turn
-            let agent = self.agent
             flags.turnActive.withLock { $0 = true }
             turn = Task {
-                await previous?.value   // without barge-in, turns queue
+                await previous?.value  // without barge-in, turns queue
                 do {
                     _ = try await agent.runTurn(audio, early: early, output: output, endOfSpeech: detected,
                                                 silenceWait: silenceWait, emit: emit)
@@ -87,72 +79,46 @@ struct VoiceSession: Sendable {
             emit(.interrupted(time: time))
         }
 
+        func perform(_ actions: [UtteranceSegmenter.Action]) async {
+            for action in actions {
+                switch action {
+                case .bargeIn(let time):
+                    await interrupt(at: time)
+                case .speechStarted(let time):
+                    await interrupt(at: time)
+                    interrupted = false
+                    emit(.speechStarted(time: time))
+                case .speechEnded(let time):
+                    emit(.speechEnded(time: time))
+                case .endOfTurn(let audio, let endTime, let useEarly):
+                    startTurn(audio, endTime: endTime, early: useEarly ? early : nil)
+                    early = nil
+                case .transcribeEarly(let audio):
+                    early = Task { try await agent.transcribe(audio) }
+                case .cancelEarlyTranscription:
+                    early?.cancel()
+                    early = nil
+                case .transcribePartial(let audio):
+                    flags.partialBusy.withLock { $0 = true }
+                    partial = Task {
+                        if let text = try? await agent.transcribe(audio).text, !text.isEmpty {
+                            emit(.transcriptPartial(text))
+                        }
+                        flags.partialBusy.withLock { $0 = false }
+                    }
+                }
+            }
+        }
+
         for try await chunk in input.chunks(duration: Self.chunkDuration) {
             try Task.checkCancellation()
             let audio = chunk.speechInput()
             guard !audio.isEmpty else { continue }
             let result = try await vad.process(audio)
-            streamTime += audio.duration
-            if utterance != nil { utterance!.append(audio) } else {
-                recent.append(audio)
-                if recent.duration > keep { recent = recent.slice(from: recent.duration - keep, to: recent.duration) }
-            }
-            // Barge-in: a short run of speech while a turn is active silences the agent at
-            // once, before the VAD has confirmed a whole utterance.
-            voicedRun = result.probability >= configuration.vadThreshold ? voicedRun + audio.duration : 0
-            if voicedRun >= configuration.bargeInSpeechDuration { await interrupt(at: streamTime - voicedRun) }
-            for event in result.events {
-                switch event.kind {
-                case .speechStarted:
-                    await interrupt(at: event.time)
-                    interrupted = false
-                    emit(.speechStarted(time: event.time))
-                    // Keep what preceded the VAD's decision, from `preRoll` before the speech began.
-                    let from = max(0, (event.time - configuration.preRoll) - (streamTime - recent.duration))
-                    utterance = recent.slice(from: from, to: recent.duration)
-                    utteranceStart = streamTime - utterance!.duration
-                    lastPartial = 0
-                    recent = AudioBuffer(samples: [], sampleRate: 16_000)
-                case .speechEnded:
-                    emit(.speechEnded(time: event.time))
-                    guard let spoken = utterance else { continue }
-                    utterance = nil
-                    // End the utterance a little after the speech, not after the whole silence.
-                    let end = min(spoken.duration, event.time - utteranceStart + 0.2)
-                    // The early transcription is good if it started in this very silence.
-                    let usable = early.flatMap { $0.from >= event.time - 0.05 ? $0.task : nil }
-                    if usable == nil { early?.task.cancel() }
-                    early = nil
-                    startTurn(spoken.slice(from: 0, to: end), endTime: event.time, early: usable)
-                }
-            }
-            // Silence inside an utterance: transcribe what was said so far, once per pause.
-            if let spoken = utterance, result.probability < configuration.vadThreshold, early == nil {
-                let stt = self.stt
-                early = (Task { try await stt.transcribe(spoken, options: STTOptions(language: "en")) }, streamTime - audio.duration)
-            } else if utterance != nil, result.probability >= configuration.vadThreshold, let pending = early {
-                // Speech resumed: that transcription is stale.
-                pending.task.cancel()
-                early = nil
-            }
-            // Partial transcripts while the user speaks, at most one in flight.
-            if configuration.partialTranscripts, let spoken = utterance, spoken.duration - lastPartial >= 1.0,
-               flags.partialBusy.withLock({ busy in defer { busy = true }; return !busy }) {
-                lastPartial = spoken.duration
-                let stt = self.stt
-                partial = Task {
-                    if let text = try? await stt.transcribe(spoken, options: STTOptions(language: "en")).text, !text.isEmpty {
-                        emit(.transcriptPartial(text))
-                    }
-                    flags.partialBusy.withLock { $0 = false }
-                }
-            }
+            await perform(segmenter.feed(audio, vad: result, partialInFlight: flags.partialBusy.withLock { $0 }))
         }
         // The input ended: an utterance still open is a turn of its own.
-        if let event = await vad.finish(), let spoken = utterance {
-            emit(.speechEnded(time: event.time))
-            startTurn(spoken, endTime: event.time)
-        }
+        await perform(segmenter.finish(vad: await vad.finish()))
         await partial?.value
         await turn?.value
     }

@@ -1,0 +1,63 @@
+/// The engine family that runs a model: an open set of ids.
+///
+/// The core names no engine. Each backend module declares its own id as a static member
+/// in an extension, so `.llamaCpp` reads naturally wherever that module is imported:
+///
+/// ```swift
+/// extension InferenceFramework {
+///     /// Models run by my engine.
+///     public static let myEngine = InferenceFramework("my-engine")
+/// }
+/// ```
+///
+/// The raw value names the model's folder under `models/`, so it must be a valid model
+/// id (see ``ModelInfo/validate(id:)``).
+public struct InferenceFramework: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    /// The id, e.g. `llamacpp`.
+    public let rawValue: String
+
+    /// Creates a framework id.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates a framework id.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates a framework id from a literal.
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    /// Decodes the id from a plain string, as earlier registries stored it.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the id as a plain string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The raw value.
+    public var description: String { rawValue }
+}
+
+extension InferenceFramework {
+    /// Checks that the id can name a folder: the rules of ``ModelInfo/validate(id:)``.
+    ///
+    /// - Throws: `.invalidInput` naming the bad id.
+    public func validate() throws(SDKException) {
+        do {
+            try ModelInfo.validate(id: rawValue)
+        } catch {
+            throw SDKException(.invalidInput, "Invalid framework id '\(rawValue)'",
+                               recovery: "Use 1–128 lowercase letters, digits, '.', '_' or '-', e.g. \"llamacpp\"")
+        }
+    }
+}

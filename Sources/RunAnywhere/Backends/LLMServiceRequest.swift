@@ -1,0 +1,58 @@
+import Foundation
+
+/// The engine-level request the LLM capability sends to a backend.
+@_spi(Backend) public struct LLMServiceRequest: Sendable {
+    /// The prompt, already formatted (chat template applied where wanted).
+    public var prompt: String
+    /// Most tokens to generate.
+    public var maxTokens: Int
+    /// How to pick each token.
+    public var sampling: SamplingParameters
+    /// Decoding threads; `nil` keeps the setting the model was loaded with.
+    public var threads: Int?
+    /// Drop the oldest prompt tokens when the prompt does not fit, instead of failing.
+    public var truncatePromptToFit: Bool
+    /// Keep generating past end-of-sequence tokens (benchmarks).
+    public var ignoreEndOfSequence: Bool
+    /// Keep the cached state of a common prompt prefix from the previous generation.
+    public var reusePrefix: Bool
+    /// Set from any thread to stop after the current token.
+    public var cancellation: CancellationFlag
+
+    /// Creates a request.
+    public init(prompt: String, maxTokens: Int, sampling: SamplingParameters, threads: Int? = nil,
+                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false, reusePrefix: Bool = true,
+                cancellation: CancellationFlag = CancellationFlag()) {
+        self.prompt = prompt
+        self.maxTokens = maxTokens
+        self.sampling = sampling
+        self.threads = threads
+        self.truncatePromptToFit = truncatePromptToFit
+        self.ignoreEndOfSequence = ignoreEndOfSequence
+        self.reusePrefix = reusePrefix
+        self.cancellation = cancellation
+    }
+}
+
+/// Sampler settings. A temperature of 0 means greedy decoding.
+@_spi(Backend) public struct SamplingParameters: Sendable, Equatable {
+    /// Randomness; 0 is greedy.
+    public var temperature: Float
+    /// Nucleus sampling threshold in (0, 1]; 1 disables.
+    public var topP: Float
+    /// Keep only the `topK` most likely tokens; 0 disables.
+    public var topK: Int
+    /// Penalty for repeating recent tokens; 1 disables.
+    public var repetitionPenalty: Float
+    /// Seed for sampling; `nil` picks one at random.
+    public var seed: UInt32?
+
+    /// Creates sampler settings.
+    public init(temperature: Float, topP: Float, topK: Int, repetitionPenalty: Float, seed: UInt32?) {
+        self.temperature = temperature
+        self.topP = topP
+        self.topK = topK
+        self.repetitionPenalty = repetitionPenalty
+        self.seed = seed
+    }
+}

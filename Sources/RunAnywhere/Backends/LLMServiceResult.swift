@@ -1,0 +1,35 @@
+import Foundation
+
+/// What the backend reports when a generation ends.
+@_spi(Backend) public struct LLMServiceResult: Sendable, Equatable {
+    /// Tokens of the prompt that were evaluated (after any truncation).
+    public var promptTokens: Int
+    /// Tokens sampled and handed to `onToken` (end-of-sequence not counted).
+    public var generatedTokens: Int
+    /// Why generation ended.
+    public var stopReason: StopReason
+    /// Prompt tokens dropped to fit the context.
+    public var truncatedPromptTokens: Int
+
+    /// Why a generation ended, as the engine sees it.
+    public enum StopReason: Sendable, Equatable {
+        /// The model produced an end-of-sequence token.
+        case endOfSequence
+        /// Generation hit `maxTokens`.
+        case maxTokens
+        /// The context has no room for another token.
+        case contextFull
+        /// The request's cancellation flag was set.
+        case cancelled
+        /// `onToken` returned `.stop`.
+        case callback
+    }
+
+    /// Creates a result.
+    public init(promptTokens: Int, generatedTokens: Int, stopReason: StopReason, truncatedPromptTokens: Int = 0) {
+        self.promptTokens = promptTokens
+        self.generatedTokens = generatedTokens
+        self.stopReason = stopReason
+        self.truncatedPromptTokens = truncatedPromptTokens
+    }
+}

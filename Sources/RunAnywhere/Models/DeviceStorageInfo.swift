@@ -1,0 +1,20 @@
+import Foundation
+
+/// Size and free space of a volume.
+public struct DeviceStorageInfo: Sendable, Equatable {
+    /// The volume's size.
+    public var totalBytes: Int64
+    /// Bytes an unprivileged process may still write.
+    public var freeBytes: Int64
+
+    /// Creates a report.
+    public init(totalBytes: Int64, freeBytes: Int64) {
+        self.totalBytes = totalBytes
+        self.freeBytes = freeBytes
+    }
+
+    /// Bytes in use.
+    public var usedBytes: Int64 { totalBytes - freeBytes }
+    /// Share in use, 0…1.
+    public var usedFraction: Double { totalBytes > 0 ? Double(usedBytes) / Double(totalBytes) : 0 }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// What a model does.
+public enum ModelCategory: String, Sendable, Codable, CaseIterable {
+    /// Language models that generate text.
+    case llm
+    /// Models that turn text into vectors.
+    case embedding
+    /// Speech recognition (speech to text).
+    case speechRecognition = "stt"
+    /// Voices for speech synthesis (text to speech).
+    case speechSynthesis = "tts"
+    /// Voice activity detection.
+    case voiceActivityDetection = "vad"
+    /// Vision-language models.
+    case vision = "vlm"
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// How a model's weights are stored.
+public enum ModelFormat: String, Sendable, Codable, CaseIterable {
+    /// GGUF (`.gguf`), the format llama.cpp loads.
+    case gguf
+    /// ONNX (`.onnx`), as sherpa-onnx runs it.
+    case onnx
+    /// A ggml file (`.ggml`).
+    case ggml
+    /// A `.bin` file, such as a whisper.cpp ggml model.
+    case bin
+    /// An extension the SDK does not recognize.
+    case unknown
+
+    /// The format a file name's extension suggests; `.unknown` when it suggests none.
+    public static func guess(fromFileName name: String) -> ModelFormat {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "gguf": .gguf
+        case "onnx": .onnx
+        case "ggml": .ggml
+        case "bin": .bin
+        default: .unknown
+        }
+    }
+}

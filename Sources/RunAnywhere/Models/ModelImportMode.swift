@@ -1,0 +1,10 @@
+import Foundation
+import Synchronization
+
+/// How ``RunAnywhereSDK/importModel(from:id:name:category:framework:mode:primaryFile:)`` treats the source file.
+public enum ModelImportMode: String, Sendable, Codable, CaseIterable {
+    /// Copy the file into the store; the source stays.
+    case copy
+    /// Move the file into the store (a rename when on the same file system).
+    case move
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One file to download.
+public struct RemoteFile: Sendable, Codable, Equatable {
+    /// Where to fetch it (`http` or `https`).
+    public var url: URL
+    /// The name it gets in the model's folder.
+    public var fileName: String
+    /// Expected SHA-256, lowercase hex; checked after the download when set.
+    public var sha256: String?
+    /// Expected size in bytes, when known: used for the disk-space check and progress.
+    public var sizeBytes: Int64?
+
+    /// A file named after the last component of its URL unless `fileName` says otherwise.
+    public init(url: URL, fileName: String? = nil, sha256: String? = nil, sizeBytes: Int64? = nil) {
+        self.url = url
+        self.fileName = fileName ?? url.lastPathComponent
+        self.sha256 = sha256?.lowercased()
+        self.sizeBytes = sizeBytes
+    }
+
+    /// Checks the URL scheme, the name and the checksum's form.
+    public func validate() throws(SDKException) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw SDKException(.invalidInput, "'\(url.absoluteString)' is not an http or https URL")
+        }
+        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.hasPrefix(".") else {
+            throw SDKException(.invalidInput, "'\(fileName)' is not a usable file name",
+                               recovery: "Give the file a plain name (fileName:)")
+        }
+        if let sha256 {
+            guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit) else {
+                throw SDKException(.invalidInput, "'\(sha256)' is not a SHA-256 (64 hex digits)")
+            }
+        }
+        if let sizeBytes, sizeBytes < 0 {
+            throw SDKException(.invalidInput, "A file size cannot be negative (\(sizeBytes))")
+        }
+    }
+}

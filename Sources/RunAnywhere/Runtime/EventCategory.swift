@@ -1,0 +1,21 @@
+import Foundation
+
+/// Coarse grouping of events, for filtered subscriptions.
+public enum EventCategory: String, Sendable, Codable, CaseIterable {
+    /// Initialization and service set-up.
+    case sdk
+    /// Loading and unloading models.
+    case model
+    /// Text generation.
+    case llm
+    /// Speech recognition.
+    case stt
+    /// Speech synthesis.
+    case tts
+    /// Voice activity detection.
+    case vad
+    /// Registering, removing and deleting models.
+    case storage
+    /// Model downloads.
+    case download
+}

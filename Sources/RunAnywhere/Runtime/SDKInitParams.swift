@@ -1,0 +1,52 @@
+import Foundation
+
+/// The initialization parameters of an SDK instance (given to `RunAnywhere.initialize` or
+/// ``RunAnywhereSDK/init(home:environment:apiKey:baseURL:modules:)``), validated.
+public struct SDKInitParams: Sendable, Equatable {
+    /// Shortest API key accepted outside development.
+    public static let minimumAPIKeyLength = 8
+
+    /// The API key, or `nil` in development when none was given.
+    public let apiKey: String?
+    /// The backend base URL, or `nil` in development when none was given.
+    public let baseURL: URL?
+    /// The environment.
+    public let environment: SDKEnvironment
+
+    /// Validates and creates the parameters.
+    ///
+    /// - Throws: ``SDKException`` with `.invalidAPIKey` or `.invalidBaseURL` when the
+    ///   environment's rules are not met.
+    public init(apiKey: String?, baseURL: String?, environment: SDKEnvironment) throws(SDKException) {
+        let key = apiKey?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let urlText = baseURL?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if environment.requiresAPIKey {
+            guard let key, !key.isEmpty else {
+                throw SDKException(.invalidAPIKey, "An API key is required in the \(environment) environment",
+                                   recovery: "Pass apiKey:, or use environment: .development for local work")
+            }
+            guard key.count >= Self.minimumAPIKeyLength else {
+                throw SDKException(.invalidAPIKey, "The API key is too short (\(key.count) characters, at least \(Self.minimumAPIKeyLength) expected)")
+            }
+        }
+        var url: URL?
+        if let urlText, !urlText.isEmpty {
+            guard let parsed = URL(string: urlText), let scheme = parsed.scheme?.lowercased(),
+                  ["http", "https"].contains(scheme), parsed.host?.isEmpty == false else {
+                throw SDKException(.invalidBaseURL, "The base URL '\(urlText)' is not a valid http(s) URL")
+            }
+            url = parsed
+        }
+        if environment.requiresSecureBaseURL {
+            guard let url else {
+                throw SDKException(.invalidBaseURL, "A base URL is required in the \(environment) environment")
+            }
+            guard url.scheme?.lowercased() == "https" else {
+                throw SDKException(.invalidBaseURL, "The \(environment) environment requires an https base URL, got '\(url.absoluteString)'")
+            }
+        }
+        self.apiKey = (key?.isEmpty ?? true) ? nil : key
+        self.baseURL = url
+        self.environment = environment
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Speech starting or ending, at a time in the audio stream.
+public struct SpeechActivityEvent: Sendable, Codable, Equatable {
+    /// What happened.
+    public enum Kind: String, Sendable, Codable {
+        /// Speech began; `time` is where the first speech frame was.
+        case speechStarted = "speech_started"
+        /// Speech ended; `time` is where the silence began, or the end of the audio when the
+        /// input ended during speech.
+        case speechEnded = "speech_ended"
+    }
+    /// What happened.
+    public var kind: Kind
+    /// Seconds since the stream began (or since the last reset).
+    public var time: TimeInterval
+}

@@ -1,0 +1,146 @@
+import Foundation
+@_spi(Backend) import RunAnywhere
+
+/// A language model without weights: its reply is a pure function of the prompt, the
+/// sampling parameters and the seed.
+///
+/// Tokens are words (and punctuation) drawn from a small vocabulary by a generator seeded
+/// with a hash of the formatted prompt, the temperature and the seed; at temperature 0
+/// the seed plays no part, as with greedy decoding. After a few words a reply may end on
+/// its own (end of sequence). Everything the LLM capability relies on holds: `maxTokens`,
+/// the `.stop` disposition (stop sequences), cancellation before every token, prompt and
+/// generated token counts, context limits, and the simulated timing of
+/// ``DeterministicBackend/Timing``.
+actor DeterministicLLMService: LLMService {
+    nonisolated let model: ModelInfo
+    nonisolated let contextLength: Int
+    private let timing: DeterministicBackend.Timing
+
+    /// The default context when the load configuration names none.
+    static let defaultContextLength = 2_048
+
+    init(model: ModelInfo, configuration: LLMLoadConfiguration, timing: DeterministicBackend.Timing) {
+        self.model = model
+        self.contextLength = configuration.contextLength ?? Self.defaultContextLength
+        self.timing = timing
+    }
+
+    nonisolated func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
+        var text = messages.map { "<|\($0.role.rawValue)|>\n\($0.content)\n" }.joined()
+        if addAssistantTurn { text += "<|assistant|>\n" }
+        return text
+    }
+
+    nonisolated func tokenCount(_ text: String) async throws -> Int {
+        Self.tokens(of: text).count
+    }
+
+    func generate(_ request: LLMServiceRequest,
+                  onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition) async throws -> LLMServiceResult {
+        var promptTokens = Self.tokens(of: request.prompt).count
+        var truncated = 0
+        if promptTokens >= contextLength {
+            guard request.truncatePromptToFit else {
+                throw SDKException(.contextLengthExceeded,
+                                   "The prompt has \(promptTokens) tokens but the context holds \(contextLength)",
+                                   recovery: "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit")
+            }
+            let keep = max(1, contextLength - min(request.maxTokens, contextLength / 2))
+            truncated = promptTokens - keep
+            promptTokens = keep
+        }
+        var random = SeededGenerator(seed: Self.seed(for: request))
+        var generated = 0
+        var wordsInSentence = 0
+        func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
+            LLMServiceResult(promptTokens: promptTokens, generatedTokens: generated, stopReason: reason,
+                             truncatedPromptTokens: truncated)
+        }
+        do {
+            try await timing.waitForFirstToken()
+            while true {
+                if request.cancellation.isCancelled || Task.isCancelled { return result(.cancelled) }
+                if generated > 0 { try await timing.waitForNextToken() }
+                if request.cancellation.isCancelled || Task.isCancelled { return result(.cancelled) }
+                // A reply of at least four words may end after any sentence.
+                if !request.ignoreEndOfSequence, generated >= 4, wordsInSentence == 0, random.next() % 3 == 0 {
+                    return result(.endOfSequence)
+                }
+                let piece: String
+                if wordsInSentence >= 5, random.next() % 4 == 0 {
+                    piece = "."
+                    wordsInSentence = 0
+                } else {
+                    let word = Self.vocabulary[Int(random.next() % UInt64(Self.vocabulary.count))]
+                    piece = (generated == 0 ? "" : " ") + (wordsInSentence == 0 ? word.capitalized : word)
+                    wordsInSentence += 1
+                }
+                generated += 1
+                if onToken(Array(piece.utf8)) == .stop { return result(.callback) }
+                if generated >= request.maxTokens { return result(.maxTokens) }
+                if promptTokens + generated >= contextLength { return result(.contextFull) }
+            }
+        } catch is CancellationError {
+            return result(.cancelled)
+        }
+    }
+
+    nonisolated func unload() async {}
+
+    /// Words and single punctuation marks: the deterministic model's tokenizer.
+    static func tokens(of text: String) -> [Substring] {
+        var tokens: [Substring] = []
+        var start: String.Index?
+        for index in text.indices {
+            let character = text[index]
+            if character.isLetter || character.isNumber {
+                if start == nil { start = index }
+                continue
+            }
+            if let wordStart = start {
+                tokens.append(text[wordStart..<index])
+                start = nil
+            }
+            if !character.isWhitespace { tokens.append(text[index...index]) }
+        }
+        if let start { tokens.append(text[start...]) }
+        return tokens
+    }
+
+    /// FNV-1a over everything the reply depends on; stable across runs and machines,
+    /// unlike `Hasher`, which is seeded per process.
+    private static func seed(for request: LLMServiceRequest) -> UInt64 {
+        let sampling = request.sampling
+        let random = sampling.temperature > 0
+        let key = [
+            request.prompt,
+            random ? "\(sampling.temperature)/\(sampling.topP)/\(sampling.topK)/\(sampling.seed ?? 0)" : "greedy",
+            "\(sampling.repetitionPenalty)",
+        ].joined(separator: "\u{1F}")
+        return key.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+
+    static let vocabulary = [
+        "the", "light", "is", "on", "kitchen", "timer", "set", "for", "ten", "minutes", "sky", "blue", "because",
+        "air", "scatters", "short", "waves", "more", "than", "long", "ones", "rain", "falls", "softly", "over",
+        "quiet", "hills", "and", "a", "small", "river", "runs", "to", "the", "sea", "today", "weather", "will",
+        "be", "warm", "with", "clouds", "later", "music", "plays", "in", "room", "door", "opens", "morning",
+    ]
+}
+
+/// SplitMix64: tiny, fast and the same everywhere, which is all a test double needs.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

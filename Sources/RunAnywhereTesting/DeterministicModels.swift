@@ -1,0 +1,58 @@
+import Foundation
+@_spi(Backend) import RunAnywhere
+
+/// Ids of the models ``registerDeterministicModels(in:)`` registers.
+public enum DeterministicModels {
+    /// The language model.
+    public static let llm = "test-llm"
+    /// The speech recognizer.
+    public static let stt = "test-stt"
+    /// The voice.
+    public static let tts = "test-tts"
+    /// The voice-activity detector.
+    public static let vad = "test-vad"
+
+    static let all: [(id: String, name: String, category: ModelCategory)] = [
+        (llm, "Deterministic LLM", .llm),
+        (stt, "Deterministic STT", .speechRecognition),
+        (tts, "Deterministic voice", .speechSynthesis),
+        (vad, "Deterministic VAD", .voiceActivityDetection),
+    ]
+}
+
+/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts` and `test-vad`
+/// (framework `InferenceFramework.deterministic`) in `sdk`, ready to load.
+///
+/// Each model is a tiny descriptor file in the SDK's store, so loading, unloading,
+/// storage info and events behave as they do for real models. Calling it again does
+/// nothing for models already in place. `sdk` needs ``DeterministicBackend`` among its
+/// modules to load them.
+///
+/// ```swift
+/// let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
+/// try registerDeterministicModels(in: sdk)
+/// try await sdk.loadModel("test-llm")
+/// ```
+///
+/// - Throws: `.fileSystemError` when the store cannot be written, and what
+///   `RunAnywhereSDK.registerModel(_:replace:)` throws.
+public func registerDeterministicModels(in sdk: RunAnywhereSDK) throws(SDKException) {
+    for entry in DeterministicModels.all {
+        if let existing = try? sdk.model(entry.id), existing.isDownloaded { continue }
+        let folder = sdk.paths.modelDirectory(framework: .deterministic, id: entry.id)
+        let file = folder.appendingPathComponent("\(entry.id).json")
+        let descriptor = Data(#"{"backend":"deterministic","id":"\#(entry.id)"}"#.utf8)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try descriptor.write(to: file, options: .atomic)
+        } catch {
+            throw SDKException(.fileSystemError, "Cannot write the descriptor of \(entry.id) in \(folder.path)",
+                               underlying: error)
+        }
+        let model = ModelInfo(id: entry.id, name: entry.name, category: entry.category, format: .unknown,
+                              framework: .deterministic, localPath: file, sizeBytes: Int64(descriptor.count),
+                              contextLength: entry.category == .llm ? DeterministicLLMService.defaultContextLength : nil,
+                              downloadedAt: Date())
+        try sdk.registerModel(model, replace: true)
+    }
+}

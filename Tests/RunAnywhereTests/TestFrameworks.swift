@@ -1,0 +1,7 @@
+@_spi(Backend) @testable import RunAnywhere
+
+/// The framework ids the engine modules declare, for tests that link no engine.
+extension InferenceFramework {
+    static let llamaCpp = InferenceFramework("llamacpp")
+    static let sherpaOnnx = InferenceFramework("sherpa")
+}

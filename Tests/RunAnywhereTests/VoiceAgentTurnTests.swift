@@ -1,0 +1,128 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTesting
+import Testing
+
+/// The voice agent's turn logic on the deterministic backend: no weights, milliseconds per test.
+@Suite("Voice agent turns on the deterministic backend")
+struct VoiceAgentTurnTests {
+    static func configuration(_ edit: (inout VoiceAgentConfiguration) -> Void = { _ in }) -> VoiceAgentConfiguration {
+        var configuration = VoiceAgentConfiguration(
+            sttModelId: DeterministicModels.stt, llmModelId: DeterministicModels.llm, ttsModelId: DeterministicModels.tts,
+            vadModelId: DeterministicModels.vad,
+            generationOptions: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true))
+        edit(&configuration)
+        return configuration
+    }
+
+    static func silence(_ seconds: Double) -> AudioBuffer {
+        AudioBuffer(samples: [Float](repeating: 0, count: Int(seconds * 16_000)), sampleRate: 16_000)
+    }
+
+    /// Utterances coded for the deterministic recognizer, each followed by `gap` seconds of silence.
+    static func conversation(_ utterances: [String], gap: Double = 1) -> AudioBuffer {
+        var audio = silence(0.5)
+        for text in utterances {
+            audio.append(DeterministicBackend.speech(for: text))
+            audio.append(silence(gap))
+        }
+        return audio
+    }
+
+    static func run(_ sdk: RunAnywhereSDK, _ audio: AudioBuffer) async -> [VoiceEvent] {
+        var events: [VoiceEvent] = []
+        let input = WAVFileAudioInput(audio: audio, pace: .asFastAsPossible)
+        for await event in sdk.streamVoiceAgent(input: input, output: AudioRecorderOutput(realTime: false)) {
+            events.append(event)
+        }
+        return events
+    }
+
+    @Test("One recorded turn: the transcript is exact, the reply is spoken, and both join the conversation")
+    func oneTurn() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.initializeVoiceAgent(Self.configuration())
+            let result = try await sdk.processVoiceTurn(DeterministicBackend.speech(for: "What is my name?"))
+            #expect(result.transcript == "What is my name?")
+            #expect(!result.responseText.isEmpty)
+            #expect(result.audio.duration > 0.5, "the reply was synthesized")
+            #expect(!result.interrupted)
+            #expect(try await sdk.voiceAgentConversation() == [.user("What is my name?"), .assistant(result.responseText)])
+        }
+    }
+
+    @Test("A live session hears two utterances as two turns, in order, with every event in its place")
+    func twoTurnsInOrder() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.initializeVoiceAgent(Self.configuration { $0.bargeIn = false })
+            let events = await Self.run(sdk, Self.conversation(["My dog is called Biscuit.", "What is my dog called?"]))
+            let finals = events.compactMap { if case .transcriptFinal(let text) = $0 { text } else { nil } }
+            #expect(finals == ["My dog is called Biscuit.", "What is my dog called?"])
+            let completed = events.compactMap { if case .turnCompleted(let result) = $0 { result } else { nil } }
+            #expect(completed.count == 2)
+            #expect(!events.contains { if case .error = $0 { true } else { false } }, "\(events)")
+            // Each turn: speech started, speech ended, the final transcript, sentences, audio, completion.
+            let names = events.map(\.name)
+            for turn in 0..<2 {
+                let started = try #require(names.indices.filter { names[$0] == "speech_started" }[safe: turn])
+                let ended = try #require(names.indices.filter { names[$0] == "speech_ended" }[safe: turn])
+                let final = try #require(names.indices.filter { names[$0] == "transcript_final" }[safe: turn])
+                let done = try #require(names.indices.filter { names[$0] == "turn_completed" }[safe: turn])
+                #expect(started < ended && ended < final && final < done)
+            }
+            let conversation = try await sdk.voiceAgentConversation()
+            #expect(conversation.map(\.role) == [.user, .assistant, .user, .assistant])
+            #expect(conversation.first?.content == "My dog is called Biscuit.")
+        }
+    }
+
+    @Test("Silence and noise make no turn")
+    func silenceMakesNoTurn() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.initializeVoiceAgent(Self.configuration())
+            let events = await Self.run(sdk, Self.silence(3))
+            #expect(!events.contains { if case .turnCompleted = $0 { true } else { false } })
+            #expect(!events.contains { if case .speechStarted = $0 { true } else { false } })
+            #expect(try await sdk.voiceAgentConversation().isEmpty)
+        }
+    }
+
+    @Test("The agent transcribes with its sttOptions, not a fixed language")
+    func sttOptionsReachTheRecognizer() async throws {
+        try await withDeterministicSDK { sdk in
+            let events = sdk.events.events(for: .stt)
+            try await sdk.initializeVoiceAgent(Self.configuration { $0.sttOptions = STTOptions(language: "de") })
+            _ = try await sdk.processVoiceTurn(DeterministicBackend.speech(for: "Guten Morgen"))
+            for await event in events {
+                if case .transcriptionCompleted = event.kind { break }
+            }
+            #expect(try await sdk.voiceAgentConversation().first?.content == "Guten Morgen")
+            var bad = Self.configuration()
+            bad.sttOptions.partialInterval = -1
+            await #expect(throws: SDKException.self) { try await sdk.initializeVoiceAgent(bad) }
+        }
+    }
+
+    @Test("History that outgrows the context is trimmed from the oldest turn, and the newest turn is always kept")
+    func historyIsTrimmedToTheContext() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.initializeVoiceAgent(Self.configuration())
+            try await sdk.unloadModel()
+            try await sdk.loadModel(DeterministicModels.llm, contextLength: 120)
+            for index in 0..<12 {
+                let said = "Turn number \(index) says quite a few words to fill the small context quickly."
+                let result = try await sdk.processVoiceTurn(DeterministicBackend.speech(for: said))
+                #expect(result.transcript == said)
+            }
+            let conversation = try await sdk.voiceAgentConversation()
+            #expect(conversation.count >= 2 && conversation.count < 24, "\(conversation.count) messages kept")
+            #expect(conversation.count % 2 == 0)
+            #expect(conversation.dropLast().last?.content.hasPrefix("Turn number 11") == true)
+            #expect(conversation.first?.content.hasPrefix("Turn number 0") == false, "the oldest turns went first")
+        }
+    }
+}
+
+extension Collection {
+    subscript(safe index: Index) -> Element? { indices.contains(index) ? self[index] : nil }
+}
