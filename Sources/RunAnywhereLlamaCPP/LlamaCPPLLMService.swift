@@ -50,9 +50,7 @@ actor LlamaCPPLLMService: LLMService {
     }
 
     static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPLLMService {
-        guard let path = model.localPath?.path else {
-            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
-        }
+        let path = try model.localFile().path
         let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let worker = WorkerThread(name: "llama.\(model.id)")
         let engine: Engine

@@ -26,9 +26,7 @@ actor SherpaTTSService: TTSService {
     }
 
     static func load(model: ModelInfo) async throws(SDKException) -> SherpaTTSService {
-        guard let path = model.localPath else {
-            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
-        }
+        let path = try model.localFile()
         let folder = path.deletingLastPathComponent()
         let tokens = folder.appendingPathComponent("tokens.txt")
         guard FileManager.default.isReadableFile(atPath: tokens.path) else {

@@ -26,9 +26,7 @@ actor SherpaVADService: VADService {
     }
 
     static func load(model: ModelInfo) async throws(SDKException) -> SherpaVADService {
-        guard let path = model.localPath else {
-            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
-        }
+        let path = try model.localFile()
         let worker = WorkerThread(name: "sherpa-vad.\(model.id)")
         let threshold = VADConfiguration().threshold
         do {

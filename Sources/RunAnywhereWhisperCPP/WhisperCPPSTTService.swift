@@ -23,9 +23,7 @@ actor WhisperCPPSTTService: STTService {
     }
 
     static func load(model: ModelInfo) async throws(SDKException) -> WhisperCPPSTTService {
-        guard let path = model.localPath else {
-            throw SDKException(.modelFileNotFound, "Model '\(model.id)' has no local file")
-        }
+        let path = try model.localFile()
         let library = try WhisperLibrary.load()
         let worker = WorkerThread(name: "whisper.\(model.id)")
         do {

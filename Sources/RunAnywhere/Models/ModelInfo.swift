@@ -77,3 +77,19 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         }
     }
 }
+
+extension ModelInfo {
+    /// The primary file a backend opens when it loads the model: the load preamble every
+    /// backend shares.
+    ///
+    /// - Throws: `.modelFileNotFound` when the model has no local file or the file is gone.
+    package func localFile() throws(SDKException) -> URL {
+        guard let path = localPath else {
+            throw SDKException(.modelFileNotFound, "Model '\(id)' has no local file")
+        }
+        guard FileSystem.isReadableFile(path) else {
+            throw SDKException(.modelFileNotFound, "The file of model '\(id)' is missing: \(path.path)")
+        }
+        return path
+    }
+}
