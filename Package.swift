@@ -116,8 +116,10 @@ let package = Package(
         // Every backend on the real engines with the default models from scripts/bootstrap.
         .testTarget(
             name: "RealEngineTests",
-            dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
-                           "RunAnywhereSystemVoice", "RunAnywhereTesting"]
+            dependencies: [
+                "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
+                "RunAnywhereSystemVoice", "RunAnywhereTesting",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@ let package = Package(
     name: "TestingExample",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..")
     ],
     targets: [
         .target(name: "Greeter", dependencies: [.product(name: "RunAnywhere", package: sdk)]),

@@ -66,32 +66,44 @@ public struct LlamaCPPModule: BackendModule {
         LlamaCPP.ensureBackend()
         // llama.cpp refuses a bad header only deep inside its loader; the inspector checks it at import.
         registry.registerModelInspector(GGUFFile.inspector(for: .llamaCpp))
-        registry.registerLLM(name: "llama.cpp", priority: priority, canHandle: { model in
-            model.category == .llm && model.format == .gguf && model.framework == .llamaCpp
-        }, factory: { model, configuration in
-            try await LlamaCPPLLMService.load(model: model, configuration: configuration)
-        })
+        registry.registerLLM(
+            name: "llama.cpp",
+            priority: priority,
+            canHandle: { model in
+                model.category == .llm && model.format == .gguf && model.framework == .llamaCpp
+            },
+            factory: { model, configuration in
+                try await LlamaCPPLLMService.load(model: model, configuration: configuration)
+            }
+        )
     }
 
     /// Describes llama.cpp for diagnostics: its ggml version and CPU features.
     public func engineInfo() -> EngineInfo {
         LlamaCPP.ensureBackend()
-        return EngineInfo(name: "llama.cpp", version: "ggml \(LlamaCPP.ggmlVersion)", available: true,
-                          details: ["system_info": LlamaCPP.systemInfo.trimmingCharacters(in: .whitespaces),
-                                    "mmap": llama_supports_mmap() ? "yes" : "no"])
+        return EngineInfo(
+            name: "llama.cpp",
+            version: "ggml \(LlamaCPP.ggmlVersion)",
+            available: true,
+            details: [
+                "system_info": LlamaCPP.systemInfo.trimmingCharacters(in: .whitespaces),
+                "mmap": llama_supports_mmap() ? "yes" : "no",
+            ]
+        )
     }
 }
 
 private let llamaLogger = SDKLogger(category: "llama.cpp")
 
 /// llama.cpp logs a great deal while loading; only its errors are worth more than debug.
-private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
-    guard let text else { return }
-    let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !line.isEmpty else { return }
-    switch level {
-    case GGML_LOG_LEVEL_ERROR: llamaLogger.warning(line)
-    case GGML_LOG_LEVEL_WARN: llamaLogger.debug(line)
-    default: llamaLogger.log(.trace, line)
+private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void =
+    { level, text, _ in
+        guard let text else { return }
+        let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty else { return }
+        switch level {
+        case GGML_LOG_LEVEL_ERROR: llamaLogger.warning(line)
+        case GGML_LOG_LEVEL_WARN: llamaLogger.debug(line)
+        default: llamaLogger.log(.trace, line)
+        }
     }
-}

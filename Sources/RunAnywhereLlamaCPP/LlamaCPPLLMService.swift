@@ -59,12 +59,19 @@ actor LlamaCPPLLMService: LLMService {
                 var modelParams = llama_model_default_params()
                 modelParams.n_gpu_layers = 0
                 guard let handle = llama_model_load_from_file(path, modelParams) else {
-                    throw SDKException(.modelLoadFailed, "llama.cpp could not load \(path)",
-                                       recovery: "The file may be truncated or not a llama.cpp GGUF model: import it again")
+                    throw SDKException(
+                        .modelLoadFailed,
+                        "llama.cpp could not load \(path)",
+                        recovery: "The file may be truncated or not a llama.cpp GGUF model: import it again"
+                    )
                 }
                 let trained = Int(llama_model_n_ctx_train(handle))
-                let contextLength = configuration.contextLength
-                    ?? min(trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap, LLMLoadConfiguration.defaultContextCap)
+                let contextLength =
+                    configuration.contextLength
+                    ?? min(
+                        trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap,
+                        LLMLoadConfiguration.defaultContextCap
+                    )
                 var contextParams = llama_context_default_params()
                 contextParams.n_ctx = UInt32(contextLength)
                 contextParams.n_batch = UInt32(min(contextLength, 2048))
@@ -74,8 +81,11 @@ actor LlamaCPPLLMService: LLMService {
                 contextParams.no_perf = true
                 guard let context = llama_init_from_model(handle, contextParams) else {
                     llama_model_free(handle)
-                    throw SDKException(.modelLoadFailed, "llama.cpp could not create a \(contextLength)-token context for \(path)",
-                                       recovery: "Try a smaller contextLength")
+                    throw SDKException(
+                        .modelLoadFailed,
+                        "llama.cpp could not create a \(contextLength)-token context for \(path)",
+                        recovery: "Try a smaller contextLength"
+                    )
                 }
                 return Engine(model: handle, context: context, batchSize: Int(contextParams.n_batch), threads: threads)
             }
@@ -97,7 +107,9 @@ actor LlamaCPPLLMService: LLMService {
 
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
         let engine = self.engine
-        return try await worker.run { try Self.applyTemplate(engine.chatTemplate, messages, addAssistantTurn: addAssistantTurn) }
+        return try await worker.run {
+            try Self.applyTemplate(engine.chatTemplate, messages, addAssistantTurn: addAssistantTurn)
+        }
     }
 
     func tokenCount(_ text: String) async throws -> Int {
@@ -108,18 +120,37 @@ actor LlamaCPPLLMService: LLMService {
     static func applyTemplate(_ template: String?, _ messages: [ChatMessage], addAssistantTurn: Bool) throws -> String {
         let roles = messages.map { strdup($0.role.rawValue) }
         let contents = messages.map { strdup($0.content) }
-        defer { (roles + contents).forEach { free($0) } }
+        defer {
+            for pointer in roles + contents { free(pointer) }
+        }
         let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
         let budget = max(1024, messages.reduce(0) { $0 + $1.content.utf8.count } * 2 + 256)
         var buffer = [CChar](repeating: 0, count: budget)
-        var written = llama_chat_apply_template(template, chat, chat.count, addAssistantTurn, &buffer, Int32(buffer.count))
+        var written = llama_chat_apply_template(
+            template,
+            chat,
+            chat.count,
+            addAssistantTurn,
+            &buffer,
+            Int32(buffer.count)
+        )
         if written > Int32(buffer.count) {
             buffer = [CChar](repeating: 0, count: Int(written) + 1)
-            written = llama_chat_apply_template(template, chat, chat.count, addAssistantTurn, &buffer, Int32(buffer.count))
+            written = llama_chat_apply_template(
+                template,
+                chat,
+                chat.count,
+                addAssistantTurn,
+                &buffer,
+                Int32(buffer.count)
+            )
         }
         guard written >= 0 else {
-            throw SDKException(.generationFailed, "llama.cpp does not support this model's chat template",
-                               recovery: "Pass applyChatTemplate: false and format the prompt yourself")
+            throw SDKException(
+                .generationFailed,
+                "llama.cpp does not support this model's chat template",
+                recovery: "Pass applyChatTemplate: false and format the prompt yourself"
+            )
         }
         return String(decoding: buffer[..<Int(written)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -147,18 +178,31 @@ actor LlamaCPPLLMService: LLMService {
 
     // MARK: Generation
 
-    func generate(_ request: LLMServiceRequest,
-                  onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition) async throws -> LLMServiceResult {
+    func generate(
+        _ request: LLMServiceRequest,
+        onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
+    ) async throws -> LLMServiceResult {
         let engine = self.engine
         let contextLength = self.contextLength
         let modelId = model.id
         return try await worker.run {
-            try Self.runGeneration(request, engine: engine, contextLength: contextLength, modelId: modelId, onToken: onToken)
+            try Self.runGeneration(
+                request,
+                engine: engine,
+                contextLength: contextLength,
+                modelId: modelId,
+                onToken: onToken
+            )
         }
     }
 
-    private static func runGeneration(_ request: LLMServiceRequest, engine: Engine, contextLength: Int, modelId: String,
-                                      onToken: @Sendable ([UInt8]) -> TokenDisposition) throws -> LLMServiceResult {
+    private static func runGeneration(
+        _ request: LLMServiceRequest,
+        engine: Engine,
+        contextLength: Int,
+        modelId: String,
+        onToken: @Sendable ([UInt8]) -> TokenDisposition
+    ) throws -> LLMServiceResult {
         guard let context = engine.context else {
             throw SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded")
         }
@@ -167,9 +211,12 @@ actor LlamaCPPLLMService: LLMService {
         // At least one free slot must remain for the first generated token.
         if tokens.count >= contextLength {
             guard request.truncatePromptToFit else {
-                throw SDKException(.contextLengthExceeded,
-                                   "The prompt has \(tokens.count) tokens but the context holds \(contextLength)",
-                                   recovery: "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit")
+                throw SDKException(
+                    .contextLengthExceeded,
+                    "The prompt has \(tokens.count) tokens but the context holds \(contextLength)",
+                    recovery:
+                        "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit"
+                )
             }
             let keep = max(1, contextLength - min(request.maxTokens, contextLength / 2))
             truncated = tokens.count - keep
@@ -202,7 +249,12 @@ actor LlamaCPPLLMService: LLMService {
         var offset = reused
         while offset < tokens.count {
             if request.cancellation.isCancelled {
-                return LLMServiceResult(promptTokens: tokens.count, generatedTokens: 0, stopReason: .cancelled, truncatedPromptTokens: truncated)
+                return LLMServiceResult(
+                    promptTokens: tokens.count,
+                    generatedTokens: 0,
+                    stopReason: .cancelled,
+                    truncatedPromptTokens: truncated
+                )
             }
             let count = min(engine.batchSize, tokens.count - offset)
             let rc = tokens.withUnsafeMutableBufferPointer { buffer in
@@ -241,15 +293,26 @@ actor LlamaCPPLLMService: LLMService {
         }
 
         func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
-            LLMServiceResult(promptTokens: tokens.count, generatedTokens: generated, stopReason: reason, truncatedPromptTokens: truncated)
+            LLMServiceResult(
+                promptTokens: tokens.count,
+                generatedTokens: generated,
+                stopReason: reason,
+                truncatedPromptTokens: truncated
+            )
         }
     }
 
     /// penalties → top-k → top-p → temperature → draw, or greedy when temperature is 0.
-    private static func makeSampler(_ params: SamplingParameters, vocab: OpaquePointer) -> UnsafeMutablePointer<llama_sampler> {
+    private static func makeSampler(
+        _ params: SamplingParameters,
+        vocab: OpaquePointer
+    ) -> UnsafeMutablePointer<llama_sampler> {
         let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
         if params.repetitionPenalty != 1 {
-            llama_sampler_chain_add(chain, llama_sampler_init_penalties(llama_vocab_n_tokens(vocab), 64, params.repetitionPenalty, 0, 0))
+            llama_sampler_chain_add(
+                chain,
+                llama_sampler_init_penalties(llama_vocab_n_tokens(vocab), 64, params.repetitionPenalty, 0, 0)
+            )
         }
         if params.temperature <= 0 {
             llama_sampler_chain_add(chain, llama_sampler_init_greedy())

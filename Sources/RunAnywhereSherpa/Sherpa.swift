@@ -48,16 +48,26 @@ public struct SherpaModule: BackendModule {
 
     /// Offers sherpa-onnx for ONNX voice and voice-activity models of framework `sherpaOnnx`.
     public func register(with registry: ServiceRegistry) {
-        registry.registerTTS(name: "sherpa-onnx", priority: priority, canHandle: { model in
-            model.category == .speechSynthesis && model.framework == .sherpaOnnx && model.format == .onnx
-        }, factory: { model in
-            try await SherpaTTSService.load(model: model)
-        })
-        registry.registerVAD(name: "sherpa-onnx", priority: priority, canHandle: { model in
-            model.category == .voiceActivityDetection && model.framework == .sherpaOnnx && model.format == .onnx
-        }, factory: { model in
-            try await SherpaVADService.load(model: model)
-        })
+        registry.registerTTS(
+            name: "sherpa-onnx",
+            priority: priority,
+            canHandle: { model in
+                model.category == .speechSynthesis && model.framework == .sherpaOnnx && model.format == .onnx
+            },
+            factory: { model in
+                try await SherpaTTSService.load(model: model)
+            }
+        )
+        registry.registerVAD(
+            name: "sherpa-onnx",
+            priority: priority,
+            canHandle: { model in
+                model.category == .voiceActivityDetection && model.framework == .sherpaOnnx && model.format == .onnx
+            },
+            factory: { model in
+                try await SherpaVADService.load(model: model)
+            }
+        )
     }
 
     /// Describes sherpa-onnx for diagnostics.

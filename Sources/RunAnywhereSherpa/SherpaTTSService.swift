@@ -16,7 +16,6 @@ actor SherpaTTSService: TTSService {
     private let language: String
     private let sampleRate: Int
 
-
     private init(voice: TTSVoice, tts: NativeHandle, worker: WorkerThread, language: String, sampleRate: Int) {
         self.voices = [voice]
         self.tts = tts
@@ -30,8 +29,11 @@ actor SherpaTTSService: TTSService {
         let folder = path.deletingLastPathComponent()
         let tokens = folder.appendingPathComponent("tokens.txt")
         guard FileManager.default.isReadableFile(atPath: tokens.path) else {
-            throw SDKException(.modelFileNotFound, "Voice '\(model.id)' has no tokens.txt next to \(path.lastPathComponent)",
-                               recovery: "Prepare the voice with scripts/prepare_piper_voice.py and import the folder")
+            throw SDKException(
+                .modelFileNotFound,
+                "Voice '\(model.id)' has no tokens.txt next to \(path.lastPathComponent)",
+                recovery: "Prepare the voice with scripts/prepare_piper_voice.py and import the folder"
+            )
         }
         try Self.checkVoice(model: path, tokens: tokens)
         let language = Self.espeakLanguage(in: folder) ?? "en-us"
@@ -57,8 +59,12 @@ actor SherpaTTSService: TTSService {
                                 config.model.provider = provider
                                 config.max_num_sentences = 1
                                 guard let tts = SherpaOnnxCreateOfflineTts(&config) else {
-                                    throw SDKException(.modelLoadFailed, "sherpa-onnx could not load the voice \(path.lastPathComponent)",
-                                                       recovery: "The .onnx needs sherpa metadata: prepare it with scripts/prepare_piper_voice.py")
+                                    throw SDKException(
+                                        .modelLoadFailed,
+                                        "sherpa-onnx could not load the voice \(path.lastPathComponent)",
+                                        recovery:
+                                            "The .onnx needs sherpa metadata: prepare it with scripts/prepare_piper_voice.py"
+                                    )
                                 }
                                 return (NativeHandle(tts), Int(SherpaOnnxOfflineTtsSampleRate(tts)))
                             }
@@ -81,14 +87,22 @@ actor SherpaTTSService: TTSService {
             throw SDKException(.modelFileNotFound, "Cannot read \(model.path)")
         }
         for key in ["sample_rate", "model_type"] where data.range(of: Data(key.utf8)) == nil {
-            throw SDKException(.invalidModelFormat, "\(model.lastPathComponent) lacks sherpa-onnx's '\(key)' metadata",
-                               recovery: "Prepare the voice with scripts/prepare_piper_voice.py")
+            throw SDKException(
+                .invalidModelFormat,
+                "\(model.lastPathComponent) lacks sherpa-onnx's '\(key)' metadata",
+                recovery: "Prepare the voice with scripts/prepare_piper_voice.py"
+            )
         }
         let table = (try? String(contentsOf: tokens, encoding: .utf8)) ?? ""
-        let symbols = Set(table.split(separator: "\n").compactMap { line in line.split(separator: " ").first.map(String.init) })
+        let symbols = Set(
+            table.split(separator: "\n").compactMap { line in line.split(separator: " ").first.map(String.init) }
+        )
         guard symbols.contains("^"), symbols.contains("$"), symbols.contains("_") else {
-            throw SDKException(.invalidModelFormat, "\(tokens.path) lacks Piper's '^', '$' or '_' symbols",
-                               recovery: "Prepare the voice with scripts/prepare_piper_voice.py")
+            throw SDKException(
+                .invalidModelFormat,
+                "\(tokens.path) lacks Piper's '^', '$' or '_' symbols",
+                recovery: "Prepare the voice with scripts/prepare_piper_voice.py"
+            )
         }
     }
 
@@ -96,16 +110,19 @@ actor SherpaTTSService: TTSService {
     private static func espeakLanguage(in folder: URL) -> String? {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard let config = files.first(where: { $0.hasSuffix(".onnx.json") }),
-              let data = try? Data(contentsOf: folder.appendingPathComponent(config)),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let espeak = json["espeak"] as? [String: Any] else { return nil }
+            let data = try? Data(contentsOf: folder.appendingPathComponent(config)),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let espeak = json["espeak"] as? [String: Any]
+        else { return nil }
         return espeak["voice"] as? String
     }
 
     func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
         let clauses = try await ESpeakEngine.shared.phonemes(text, language: language)
         // Piper was trained on NFD-normalized phonemes.
-        let codepoints = clauses.joined(separator: " ").decomposedStringWithCanonicalMapping.unicodeScalars.map { Int32($0.value) }
+        let codepoints = clauses.joined(separator: " ").decomposedStringWithCanonicalMapping.unicodeScalars.map {
+            Int32($0.value)
+        }
         guard !codepoints.isEmpty else { return AudioBuffer(samples: [], sampleRate: sampleRate) }
         // Pitch is not a Piper parameter: speak at rate/pitch, then play the result `pitch`
         // times faster, which moves the pitch by that factor and restores the rate.

@@ -17,7 +17,6 @@ actor SherpaVADService: VADService {
     private var detector: NativeHandle
     private var threshold: Float
 
-
     private init(modelPath: String, worker: WorkerThread, detector: NativeHandle, threshold: Float) {
         self.modelPath = modelPath
         self.worker = worker
@@ -53,8 +52,11 @@ actor SherpaVADService: VADService {
                 config.num_threads = 1
                 config.provider = provider
                 guard let detector = SherpaOnnxCreateVoiceActivityDetector(&config, 60) else {
-                    throw SDKException(.modelLoadFailed, "sherpa-onnx could not load the Silero VAD model \(path)",
-                                       recovery: "Use silero_vad.onnx (the half-precision variant is not supported)")
+                    throw SDKException(
+                        .modelLoadFailed,
+                        "sherpa-onnx could not load the Silero VAD model \(path)",
+                        recovery: "Use silero_vad.onnx (the half-precision variant is not supported)"
+                    )
                 }
                 return NativeHandle(detector)
             }
@@ -70,7 +72,11 @@ actor SherpaVADService: VADService {
             samples.withUnsafeBufferPointer { buffer in
                 var offset = 0
                 while offset + frameSize <= buffer.count {
-                    SherpaOnnxVoiceActivityDetectorAcceptWaveform(detector.pointer, buffer.baseAddress! + offset, Int32(frameSize))
+                    SherpaOnnxVoiceActivityDetectorAcceptWaveform(
+                        detector.pointer,
+                        buffer.baseAddress! + offset,
+                        Int32(frameSize)
+                    )
                     decisions.append(SherpaOnnxVoiceActivityDetectorDetected(detector.pointer) != 0 ? 1 : 0)
                     // Finished segments carry copies of their samples: drop them at once.
                     while SherpaOnnxVoiceActivityDetectorEmpty(detector.pointer) == 0 {

@@ -21,8 +21,11 @@ package final class ESpeakEngine: Sendable {
             try await worker.run { () throws -> Int in
                 let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
                 guard rate > 0 else {
-                    throw SDKException(.backendError, "espeak-ng failed to initialize (its data files may be missing)",
-                                       recovery: "apt-get install espeak-ng-data")
+                    throw SDKException(
+                        .backendError,
+                        "espeak-ng failed to initialize (its data files may be missing)",
+                        recovery: "apt-get install espeak-ng-data"
+                    )
                 }
                 espeak_SetSynthCallback(espeakSynthCallback)
                 return Int(rate)
@@ -65,11 +68,20 @@ package final class ESpeakEngine: Sendable {
     }
 
     /// Speaks `text` with the voice for `language`, at `wordsPerMinute` and `pitch` (0–100, 50 normal).
-    package func synthesize(_ text: String, language: String, wordsPerMinute: Int, pitch: Int) async throws -> AudioBuffer {
+    package func synthesize(
+        _ text: String,
+        language: String,
+        wordsPerMinute: Int,
+        pitch: Int
+    ) async throws -> AudioBuffer {
         let rate = try await startup.value
         let samples = try await worker.run { () throws -> [Int16] in
             try Self.select(language)
-            espeak_SetParameter(espeakRATE, Int32(max(Int(espeakRATE_MINIMUM), min(Int(espeakRATE_MAXIMUM), wordsPerMinute))), 0)
+            espeak_SetParameter(
+                espeakRATE,
+                Int32(max(Int(espeakRATE_MINIMUM), min(Int(espeakRATE_MAXIMUM), wordsPerMinute))),
+                0
+            )
             espeak_SetParameter(espeakPITCH, Int32(max(0, min(100, pitch))), 0)
             espeak_SetParameter(espeakVOLUME, 100, 0)
             let sink = SampleSink()
@@ -77,8 +89,16 @@ package final class ESpeakEngine: Sendable {
             defer { box.release() }
             let bytes = Array(text.utf8CString)
             let status = bytes.withUnsafeBufferPointer { buffer in
-                espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0,
-                             UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
+                espeak_Synth(
+                    buffer.baseAddress,
+                    buffer.count,
+                    0,
+                    POS_CHARACTER,
+                    0,
+                    UInt32(espeakCHARS_UTF8),
+                    nil,
+                    box.toOpaque()
+                )
             }
             guard status == EE_OK else {
                 throw SDKException(.backendError, "espeak-ng could not synthesize (status \(status.rawValue))")
@@ -103,7 +123,9 @@ package final class ESpeakEngine: Sendable {
                 while let start = cursor {
                     var next: UnsafeRawPointer? = start
                     guard let result = espeak_TextToPhonemes(&next, espeakCHARS_UTF8, espeakPHONEMES_IPA) else { break }
-                    let phonemes = Self.removingLanguageSwitches(String(cString: result)).trimmingCharacters(in: .whitespaces)
+                    let phonemes = Self.removingLanguageSwitches(String(cString: result)).trimmingCharacters(
+                        in: .whitespaces
+                    )
                     // The clause's source text ends where the cursor now points, except that
                     // espeak leaves it one character into the next clause.
                     var end = UnsafeRawPointer(base + buffer.count - 1)
@@ -112,9 +134,14 @@ package final class ESpeakEngine: Sendable {
                         // Step back to the first byte of that character if it is multi-byte.
                         while end > start, end.load(as: UInt8.self) & 0xC0 == 0x80 { end -= 1 }
                     }
-                    let consumed = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    let consumed = String(
+                        decoding: UnsafeRawBufferPointer(start: start, count: end - start),
+                        as: UTF8.self
+                    )
                     let closing = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\"')]}»”’"))
-                    let punctuation = consumed.trimmingCharacters(in: closing).last.flatMap { ",.;:!?".contains($0) ? String($0) : nil }
+                    let punctuation = consumed.trimmingCharacters(in: closing).last.flatMap {
+                        ",.;:!?".contains($0) ? String($0) : nil
+                    }
                     if !phonemes.isEmpty { clauses.append(phonemes + (punctuation ?? "")) }
                     cursor = next
                 }
@@ -140,9 +167,13 @@ private final class SampleSink: @unchecked Sendable {
     var samples: [Int16] = []
 }
 
-private let espeakSynthCallback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = { wav, count, events in
-    guard let events, let user = events.pointee.user_data else { return 0 }
-    let sink = Unmanaged<SampleSink>.fromOpaque(user).takeUnretainedValue()
-    if let wav, count > 0 { sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
-    return 0
-}
+private let espeakSynthCallback:
+    @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = {
+        wav,
+        count,
+        events in
+        guard let events, let user = events.pointee.user_data else { return 0 }
+        let sink = Unmanaged<SampleSink>.fromOpaque(user).takeUnretainedValue()
+        if let wav, count > 0 { sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
+        return 0
+    }

@@ -63,17 +63,27 @@ final class SystemVoiceTTSService: TTSService {
         let engine = ESpeakEngine.shared
         let rate = try await engine.sampleRate()
         let voices = try await engine.voices().map { voice in
-            TTSVoice(id: "\(SystemVoice.voicePrefix):\(voice.language)", name: "espeak-ng \(voice.name)",
-                     language: voice.language, sampleRate: rate, isSystem: true)
+            TTSVoice(
+                id: "\(SystemVoice.voicePrefix):\(voice.language)",
+                name: "espeak-ng \(voice.name)",
+                language: voice.language,
+                sampleRate: rate,
+                isSystem: true
+            )
         }
         return SystemVoiceTTSService(voices: voices)
     }
 
     func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
-        let language = voice.hasPrefix("\(SystemVoice.voicePrefix):") ? String(voice.dropFirst(SystemVoice.voicePrefix.count + 1)) : voice
-        return try await engine.synthesize(text, language: language,
-                                           wordsPerMinute: Int((Float(175) * options.rate).rounded()),
-                                           pitch: Int((50 * options.pitch).rounded()))
+        let language =
+            voice.hasPrefix("\(SystemVoice.voicePrefix):")
+            ? String(voice.dropFirst(SystemVoice.voicePrefix.count + 1)) : voice
+        return try await engine.synthesize(
+            text,
+            language: language,
+            wordsPerMinute: Int((Float(175) * options.rate).rounded()),
+            pitch: Int((50 * options.pitch).rounded())
+        )
     }
 
     func unload() async {}

@@ -42,8 +42,12 @@ public struct DeterministicBackend: BackendModule {
         public var synthesisDelay: Duration
 
         /// Creates a timing; the defaults make everything instant.
-        public init(firstTokenDelay: Duration = .zero, tokensPerSecond: Double? = nil,
-                    transcriptionDelay: Duration = .zero, synthesisDelay: Duration = .zero) {
+        public init(
+            firstTokenDelay: Duration = .zero,
+            tokensPerSecond: Double? = nil,
+            transcriptionDelay: Duration = .zero,
+            synthesisDelay: Duration = .zero
+        ) {
             self.firstTokenDelay = firstTokenDelay
             self.tokensPerSecond = tokensPerSecond
             self.transcriptionDelay = transcriptionDelay
@@ -111,8 +115,12 @@ public struct DeterministicBackend: BackendModule {
 
     /// Describes the backend for diagnostics.
     public func engineInfo() -> EngineInfo {
-        EngineInfo(name: "deterministic", version: RunAnywhere.version, available: true,
-                   details: ["weights": "none"])
+        EngineInfo(
+            name: "deterministic",
+            version: RunAnywhere.version,
+            available: true,
+            details: ["weights": "none"]
+        )
     }
 }
 
@@ -126,8 +134,12 @@ struct DeterministicSTTService: STTService {
         guard let text = SpeechCode.decode(audio), !text.isEmpty else {
             return STTServiceResult(text: "", segments: [], language: options.language, confidence: nil)
         }
-        let segment = STTSegment(text: text, start: SpeechCode.padding, end: audio.duration - SpeechCode.padding,
-                                 confidence: 1)
+        let segment = STTSegment(
+            text: text,
+            start: SpeechCode.padding,
+            end: audio.duration - SpeechCode.padding,
+            confidence: 1
+        )
         return STTServiceResult(text: text, segments: [segment], language: options.language ?? "en", confidence: 1)
     }
 
@@ -141,14 +153,24 @@ struct DeterministicTTSService: TTSService {
     let timing: DeterministicBackend.Timing
 
     var voices: [TTSVoice] {
-        [TTSVoice(id: model.id, name: model.name, language: "en-US", sampleRate: DeterministicBackend.voiceSampleRate,
-                  isSystem: false)]
+        [
+            TTSVoice(
+                id: model.id,
+                name: model.name,
+                language: "en-US",
+                sampleRate: DeterministicBackend.voiceSampleRate,
+                isSystem: false
+            )
+        ]
     }
 
     func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
         if timing.synthesisDelay > .zero { try await Task.sleep(for: timing.synthesisDelay) }
-        return SpeechCode.encode(text, sampleRate: DeterministicBackend.voiceSampleRate,
-                                 padding: SpeechCode.padding / Double(options.rate))
+        return SpeechCode.encode(
+            text,
+            sampleRate: DeterministicBackend.voiceSampleRate,
+            padding: SpeechCode.padding / Double(options.rate)
+        )
     }
 
     func unload() async {}

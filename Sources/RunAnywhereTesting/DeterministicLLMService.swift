@@ -35,15 +35,20 @@ actor DeterministicLLMService: LLMService {
         Self.tokens(of: text).count
     }
 
-    func generate(_ request: LLMServiceRequest,
-                  onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition) async throws -> LLMServiceResult {
+    func generate(
+        _ request: LLMServiceRequest,
+        onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
+    ) async throws -> LLMServiceResult {
         var promptTokens = Self.tokens(of: request.prompt).count
         var truncated = 0
         if promptTokens >= contextLength {
             guard request.truncatePromptToFit else {
-                throw SDKException(.contextLengthExceeded,
-                                   "The prompt has \(promptTokens) tokens but the context holds \(contextLength)",
-                                   recovery: "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit")
+                throw SDKException(
+                    .contextLengthExceeded,
+                    "The prompt has \(promptTokens) tokens but the context holds \(contextLength)",
+                    recovery:
+                        "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit"
+                )
             }
             let keep = max(1, contextLength - min(request.maxTokens, contextLength / 2))
             truncated = promptTokens - keep
@@ -53,8 +58,12 @@ actor DeterministicLLMService: LLMService {
         var generated = 0
         var wordsInSentence = 0
         func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
-            LLMServiceResult(promptTokens: promptTokens, generatedTokens: generated, stopReason: reason,
-                             truncatedPromptTokens: truncated)
+            LLMServiceResult(
+                promptTokens: promptTokens,
+                generatedTokens: generated,
+                stopReason: reason,
+                truncatedPromptTokens: truncated
+            )
         }
         do {
             try await timing.waitForFirstToken()

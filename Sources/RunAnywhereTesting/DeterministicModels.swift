@@ -46,13 +46,23 @@ public func registerDeterministicModels(in sdk: RunAnywhereSDK) throws(SDKExcept
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try descriptor.write(to: file, options: .atomic)
         } catch {
-            throw SDKException(.fileSystemError, "Cannot write the descriptor of \(entry.id) in \(folder.path)",
-                               underlying: error)
+            throw SDKException(
+                .fileSystemError,
+                "Cannot write the descriptor of \(entry.id) in \(folder.path)",
+                underlying: error
+            )
         }
-        let model = ModelInfo(id: entry.id, name: entry.name, category: entry.category, format: .unknown,
-                              framework: .deterministic, localPath: file, sizeBytes: Int64(descriptor.count),
-                              contextLength: entry.category == .llm ? DeterministicLLMService.defaultContextLength : nil,
-                              downloadedAt: Date())
+        let model = ModelInfo(
+            id: entry.id,
+            name: entry.name,
+            category: entry.category,
+            format: .unknown,
+            framework: .deterministic,
+            localPath: file,
+            sizeBytes: Int64(descriptor.count),
+            contextLength: entry.category == .llm ? DeterministicLLMService.defaultContextLength : nil,
+            downloadedAt: Date()
+        )
         try sdk.registerModel(model, replace: true)
     }
 }

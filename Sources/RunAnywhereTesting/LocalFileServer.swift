@@ -113,7 +113,12 @@ public struct FaultPlan: Sendable, Equatable {
     public var ignoreRanges: Bool
 
     /// Creates a plan; the defaults inject nothing.
-    public init(failures: [Int] = [], dropAfterBytes: Int64? = nil, bytesPerSecond: Int? = nil, ignoreRanges: Bool = false) {
+    public init(
+        failures: [Int] = [],
+        dropAfterBytes: Int64? = nil,
+        bytesPerSecond: Int? = nil,
+        ignoreRanges: Bool = false
+    ) {
         self.failures = failures
         self.dropAfterBytes = dropAfterBytes
         self.bytesPerSecond = bytesPerSecond
@@ -155,17 +160,25 @@ private struct FileHandler: Sendable {
         let rangeHeader = request.headers[.range]
         func record(_ status: Int, _ bytes: Int64) {
             shared.state.withLock {
-                $0.requests.append(RequestRecord(method: isHead ? "HEAD" : "GET", path: path, range: rangeHeader,
-                                                 status: status, bodyBytes: bytes))
+                $0.requests.append(
+                    RequestRecord(
+                        method: isHead ? "HEAD" : "GET",
+                        path: path,
+                        range: rangeHeader,
+                        status: status,
+                        bodyBytes: bytes
+                    )
+                )
             }
         }
 
         let file = root.appendingPathComponent(path).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard !path.isEmpty, !path.split(separator: "/").contains(".."), file.path.hasPrefix(root.path + "/"),
-              FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-              let size = (attributes[.size] as? NSNumber)?.int64Value else {
+            FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value
+        else {
             record(404, 0)
             return Response(status: .notFound)
         }
@@ -203,7 +216,10 @@ private struct FileHandler: Sendable {
         if let rangeHeader, !plan.ignoreRanges, ifRange == nil || ifRange == etag {
             guard let range = Self.parseRange(rangeHeader, size: size) else {
                 record(416, 0)
-                return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)", .contentLength: "0"])
+                return Response(
+                    status: .rangeNotSatisfiable,
+                    headers: [.contentRange: "bytes */\(size)", .contentLength: "0"]
+                )
             }
             (start, end) = range
             status = .partialContent

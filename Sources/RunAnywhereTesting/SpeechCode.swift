@@ -51,7 +51,9 @@ enum SpeechCode {
         guard peak > 1e-4, let first = samples.firstIndex(where: { abs($0) > 0.2 * peak }) else { return nil }
         // The tone starts at phase 0: step back to the zero crossing before the first loud sample.
         var start = first
-        while start > 0, abs(samples[start - 1]) < abs(samples[start]), samples[start - 1] * samples[start] > 0 { start -= 1 }
+        while start > 0, abs(samples[start - 1]) < abs(samples[start]), samples[start - 1] * samples[start] > 0 {
+            start -= 1
+        }
         let bitLength = bitDuration * rate
         /// RMS of the middle half of bit `index`, away from edges blurred by resampling.
         func level(_ index: Int) -> Float? {
@@ -60,7 +62,9 @@ enum SpeechCode {
             guard to <= samples.count, to > from else { return nil }
             return AudioBuffer.rms(samples[from..<to])
         }
-        guard let marker = level(0), let second = level(1), marker > 0, abs(second - marker) < 0.2 * marker else { return nil }
+        guard let marker = level(0), let second = level(1), marker > 0, abs(second - marker) < 0.2 * marker else {
+            return nil
+        }
         let threshold = marker * (oneLevel + zeroLevel) / (2 * markerLevel)
         func byte(at index: Int) -> UInt8? {
             var value: UInt8 = 0

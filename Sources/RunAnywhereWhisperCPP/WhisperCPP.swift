@@ -80,11 +80,16 @@ public struct WhisperCPPModule: BackendModule {
     /// Offers whisper.cpp for speech-recognition models of framework `whisperCpp`.
     public func register(with registry: ServiceRegistry) {
         WhisperCPP.ensureLogging()
-        registry.registerSTT(name: "whisper.cpp", priority: priority, canHandle: { model in
-            model.category == .speechRecognition && model.framework == .whisperCpp
-        }, factory: { model in
-            try await WhisperCPPSTTService.load(model: model)
-        })
+        registry.registerSTT(
+            name: "whisper.cpp",
+            priority: priority,
+            canHandle: { model in
+                model.category == .speechRecognition && model.framework == .whisperCpp
+            },
+            factory: { model in
+                try await WhisperCPPSTTService.load(model: model)
+            }
+        )
     }
 
     /// Describes whisper.cpp for diagnostics; `available` is false when libwhisper cannot be opened.
@@ -92,20 +97,26 @@ public struct WhisperCPPModule: BackendModule {
         WhisperCPP.ensureLogging()
         var details = ["system_info": WhisperCPP.systemInfo.trimmingCharacters(in: .whitespaces)]
         if case .failure(let error) = WhisperLibrary.shared { details["error"] = error.message }
-        return EngineInfo(name: "whisper.cpp", version: WhisperCPP.version, available: WhisperCPP.version != nil, details: details)
+        return EngineInfo(
+            name: "whisper.cpp",
+            version: WhisperCPP.version,
+            available: WhisperCPP.version != nil,
+            details: details
+        )
     }
 }
 
 private let whisperLogger = SDKLogger(category: "whisper.cpp")
 
 /// whisper.cpp describes every load in detail; only errors are worth more than trace.
-private let whisperLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
-    guard let text else { return }
-    let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !line.isEmpty else { return }
-    switch level {
-    case GGML_LOG_LEVEL_ERROR: whisperLogger.warning(line)
-    case GGML_LOG_LEVEL_WARN: whisperLogger.debug(line)
-    default: whisperLogger.log(.trace, line)
+private let whisperLogCallback:
+    @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
+        guard let text else { return }
+        let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty else { return }
+        switch level {
+        case GGML_LOG_LEVEL_ERROR: whisperLogger.warning(line)
+        case GGML_LOG_LEVEL_WARN: whisperLogger.debug(line)
+        default: whisperLogger.log(.trace, line)
+        }
     }
-}

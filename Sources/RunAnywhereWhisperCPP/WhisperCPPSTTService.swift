@@ -14,7 +14,13 @@ actor WhisperCPPSTTService: STTService {
     /// Whether the model knows more than English (read once, at load).
     private let multilingual: Bool
 
-    private init(model: ModelInfo, library: WhisperLibrary, context: NativeHandle, worker: WorkerThread, multilingual: Bool) {
+    private init(
+        model: ModelInfo,
+        library: WhisperLibrary,
+        context: NativeHandle,
+        worker: WorkerThread,
+        multilingual: Bool
+    ) {
         self.model = model
         self.library = library
         self.context = context
@@ -32,12 +38,22 @@ actor WhisperCPPSTTService: STTService {
                 params.use_gpu = false
                 params.flash_attn = false
                 guard let pointer = library.initFromFile(path.path, params) else {
-                    throw SDKException(.modelLoadFailed, "whisper.cpp could not load \(path.lastPathComponent)",
-                                       recovery: "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)")
+                    throw SDKException(
+                        .modelLoadFailed,
+                        "whisper.cpp could not load \(path.lastPathComponent)",
+                        recovery:
+                            "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)"
+                    )
                 }
                 return (NativeHandle(pointer), library.isMultilingual(pointer) != 0)
             }
-            return WhisperCPPSTTService(model: model, library: library, context: context, worker: worker, multilingual: multilingual)
+            return WhisperCPPSTTService(
+                model: model,
+                library: library,
+                context: context,
+                worker: worker,
+                multilingual: multilingual
+            )
         } catch {
             worker.stop()
             throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(model.id)' failed")
@@ -79,7 +95,10 @@ actor WhisperCPPSTTService: STTService {
                     }
                 }
                 guard code == 0 else {
-                    throw SDKException(.backendError, "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))")
+                    throw SDKException(
+                        .backendError,
+                        "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))"
+                    )
                 }
                 return Self.collect(context.pointer, library, duration: duration)
             }
@@ -94,7 +113,11 @@ actor WhisperCPPSTTService: STTService {
         }
     }
 
-    private static func collect(_ context: OpaquePointer, _ whisper: WhisperLibrary, duration: Double) -> STTServiceResult {
+    private static func collect(
+        _ context: OpaquePointer,
+        _ whisper: WhisperLibrary,
+        duration: Double
+    ) -> STTServiceResult {
         let eot = whisper.endOfText(context)
         var segments: [STTSegment] = []
         var probabilitySum: Float = 0
@@ -113,15 +136,23 @@ actor WhisperCPPSTTService: STTService {
             probabilityCount += segmentCount
             // whisper.cpp counts time in 10 ms steps, and may place the end of the last
             // segment past the audio (at the end of its shortened window).
-            segments.append(STTSegment(text: text,
-                                       start: min(duration, Double(whisper.segmentStart(context, index)) / 100),
-                                       end: min(duration, Double(whisper.segmentEnd(context, index)) / 100),
-                                       confidence: segmentCount > 0 ? segmentSum / Float(segmentCount) : nil))
+            segments.append(
+                STTSegment(
+                    text: text,
+                    start: min(duration, Double(whisper.segmentStart(context, index)) / 100),
+                    end: min(duration, Double(whisper.segmentEnd(context, index)) / 100),
+                    confidence: segmentCount > 0 ? segmentSum / Float(segmentCount) : nil
+                )
+            )
         }
         let languageId = whisper.languageId(context)
         let language = languageId >= 0 ? WhisperLibrary.string(whisper.languageName(languageId)) : nil
-        return STTServiceResult(text: segments.map(\.text).joined(separator: " "), segments: segments, language: language,
-                                confidence: probabilityCount > 0 ? probabilitySum / Float(probabilityCount) : nil)
+        return STTServiceResult(
+            text: segments.map(\.text).joined(separator: " "),
+            segments: segments,
+            language: language,
+            confidence: probabilityCount > 0 ? probabilitySum / Float(probabilityCount) : nil
+        )
     }
 
     private static func isAnnotation(_ text: String) -> Bool {

@@ -43,9 +43,11 @@ final class WhisperLibrary: @unchecked Sendable {
 
     private init() throws(SDKException) {
         // The bootstrap's recorded path first, then the loader's search path.
-        let library = try DynamicLibrary([RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"],
-                                         flags: RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND,
-                                         recovery: "Run `scripts/bootstrap engines`")
+        let library = try DynamicLibrary(
+            [RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"],
+            flags: RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND,
+            recovery: "Run `scripts/bootstrap engines`"
+        )
         func symbol<T>(_ name: String) throws(SDKException) -> T { try library.symbol(name) }
         version = try symbol("whisper_version")
         systemInfo = try symbol("whisper_print_system_info")

@@ -5,14 +5,17 @@ import RunAnywhere
 /// `runanywhere bench …`: performance of the SDK against the raw engine.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Benchmarks: the SDK against the raw engine, in one run.",
-        subcommands: [LLM.self, STT.self, TTS.self, VAD.self, Voice.self, Download.self, FileServer.self])
+        commandName: "bench",
+        abstract: "Benchmarks: the SDK against the raw engine, in one run.",
+        subcommands: [LLM.self, STT.self, TTS.self, VAD.self, Voice.self, Download.self, FileServer.self]
+    )
 
     /// SDK vs a plain C program on the same libllama, model, prompt, threads and token counts.
     struct LLM: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "llm",
-            abstract: "Prompt and generation speed and time to first token, SDK vs raw llama.cpp.")
+            abstract: "Prompt and generation speed and time to first token, SDK vs raw llama.cpp."
+        )
 
         static let defaultPrompt = """
             The history of computing is a story of ever smaller machines doing ever larger work. \
@@ -73,7 +76,9 @@ struct BenchCommand: AsyncParsableCommand {
             // Each side measures right after a warm-up of its own, as the raw process does,
             // so both meet the engine's OpenMP threads in the same state.
             let rawBinary = try rawBaseline()
-            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).txt")
+            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "runanywhere-bench-\(UUID().uuidString).txt"
+            )
             try Data(prompt.utf8).write(to: promptFile)
             defer { try? FileManager.default.removeItem(at: promptFile) }
             try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: baseline.threads)
@@ -89,33 +94,63 @@ struct BenchCommand: AsyncParsableCommand {
                 throw SDKException(.internalError, "The benchmark produced no samples")
             }
             let report = Report(
-                model: model, threads: baseline.threads, tokens: tokens, reps: baseline.reps, promptTokens: sdk[0].promptTokens,
-                sdkGenerationTps: CLI.median(sdk.map(\.generationTps)), rawGenerationTps: CLI.median(raw.map(\.generationTps)),
+                model: model,
+                threads: baseline.threads,
+                tokens: tokens,
+                reps: baseline.reps,
+                promptTokens: sdk[0].promptTokens,
+                sdkGenerationTps: CLI.median(sdk.map(\.generationTps)),
+                rawGenerationTps: CLI.median(raw.map(\.generationTps)),
                 generationRatio: CLI.median(sdk.map(\.generationTps)) / CLI.median(raw.map(\.generationTps)),
-                sdkPromptTps: CLI.median(sdk.map(\.promptTps)), rawPromptTps: CLI.median(raw.map(\.promptTps)),
+                sdkPromptTps: CLI.median(sdk.map(\.promptTps)),
+                rawPromptTps: CLI.median(raw.map(\.promptTps)),
                 promptRatio: CLI.median(sdk.map(\.promptTps)) / CLI.median(raw.map(\.promptTps)),
-                sdkTtftMs: CLI.median(sdk.map(\.ttftMs)), rawTtftMs: CLI.median(raw.map(\.ttftMs)),
+                sdkTtftMs: CLI.median(sdk.map(\.ttftMs)),
+                rawTtftMs: CLI.median(raw.map(\.ttftMs)),
                 ttftOverheadMs: CLI.median(sdk.map(\.ttftMs)) - CLI.median(raw.map(\.ttftMs)),
-                sdkSamples: sdk, rawSamples: raw)
+                sdkSamples: sdk,
+                rawSamples: raw
+            )
             guard sdk[0].promptTokens == raw[0].promptTokens else {
-                throw SDKException(.internalError,
-                                   "SDK and raw saw different prompts (\(sdk[0].promptTokens) vs \(raw[0].promptTokens) tokens)")
+                throw SDKException(
+                    .internalError,
+                    "SDK and raw saw different prompts (\(sdk[0].promptTokens) vs \(raw[0].promptTokens) tokens)"
+                )
             }
             if output.json { return try CLI.printJSON(report) }
-            print("llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(baseline.threads) threads, median of \(baseline.reps)")
+            print(
+                "llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(baseline.threads) threads, median of \(baseline.reps)"
+            )
             print("                  SDK        raw      ratio")
-            print("prompt tok/s  \(CLI.pad(report.sdkPromptTps))  \(CLI.pad(report.rawPromptTps))  \(CLI.pad(report.promptRatio, 3))")
-            print("gen tok/s     \(CLI.pad(report.sdkGenerationTps))  \(CLI.pad(report.rawGenerationTps))  \(CLI.pad(report.generationRatio, 3))")
-            print("TTFT ms       \(CLI.pad(report.sdkTtftMs))  \(CLI.pad(report.rawTtftMs))  overhead \(CLI.format(report.ttftOverheadMs, 2)) ms")
+            print(
+                "prompt tok/s  \(CLI.pad(report.sdkPromptTps))  \(CLI.pad(report.rawPromptTps))  \(CLI.pad(report.promptRatio, 3))"
+            )
+            print(
+                "gen tok/s     \(CLI.pad(report.sdkGenerationTps))  \(CLI.pad(report.rawGenerationTps))  \(CLI.pad(report.generationRatio, 3))"
+            )
+            print(
+                "TTFT ms       \(CLI.pad(report.sdkTtftMs))  \(CLI.pad(report.rawTtftMs))  overhead \(CLI.format(report.ttftOverheadMs, 2)) ms"
+            )
         }
 
         private func sdkSample() async throws -> Sample {
-            let options = LLMGenerationOptions(maxTokens: tokens, temperature: 0, repetitionPenalty: 1,
-                                               threads: baseline.threads, applyChatTemplate: false, ignoreEndOfSequence: true,
-                                               reusePromptCache: false)
+            let options = LLMGenerationOptions(
+                maxTokens: tokens,
+                temperature: 0,
+                repetitionPenalty: 1,
+                threads: baseline.threads,
+                applyChatTemplate: false,
+                ignoreEndOfSequence: true,
+                reusePromptCache: false
+            )
             let r = try await RunAnywhere.generate(prompt, options: options)
-            return Sample(promptTokens: r.promptTokens, generatedTokens: r.generatedTokens, ttftMs: r.timeToFirstTokenMs,
-                          promptTps: r.promptTokensPerSecond, generationTps: r.tokensPerSecond)
+            return Sample(
+                promptTokens: r.promptTokens,
+                generatedTokens: r.generatedTokens,
+                ttftMs: r.timeToFirstTokenMs,
+                promptTps: r.promptTokensPerSecond,
+                generationTps: r.tokensPerSecond
+            )
         }
 
         private func rawBaseline() throws -> URL {
@@ -124,11 +159,15 @@ struct BenchCommand: AsyncParsableCommand {
 
         /// One measured repetition of the raw baseline, after its own warm-up.
         private func runRaw(_ binary: URL, modelPath: String, promptFile: URL) throws -> [Sample] {
-            let data = try CLI.runProcess(binary, [modelPath, promptFile.path, String(tokens), String(baseline.threads), "2", String(contextLength)])
+            let data = try CLI.runProcess(
+                binary,
+                [modelPath, promptFile.path, String(tokens), String(baseline.threads), "2", String(contextLength)]
+            )
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-            return try lines.dropFirst().map { try decoder.decode(Sample.self, from: Data($0.utf8)) }  // first is warm-up
+            // The first line is the warm-up.
+            return try lines.dropFirst().map { try decoder.decode(Sample.self, from: Data($0.utf8)) }
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import RunAnywhereTesting
 import RunAnywhere
+import RunAnywhereTesting
 
 extension BenchCommand {
     /// Loopback download throughput, SDK vs `curl` on the same file and server in one run,
@@ -11,11 +11,12 @@ extension BenchCommand {
             commandName: "download",
             abstract: "Download throughput on loopback, SDK vs curl, and the SDK's peak memory growth.",
             discussion: """
-            A random file is served by a separate server process on 127.0.0.1. curl and the SDK \
-            fetch it alternately; the SDK's run covers everything downloadModel does (HEAD, \
-            transfer, install). Memory growth is the peak RSS during an SDK download minus the \
-            RSS before it (the peak is reset through /proc/self/clear_refs).
-            """)
+                A random file is served by a separate server process on 127.0.0.1. curl and the SDK \
+                fetch it alternately; the SDK's run covers everything downloadModel does (HEAD, \
+                transfer, install). Memory growth is the peak RSS during an SDK download minus the \
+                RSS before it (the peak is reset through /proc/self/clear_refs).
+                """
+        )
         @OptionGroup var output: BenchOutputOptions
         @Option(name: .customLong("size-mb"), help: "Size of the served file in MiB.") var sizeMB = 256
         @Option(help: "Measured repetitions of each, alternating (after one warm-up of each).") var reps = 3
@@ -36,7 +37,9 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            let work = FileManager.default.temporaryDirectory.appendingPathComponent("ra-bench-download-\(UUID().uuidString)")
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ra-bench-download-\(UUID().uuidString)"
+            )
             let root = work.appendingPathComponent("serve")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
@@ -45,8 +48,12 @@ extension BenchCommand {
             let size = Int64(sizeMB) << 20
 
             let server = try Self.startServer(root: root)
-            defer { server.terminate(); server.waitUntilExit() }
-            let url = try Self.readPort(server).map { URL(string: "http://127.0.0.1:\($0)/blob.bin")! }
+            defer {
+                server.terminate()
+                server.waitUntilExit()
+            }
+            let url =
+                try Self.readPort(server).map { URL(string: "http://127.0.0.1:\($0)/blob.bin")! }
                 ?? { throw SDKException(.backendError, "The file server did not start") }()
 
             var options = output.global
@@ -66,8 +73,15 @@ extension BenchCommand {
             func runSDK(sha256: String? = nil) async throws -> (seconds: Double, growthMB: Double) {
                 counter += 1
                 let id = "bench-blob-\(counter)"
-                try RunAnywhere.registerModel(id: id, name: "Bench blob", url: url, framework: .deterministic,
-                                              category: .llm, format: .bin, sha256: sha256)
+                try RunAnywhere.registerModel(
+                    id: id,
+                    name: "Bench blob",
+                    url: url,
+                    framework: .deterministic,
+                    category: .llm,
+                    format: .bin,
+                    sha256: sha256
+                )
                 let baseline = Self.resetPeakAndReadRSS()
                 let start = ContinuousClock.now
                 let model = try await RunAnywhere.downloadModel(id) { _ in }
@@ -80,7 +94,9 @@ extension BenchCommand {
 
             _ = try runCurl()
             _ = try await runSDK()
-            var curlRates: [Double] = [], sdkRates: [Double] = [], growths: [Double] = []
+            var curlRates: [Double] = []
+            var sdkRates: [Double] = []
+            var growths: [Double] = []
             let mb = Double(size) / 1_000_000
             for _ in 0..<reps {
                 curlRates.append(mb / (try runCurl()))
@@ -89,7 +105,8 @@ extension BenchCommand {
                 growths.append(sdk.growthMB)
             }
             // With a checksum: the SDK verifies in the validating stage; curl's equivalent is curl + sha256sum.
-            let digest = String(decoding: try CLI.runProcess(curlBinary, ["sha256sum", blob.path]), as: UTF8.self)
+            let digest =
+                String(decoding: try CLI.runProcess(curlBinary, ["sha256sum", blob.path]), as: UTF8.self)
                 .split(separator: " ").first.map(String.init) ?? ""
             let verified = try await runSDK(sha256: digest)
             let start = ContinuousClock.now
@@ -98,20 +115,30 @@ extension BenchCommand {
             let curlVerified = start.duration(to: .now).milliseconds / 1000
 
             let report = Report(
-                fileBytes: size, reps: reps,
-                curlMBPerS: curlRates.map { ($0 * 10).rounded() / 10 }, sdkMBPerS: sdkRates.map { ($0 * 10).rounded() / 10 },
-                curlMedianMBPerS: CLI.median(curlRates), sdkMedianMBPerS: CLI.median(sdkRates),
+                fileBytes: size,
+                reps: reps,
+                curlMBPerS: curlRates.map { ($0 * 10).rounded() / 10 },
+                sdkMBPerS: sdkRates.map { ($0 * 10).rounded() / 10 },
+                curlMedianMBPerS: CLI.median(curlRates),
+                sdkMedianMBPerS: CLI.median(sdkRates),
                 ratio: CLI.median(sdkRates) / CLI.median(curlRates),
-                sdkPeakRSSGrowthMB: growths, sdkMaxPeakRSSGrowthMB: growths.max() ?? 0,
-                sdkVerifiedMBPerS: mb / verified.seconds, curlPlusSha256sumMBPerS: mb / curlVerified)
+                sdkPeakRSSGrowthMB: growths,
+                sdkMaxPeakRSSGrowthMB: growths.max() ?? 0,
+                sdkVerifiedMBPerS: mb / verified.seconds,
+                curlPlusSha256sumMBPerS: mb / curlVerified
+            )
             if output.json { return try CLI.printJSON(report) }
             print("File: \(sizeMB) MiB served from 127.0.0.1 by a separate process; \(reps) alternating runs each")
             print("                      median MB/s   runs")
             print("curl                 \(CLI.pad(report.curlMedianMBPerS))   \(report.curlMBPerS)")
             print("SDK downloadModel    \(CLI.pad(report.sdkMedianMBPerS))   \(report.sdkMBPerS)")
             print("speed ratio (SDK/curl): \(CLI.format(report.ratio, 3))")
-            print("SDK peak RSS growth: \(CLI.format(report.sdkMaxPeakRSSGrowthMB)) MB (max of \(growths.map { CLI.format($0) }))")
-            print("with SHA-256: SDK \(CLI.format(report.sdkVerifiedMBPerS)) MB/s, curl + sha256sum \(CLI.format(report.curlPlusSha256sumMBPerS)) MB/s")
+            print(
+                "SDK peak RSS growth: \(CLI.format(report.sdkMaxPeakRSSGrowthMB)) MB (max of \(growths.map { CLI.format($0) }))"
+            )
+            print(
+                "with SHA-256: SDK \(CLI.format(report.sdkVerifiedMBPerS)) MB/s, curl + sha256sum \(CLI.format(report.curlPlusSha256sumMBPerS)) MB/s"
+            )
         }
 
         static func writeRandomFile(_ url: URL, bytes: Int64) throws {
@@ -155,7 +182,8 @@ extension BenchCommand {
         /// A field of /proc/self/status, in KiB.
         static func status(_ field: String) -> Int {
             guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-                  let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
+            else { return 0 }
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
 
@@ -169,7 +197,10 @@ extension BenchCommand {
     /// `runanywhere bench file-server --root DIR`: serves DIR on 127.0.0.1 and prints the port.
     struct FileServer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "file-server", abstract: "Serve a folder on 127.0.0.1 (for bench download).", shouldDisplay: false)
+            commandName: "file-server",
+            abstract: "Serve a folder on 127.0.0.1 (for bench download).",
+            shouldDisplay: false
+        )
         @Option(help: "The folder to serve.") var root: String
         @Option(help: "The port (0: any free one).") var port = 0
 

@@ -8,13 +8,15 @@ extension BenchCommand {
     struct STT: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "stt",
-            abstract: "Transcription time and real-time factor of a short utterance, SDK vs raw whisper.cpp.")
+            abstract: "Transcription time and real-time factor of a short utterance, SDK vs raw whisper.cpp."
+        )
 
         static let defaultText = "Turn on the kitchen lights and set the heating to twenty degrees."
 
         @OptionGroup var output: BenchOutputOptions
         @Option(help: "STT model id.") var model = CLI.Defaults.stt
-        @Option(help: "A WAV file to transcribe (default: the sentence below, spoken by the default voice).") var file: String?
+        @Option(help: "A WAV file to transcribe (default: the sentence below, spoken by the default voice).") var file:
+            String?
         @Option(help: "Text spoken for the default utterance.") var text = defaultText
         @OptionGroup var baseline: BaselineOptions
 
@@ -50,9 +52,13 @@ extension BenchCommand {
             try CLI.start(output.global)
             let rawBinary = try CLI.siblingExecutable("raw-whisper-bench", override: baseline.rawBinary)
             let info = try RunAnywhere.model(model)
-            guard let path = info.localPath else { throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file") }
+            guard let path = info.localPath else {
+                throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
+            }
             let audio = try await utterance()
-            let audioFile = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID().uuidString).f32")
+            let audioFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "runanywhere-bench-\(UUID().uuidString).f32"
+            )
             try audio.float32Data.write(to: audioFile)
             defer { try? FileManager.default.removeItem(at: audioFile) }
             let audioContext = WhisperCPP.audioContext(forSeconds: audio.duration)
@@ -64,22 +70,41 @@ extension BenchCommand {
             var text = ""
             // Interleaved so that drift in the machine's speed falls on both sides alike.
             for _ in 0..<baseline.reps {
-                let output = try CLI.runProcess(rawBinary, [path.path, audioFile.path, String(baseline.threads), String(audioContext), "2"])
+                let output = try CLI.runProcess(
+                    rawBinary,
+                    [path.path, audioFile.path, String(baseline.threads), String(audioContext), "2"]
+                )
                 let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
-                rawSamples += try lines.dropFirst().map { try JSONDecoder().decode(RawSample.self, from: Data($0.utf8)) }
+                rawSamples += try lines.dropFirst().map {
+                    try JSONDecoder().decode(RawSample.self, from: Data($0.utf8))
+                }
                 _ = try await RunAnywhere.transcribe(audio, options: options)
                 let result = try await RunAnywhere.transcribe(audio, options: options)
                 sdk.append(result.processingTimeMs)
                 text = result.text
             }
-            let sdkMs = CLI.median(sdk), rawMs = CLI.median(rawSamples.map(\.ms))
-            let report = Report(model: model, threads: baseline.threads, reps: baseline.reps, audioSeconds: audio.duration, audioContext: audioContext,
-                                sdkMs: sdkMs, rawMs: rawMs, speedRatio: rawMs / sdkMs, rtf: sdkMs / 1000 / audio.duration,
-                                rawRtf: rawMs / 1000 / audio.duration, text: text,
-                                rawText: rawSamples.last?.text.trimmingCharacters(in: .whitespaces) ?? "",
-                                sdkSamplesMs: sdk, rawSamplesMs: rawSamples.map(\.ms))
+            let sdkMs = CLI.median(sdk)
+            let rawMs = CLI.median(rawSamples.map(\.ms))
+            let report = Report(
+                model: model,
+                threads: baseline.threads,
+                reps: baseline.reps,
+                audioSeconds: audio.duration,
+                audioContext: audioContext,
+                sdkMs: sdkMs,
+                rawMs: rawMs,
+                speedRatio: rawMs / sdkMs,
+                rtf: sdkMs / 1000 / audio.duration,
+                rawRtf: rawMs / 1000 / audio.duration,
+                text: text,
+                rawText: rawSamples.last?.text.trimmingCharacters(in: .whitespaces) ?? "",
+                sdkSamplesMs: sdk,
+                rawSamplesMs: rawSamples.map(\.ms)
+            )
             if output.json { return try CLI.printJSON(report) }
-            print("whisper.cpp benchmark — \(model), \(CLI.format(audio.duration, 2)) s of audio, audio_ctx \(audioContext), \(baseline.threads) threads, median of \(baseline.reps)")
+            print(
+                "whisper.cpp benchmark — \(model), \(CLI.format(audio.duration, 2)) s of audio, audio_ctx \(audioContext), \(baseline.threads) threads, median of \(baseline.reps)"
+            )
             print("              SDK        raw      ratio")
             print("ms        \(CLI.pad(sdkMs))  \(CLI.pad(rawMs))  \(CLI.pad(report.speedRatio, 3))")
             print("RTF       \(CLI.pad(report.rtf, 3))  \(CLI.pad(report.rawRtf, 3))")

@@ -6,7 +6,9 @@ extension BenchCommand {
     /// Real-time factor and time to first audio of speech synthesis.
     struct TTS: SDKCommand {
         static let configuration = CommandConfiguration(
-            commandName: "tts", abstract: "Synthesis real-time factor and time to the first audio chunk.")
+            commandName: "tts",
+            abstract: "Synthesis real-time factor and time to the first audio chunk."
+        )
 
         static let defaultText = """
             Good morning. The weather today is sunny, with a high of twenty two degrees. \
@@ -14,7 +16,8 @@ extension BenchCommand {
             """
 
         @OptionGroup var output: BenchOutputOptions
-        @Option(help: "Voice id (default: \(CLI.Defaults.tts) when installed, else the system voice).") var voice: String?
+        @Option(help: "Voice id (default: \(CLI.Defaults.tts) when installed, else the system voice).") var voice:
+            String?
         @Option(help: "Text to speak.") var text = defaultText
         @Option(help: "Measured repetitions (after one warm-up).") var reps = 5
 
@@ -41,7 +44,8 @@ extension BenchCommand {
             var firstChunk: [Double] = []
             var total: [Double] = []
             var rtf: [Double] = []
-            var seconds = 0.0, chunks = 0
+            var seconds = 0.0
+            var chunks = 0
             for rep in 0...reps {
                 let start = ContinuousClock.now
                 var first: Double?
@@ -58,12 +62,25 @@ extension BenchCommand {
                 total.append(ms)
                 rtf.append(ms / 1000 / seconds)
             }
-            let report = Report(voice: voiceId ?? "system", reps: reps, characters: text.count, audioSeconds: seconds,
-                                rtf: CLI.median(rtf), firstChunkMs: CLI.median(firstChunk), totalMs: CLI.median(total),
-                                chunks: chunks, rtfSamples: rtf, firstChunkSamplesMs: firstChunk)
+            let report = Report(
+                voice: voiceId ?? "system",
+                reps: reps,
+                characters: text.count,
+                audioSeconds: seconds,
+                rtf: CLI.median(rtf),
+                firstChunkMs: CLI.median(firstChunk),
+                totalMs: CLI.median(total),
+                chunks: chunks,
+                rtfSamples: rtf,
+                firstChunkSamplesMs: firstChunk
+            )
             if output.json { return try CLI.printJSON(report) }
-            print("TTS benchmark — \(report.voice), \(text.count) characters → \(CLI.format(seconds, 2)) s of audio in \(chunks) chunks, median of \(reps)")
-            print("RTF \(CLI.format(report.rtf, 3)), first chunk after \(CLI.format(report.firstChunkMs)) ms, all after \(CLI.format(report.totalMs)) ms")
+            print(
+                "TTS benchmark — \(report.voice), \(text.count) characters → \(CLI.format(seconds, 2)) s of audio in \(chunks) chunks, median of \(reps)"
+            )
+            print(
+                "RTF \(CLI.format(report.rtf, 3)), first chunk after \(CLI.format(report.firstChunkMs)) ms, all after \(CLI.format(report.totalMs)) ms"
+            )
         }
     }
 }

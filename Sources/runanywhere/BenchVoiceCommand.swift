@@ -7,7 +7,8 @@ extension BenchCommand {
     struct Voice: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "voice",
-            abstract: "Voice agent latency: the VAD's end of speech to the first audio of the reply, per turn.")
+            abstract: "Voice agent latency: the VAD's end of speech to the first audio of the reply, per turn."
+        )
 
         static let questions = [
             "What is the capital of France?", "Can you name a fruit that is yellow?", "How many days are in a week?",
@@ -55,7 +56,8 @@ extension BenchCommand {
             }
             var results: [VoiceAgentResult] = []
             let input = WAVFileAudioInput(audio: recording, pace: .realTime)
-            for await event in RunAnywhere.streamVoiceAgent(input: input, output: AudioRecorderOutput(realTime: false)) {
+            for await event in RunAnywhere.streamVoiceAgent(input: input, output: AudioRecorderOutput(realTime: false))
+            {
                 switch event {
                 case .turnCompleted(let result): results.append(result)
                 case .error(let error): throw error
@@ -65,17 +67,28 @@ extension BenchCommand {
             guard !results.isEmpty else { throw SDKException(.internalError, "No turn completed") }
             let timings = results.map(\.timings)
             let latency = timings.map(\.endOfSpeechToFirstAudioMs)
-            let report = Report(turns: results.count, p50EndOfSpeechToFirstAudioMs: CLI.median(latency),
-                                p95EndOfSpeechToFirstAudioMs: CLI.percentile(latency, 0.95), maxEndOfSpeechToFirstAudioMs: latency.max() ?? 0,
-                                medianSttMs: CLI.median(timings.map(\.sttMs)), medianLlmFirstTokenMs: CLI.median(timings.map(\.llmFirstTokenMs)),
-                                medianLlmFirstSentenceMs: CLI.median(timings.map(\.llmFirstSentenceMs)),
-                                medianTtsFirstChunkMs: CLI.median(timings.map(\.ttsFirstChunkMs)),
-                                medianSilenceWaitMs: CLI.median(timings.map(\.silenceWaitMs)), perTurn: timings,
-                                transcripts: results.map(\.transcript), replies: results.map(\.responseText))
+            let report = Report(
+                turns: results.count,
+                p50EndOfSpeechToFirstAudioMs: CLI.median(latency),
+                p95EndOfSpeechToFirstAudioMs: CLI.percentile(latency, 0.95),
+                maxEndOfSpeechToFirstAudioMs: latency.max() ?? 0,
+                medianSttMs: CLI.median(timings.map(\.sttMs)),
+                medianLlmFirstTokenMs: CLI.median(timings.map(\.llmFirstTokenMs)),
+                medianLlmFirstSentenceMs: CLI.median(timings.map(\.llmFirstSentenceMs)),
+                medianTtsFirstChunkMs: CLI.median(timings.map(\.ttsFirstChunkMs)),
+                medianSilenceWaitMs: CLI.median(timings.map(\.silenceWaitMs)),
+                perTurn: timings,
+                transcripts: results.map(\.transcript),
+                replies: results.map(\.responseText)
+            )
             if output.json { return try CLI.printJSON(report) }
             print("voice agent benchmark — \(results.count) turns")
-            print("end of speech → first audio: p50 \(CLI.format(report.p50EndOfSpeechToFirstAudioMs, 0)) ms, p95 \(CLI.format(report.p95EndOfSpeechToFirstAudioMs, 0)) ms")
-            print("medians: STT \(CLI.format(report.medianSttMs, 0)) ms, LLM first token \(CLI.format(report.medianLlmFirstTokenMs, 0)) ms, first sentence \(CLI.format(report.medianLlmFirstSentenceMs, 0)) ms, TTS first chunk \(CLI.format(report.medianTtsFirstChunkMs, 0)) ms; the VAD waited \(CLI.format(report.medianSilenceWaitMs, 0)) ms of silence before")
+            print(
+                "end of speech → first audio: p50 \(CLI.format(report.p50EndOfSpeechToFirstAudioMs, 0)) ms, p95 \(CLI.format(report.p95EndOfSpeechToFirstAudioMs, 0)) ms"
+            )
+            print(
+                "medians: STT \(CLI.format(report.medianSttMs, 0)) ms, LLM first token \(CLI.format(report.medianLlmFirstTokenMs, 0)) ms, first sentence \(CLI.format(report.medianLlmFirstSentenceMs, 0)) ms, TTS first chunk \(CLI.format(report.medianTtsFirstChunkMs, 0)) ms; the VAD waited \(CLI.format(report.medianSilenceWaitMs, 0)) ms of silence before"
+            )
         }
     }
 }

@@ -47,7 +47,10 @@ struct BenchOutputOptions: ParsableArguments {
 struct BaselineOptions: ParsableArguments {
     @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
     @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
-    @Option(name: .customLong("raw-binary"), help: "The raw baseline (default: the raw-*-bench program next to this executable).")
+    @Option(
+        name: .customLong("raw-binary"),
+        help: "The raw baseline (default: the raw-*-bench program next to this executable)."
+    )
     var rawBinary: String?
 }
 
@@ -68,8 +71,10 @@ enum CLI {
         WhisperCPP.register()
         Sherpa.register()
         SystemVoice.register()
-        try RunAnywhere.initialize(environment: .development,
-                                   storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        try RunAnywhere.initialize(
+            environment: .development,
+            storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        )
     }
 
     static func printError(_ line: String) {
@@ -108,12 +113,16 @@ enum CLI {
 
     /// An executable built next to this one (a raw-engine baseline), or `override`.
     static func siblingExecutable(_ name: String, override: String?) throws -> URL {
-        let binary = override.map { URL(fileURLWithPath: $0) }
+        let binary =
+            override.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-                .deletingLastPathComponent().appendingPathComponent(name)
+            .deletingLastPathComponent().appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw SDKException(.fileSystemError, "The raw baseline \(binary.path) is missing",
-                               recovery: "Build it with `swift build` (product \(name)) or pass --raw-binary")
+            throw SDKException(
+                .fileSystemError,
+                "The raw baseline \(binary.path) is missing",
+                recovery: "Build it with `swift build` (product \(name)) or pass --raw-binary"
+            )
         }
         return binary
     }
@@ -132,8 +141,11 @@ enum CLI {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw SDKException(.backendError, "\(binary.lastPathComponent) failed (status \(process.terminationStatus)): "
-                               + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            throw SDKException(
+                .backendError,
+                "\(binary.lastPathComponent) failed (status \(process.terminationStatus)): "
+                    + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            )
         }
         return data
     }

@@ -5,7 +5,9 @@ import RunAnywhere
 /// An interactive (or scripted) conversation: one user turn per line of stdin.
 struct ChatCommand: SDKCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chat", abstract: "Chat with a model; each line of stdin is a user turn (`/reset` clears history).")
+        commandName: "chat",
+        abstract: "Chat with a model; each line of stdin is a user turn (`/reset` clears history)."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Model id.") var model: String
@@ -24,7 +26,10 @@ struct ChatCommand: SDKCommand {
             guard let line = readLine() else { break }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
-            if text == "/reset" { history = base; continue }
+            if text == "/reset" {
+                history = base
+                continue
+            }
             history.append(.user(text))
             if interactive { CLI.write("assistant> ") }
             var answer = ""

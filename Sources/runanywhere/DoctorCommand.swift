@@ -4,7 +4,10 @@ import RunAnywhere
 
 /// Reports the engines, the SDK home and the models.
 struct DoctorCommand: SDKCommand {
-    static let configuration = CommandConfiguration(commandName: "doctor", abstract: "Check engines, storage and models.")
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check engines, storage and models."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Print one JSON object.") var json = false
@@ -24,10 +27,14 @@ struct DoctorCommand: SDKCommand {
         let missing = models.filter { model in
             model.localPath.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
         }.map(\.id)
-        let report = Report(sdkVersion: RunAnywhere.version, home: RunAnywhere.paths?.home.path ?? "",
-                            engines: RunAnywhere.registeredModules.map { $0.engineInfo() },
-                            downloadLibraries: RunAnywhere.downloadLibraries,
-                            models: models, modelFilesMissing: missing)
+        let report = Report(
+            sdkVersion: RunAnywhere.version,
+            home: RunAnywhere.paths?.home.path ?? "",
+            engines: RunAnywhere.registeredModules.map { $0.engineInfo() },
+            downloadLibraries: RunAnywhere.downloadLibraries,
+            models: models,
+            modelFilesMissing: missing
+        )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
         print("home:    \(report.home)")
@@ -37,7 +44,9 @@ struct DoctorCommand: SDKCommand {
             for (key, value) in engine.details.sorted(by: { $0.key < $1.key }) { print("      \(key): \(value)") }
         }
         print("downloads:")
-        for (name, version) in report.downloadLibraries.sorted(by: { $0.key < $1.key }) { print("  ✓ \(name): \(version)") }
+        for (name, version) in report.downloadLibraries.sorted(by: { $0.key < $1.key }) {
+            print("  ✓ \(name): \(version)")
+        }
         print("models:  \(models.count)")
         for model in models {
             let state = missing.contains(model.id) ? "FILE MISSING" : model.isDownloaded ? "ready" : "not downloaded"

@@ -15,9 +15,17 @@ struct SamplingOptions: ParsableArguments {
     @Option(help: "Decoding threads.") var threads: Int?
 
     var options: LLMGenerationOptions {
-        LLMGenerationOptions(maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK,
-                             repetitionPenalty: repetitionPenalty, seed: seed, stopSequences: stop,
-                             systemPrompt: system, threads: threads)
+        LLMGenerationOptions(
+            maxTokens: maxTokens,
+            temperature: temperature,
+            topP: topP,
+            topK: topK,
+            repetitionPenalty: repetitionPenalty,
+            seed: seed,
+            stopSequences: stop,
+            systemPrompt: system,
+            threads: threads
+        )
     }
 }
 
@@ -47,8 +55,10 @@ struct GenerateCommand: SDKCommand {
                 if !isThinking { CLI.write(text) }
             case .completed(let r):
                 CLI.write("\n")
-                CLI.printError("[\(r.generatedTokens) tokens, \(CLI.format(r.tokensPerSecond)) tok/s, "
-                               + "first token \(CLI.format(r.timeToFirstTokenMs)) ms, \(r.finishReason.rawValue)]")
+                CLI.printError(
+                    "[\(r.generatedTokens) tokens, \(CLI.format(r.tokensPerSecond)) tok/s, "
+                        + "first token \(CLI.format(r.timeToFirstTokenMs)) ms, \(r.finishReason.rawValue)]"
+                )
             }
         }
     }

@@ -5,8 +5,10 @@ import RunAnywhere
 /// `runanywhere models …`: the model registry.
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "models", abstract: "List, register, download, import, delete and remove models.",
-        subcommands: [List.self, Register.self, Download.self, Import.self, Delete.self, Remove.self])
+        commandName: "models",
+        abstract: "List, register, download, import, delete and remove models.",
+        subcommands: [List.self, Register.self, Download.self, Import.self, Delete.self, Remove.self]
+    )
 
     struct List: SDKCommand {
         static let configuration = CommandConfiguration(abstract: "List registered models.")
@@ -22,16 +24,21 @@ struct ModelsCommand: AsyncParsableCommand {
             for model in models {
                 let size = model.sizeBytes.map(CLI.bytes) ?? "?"
                 let state = model.isDownloaded ? "on disk" : model.isDownloadable ? "downloadable" : "missing"
-                print("\(model.id)\t\(model.category.rawValue)\t\(model.framework.rawValue)\t\(size)\t\(state)\t\(model.name)")
+                print(
+                    "\(model.id)\t\(model.category.rawValue)\t\(model.framework.rawValue)\t\(size)\t\(state)\t\(model.name)"
+                )
             }
         }
     }
 
     struct Import: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy (or move) a local model file or model folder into the store.")
+        static let configuration = CommandConfiguration(
+            abstract: "Copy (or move) a local model file or model folder into the store."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model file, or a folder holding a model's files.") var path: String
-        @Option(help: "For a folder: the primary file engines open (default: the only model file in it).") var file: String?
+        @Option(help: "For a folder: the primary file engines open (default: the only model file in it).") var file:
+            String?
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
         @Option(help: "llm, embedding, stt, tts, vad or vlm.") var category: ModelCategory
@@ -41,8 +48,15 @@ struct ModelsCommand: AsyncParsableCommand {
 
         func execute() async throws {
             try CLI.start(global)
-            let model = try RunAnywhere.importModel(from: URL(fileURLWithPath: path), id: id, name: name, category: category,
-                                                    framework: framework, mode: move ? .move : .copy, primaryFile: file)
+            let model = try RunAnywhere.importModel(
+                from: URL(fileURLWithPath: path),
+                id: id,
+                name: name,
+                category: category,
+                framework: framework,
+                mode: move ? .move : .copy,
+                primaryFile: file
+            )
             if json { return try CLI.printJSON(model) }
             print("Imported \(model.id) → \(model.localPath?.path ?? "?")")
         }
@@ -52,9 +66,10 @@ struct ModelsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a model by URL, to download later with `models download`.",
             discussion: """
-            One --url registers a single file, or an archive with --archive. Several --url \
-            options register a multi-file model whose primary file is --file (default: the first).
-            """)
+                One --url registers a single file, or an archive with --archive. Several --url \
+                options register a multi-file model whose primary file is --file (default: the first).
+                """
+        )
         @OptionGroup var global: GlobalOptions
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
@@ -64,7 +79,10 @@ struct ModelsCommand: AsyncParsableCommand {
         @Option(help: "Expected SHA-256 (hex); one per --url, in order.") var sha256: [String] = []
         @Option(help: "Expected size in bytes; one per --url, in order.") var size: [Int64] = []
         @Option(help: "The URL is an archive of this type: zip, tar.gz, tar.bz2 or tar.xz.") var archive: ArchiveType?
-        @Option(help: "Archive: the primary file's path inside it. Multi-file: the primary file. One file: its name on disk.")
+        @Option(
+            help:
+                "Archive: the primary file's path inside it. Multi-file: the primary file. One file: its name on disk."
+        )
         var file: String?
         @Option(help: "Archive: another path it must contain (repeatable).") var expect: [String] = []
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
@@ -80,22 +98,52 @@ struct ModelsCommand: AsyncParsableCommand {
                 throw SDKException(.invalidInput, "Give one --sha256 and one --size per --url, or none")
             }
             let files = urls.indices.map { index in
-                RemoteFile(url: urls[index], sha256: sha256.isEmpty ? nil : sha256[index], sizeBytes: size.isEmpty ? nil : size[index])
+                RemoteFile(
+                    url: urls[index],
+                    sha256: sha256.isEmpty ? nil : sha256[index],
+                    sizeBytes: size.isEmpty ? nil : size[index]
+                )
             }
             let name = name ?? id
             let model: ModelInfo
             if archive != nil || ArchiveType(url: urls[0]) != nil {
                 guard urls.count == 1 else { throw SDKException(.invalidInput, "An archive model has one --url") }
                 guard let file else { throw SDKException(.invalidInput, "Name the archive's primary file with --file") }
-                let spec = try ModelArchive(url: urls[0], type: archive, primaryFile: file, expectedFiles: expect,
-                                            sha256: files[0].sha256, sizeBytes: files[0].sizeBytes)
-                model = try RunAnywhere.registerModel(archive: spec, id: id, name: name, framework: framework, category: category)
+                let spec = try ModelArchive(
+                    url: urls[0],
+                    type: archive,
+                    primaryFile: file,
+                    expectedFiles: expect,
+                    sha256: files[0].sha256,
+                    sizeBytes: files[0].sizeBytes
+                )
+                model = try RunAnywhere.registerModel(
+                    archive: spec,
+                    id: id,
+                    name: name,
+                    framework: framework,
+                    category: category
+                )
             } else if files.count > 1 {
-                model = try RunAnywhere.registerModel(multiFile: files, primaryFile: file ?? files[0].fileName, id: id, name: name,
-                                                      framework: framework, category: category)
+                model = try RunAnywhere.registerModel(
+                    multiFile: files,
+                    primaryFile: file ?? files[0].fileName,
+                    id: id,
+                    name: name,
+                    framework: framework,
+                    category: category
+                )
             } else {
-                model = try RunAnywhere.registerModel(id: id, name: name, url: urls[0], framework: framework, category: category,
-                                                      fileName: file, sha256: files[0].sha256, sizeBytes: files[0].sizeBytes)
+                model = try RunAnywhere.registerModel(
+                    id: id,
+                    name: name,
+                    url: urls[0],
+                    framework: framework,
+                    category: category,
+                    fileName: file,
+                    sha256: files[0].sha256,
+                    sizeBytes: files[0].sizeBytes
+                )
             }
             if json { return try CLI.printJSON(model) }
             print("Registered \(model.id); fetch it with `runanywhere models download \(model.id)`")
@@ -104,7 +152,8 @@ struct ModelsCommand: AsyncParsableCommand {
 
     struct Delete: SDKCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete a model's files; a model registered by URL stays registered for a later download.")
+            abstract: "Delete a model's files; a model registered by URL stays registered for a later download."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model id.") var id: String
 

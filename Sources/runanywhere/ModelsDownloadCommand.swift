@@ -7,7 +7,8 @@ extension ModelsCommand {
     struct Download: SDKCommand {
         static let configuration = CommandConfiguration(
             abstract: "Download a registered model into the store.",
-            discussion: "An interrupted download resumes where it stopped when run again.")
+            discussion: "An interrupted download resumes where it stopped when run again."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model id.") var id: String
         @Flag(name: .long, help: "Print one JSON line per progress report.") var json = false

@@ -8,8 +8,10 @@ struct RunAnywhereCLI: AsyncParsableCommand {
         commandName: "runanywhere",
         abstract: "On-device AI from the command line: models, generation, chat, speech and benchmarks.",
         version: RunAnywhere.version,
-        subcommands: [DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
-                      TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, StorageCommand.self,
-                      BenchCommand.self]
+        subcommands: [
+            DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
+            TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, StorageCommand.self,
+            BenchCommand.self,
+        ]
     )
 }

@@ -4,12 +4,16 @@ import RunAnywhere
 
 /// `runanywhere speak TEXT`: text to speech, to a WAV file or the sound device.
 struct SpeakCommand: SDKCommand {
-    static let configuration = CommandConfiguration(commandName: "speak", abstract: "Speak text to a WAV file or the sound device.")
+    static let configuration = CommandConfiguration(
+        commandName: "speak",
+        abstract: "Speak text to a WAV file or the sound device."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The text to speak.") var text: String?
     @Option(name: .customLong("out"), help: "Write the audio to this WAV file instead of playing it.") var out: String?
-    @Option(help: "Voice id: a voice model (default: \(CLI.Defaults.tts) when installed) or espeak-ng:<language>.") var voice: String?
+    @Option(help: "Voice id: a voice model (default: \(CLI.Defaults.tts) when installed) or espeak-ng:<language>.")
+    var voice: String?
     @Option(help: "Speaking rate (1 = normal).") var rate: Float = 1
     @Option(help: "Pitch (1 = the voice's own).") var pitch: Float = 1
     @Option(help: "Volume (1 = unchanged).") var volume: Float = 1
@@ -35,20 +39,37 @@ struct SpeakCommand: SDKCommand {
             for voice in voices { print("\(voice.id)\t\(voice.language)\t\(voice.name)") }
             return
         }
-        guard let text else { throw SDKException(.emptyText, "Nothing to speak", recovery: "Pass the text as an argument") }
+        guard let text else {
+            throw SDKException(.emptyText, "Nothing to speak", recovery: "Pass the text as an argument")
+        }
         let voiceId = voice ?? CLI.model(nil, orDefault: CLI.Defaults.tts)
         // A voice model loads first, so the timings below are synthesis only.
         if let voiceId, (try? RunAnywhere.model(voiceId))?.category == .speechSynthesis {
             try await RunAnywhere.loadTTSModel(voiceId)
         }
         let options = TTSOptions(voice: voiceId, rate: rate, pitch: pitch, volume: volume)
-        let output: any AudioOutput = out.map { WAVFileAudioOutput(url: URL(fileURLWithPath: $0)) } ?? ALSAAudioOutput(device: device)
+        let output: any AudioOutput =
+            out.map { WAVFileAudioOutput(url: URL(fileURLWithPath: $0)) } ?? ALSAAudioOutput(device: device)
         let result = try await RunAnywhere.speak(text, options: options, output: output)
-        let report = Output(voice: voiceId ?? "system", duration: result.duration,
-                            rtf: result.duration > 0 ? result.totalMs / 1000 / result.duration : 0,
-                            firstChunkMs: result.firstAudioMs, totalMs: result.totalMs, chunks: result.chunks, out: out)
+        let report = Output(
+            voice: voiceId ?? "system",
+            duration: result.duration,
+            rtf: result.duration > 0 ? result.totalMs / 1000 / result.duration : 0,
+            firstChunkMs: result.firstAudioMs,
+            totalMs: result.totalMs,
+            chunks: result.chunks,
+            out: out
+        )
         if json { return try CLI.printJSON(report) }
-        print(String(format: "%.2f s of speech (%@), first audio after %.0f ms, RTF %.3f%@", report.duration, report.voice,
-                     report.firstChunkMs, report.rtf, out.map { " → \($0)" } ?? ""))
+        print(
+            String(
+                format: "%.2f s of speech (%@), first audio after %.0f ms, RTF %.3f%@",
+                report.duration,
+                report.voice,
+                report.firstChunkMs,
+                report.rtf,
+                out.map { " → \($0)" } ?? ""
+            )
+        )
     }
 }

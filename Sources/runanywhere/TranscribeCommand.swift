@@ -28,8 +28,11 @@ struct TranscribeCommand: SDKCommand {
     func execute() async throws {
         try CLI.start(global)
         guard let id = CLI.model(model, orDefault: CLI.Defaults.stt) else {
-            throw SDKException(.modelNotFound, "No STT model given and \(CLI.Defaults.stt) is not installed",
-                               recovery: "Run `make models` or pass --model")
+            throw SDKException(
+                .modelNotFound,
+                "No STT model given and \(CLI.Defaults.stt) is not installed",
+                recovery: "Run `make models` or pass --model"
+            )
         }
         let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: file))
         try await RunAnywhere.loadSTTModel(id)
@@ -41,7 +44,9 @@ struct TranscribeCommand: SDKCommand {
                 continuation.finish()
             }
             for try await partial in RunAnywhere.transcribeStream(chunks, options: options) {
-                if partial.isFinal { output = partial.output } else if !json {
+                if partial.isFinal {
+                    output = partial.output
+                } else if !json {
                     print(String(format: "[%5.1f s] ", partial.audioDuration) + partial.text)
                 }
             }
@@ -50,17 +55,32 @@ struct TranscribeCommand: SDKCommand {
         }
         guard let output else { throw SDKException(.internalError, "The transcription produced no result") }
         if json {
-            return try CLI.printJSON(Output(text: output.text, segments: output.segments, language: output.language,
-                                            confidence: output.confidence, modelId: output.modelId,
-                                            audioDuration: output.audioDuration, processingTimeMs: output.processingTimeMs,
-                                            rtf: output.realTimeFactor))
+            return try CLI.printJSON(
+                Output(
+                    text: output.text,
+                    segments: output.segments,
+                    language: output.language,
+                    confidence: output.confidence,
+                    modelId: output.modelId,
+                    audioDuration: output.audioDuration,
+                    processingTimeMs: output.processingTimeMs,
+                    rtf: output.realTimeFactor
+                )
+            )
         }
         print(output.text)
         if global.verbose {
             for segment in output.segments {
                 print(String(format: "  %6.2f–%6.2f  ", segment.start, segment.end) + segment.text)
             }
-            print(String(format: "%.2f s of audio in %.0f ms (RTF %.3f)", output.audioDuration, output.processingTimeMs, output.realTimeFactor))
+            print(
+                String(
+                    format: "%.2f s of audio in %.0f ms (RTF %.3f)",
+                    output.audioDuration,
+                    output.processingTimeMs,
+                    output.realTimeFactor
+                )
+            )
         }
     }
 }

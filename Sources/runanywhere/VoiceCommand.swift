@@ -5,7 +5,9 @@ import RunAnywhere
 /// `runanywhere voice`: the voice agent over a recording or the microphone.
 struct VoiceCommand: SDKCommand {
     static let configuration = CommandConfiguration(
-        commandName: "voice", abstract: "Talk to the voice agent: replay a recording through it, or use the microphone.")
+        commandName: "voice",
+        abstract: "Talk to the voice agent: replay a recording through it, or use the microphone."
+    )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var models: VoiceModelOptions
@@ -39,14 +41,20 @@ struct VoiceCommand: SDKCommand {
         let speaker: (any AudioOutput)?
         if live {
             guard ALSAAudioInput.isAvailable() else {
-                throw SDKException(.audioDeviceUnavailable, "No microphone: ALSA's default capture device cannot be opened",
-                                   recovery: "Replay a recording with --input FILE.wav")
+                throw SDKException(
+                    .audioDeviceUnavailable,
+                    "No microphone: ALSA's default capture device cannot be opened",
+                    recovery: "Replay a recording with --input FILE.wav"
+                )
             }
             source = ALSAAudioInput()
             sink = AudioRecorderOutput(realTime: false)
             speaker = ALSAAudioOutput()
         } else {
-            source = try WAVFileAudioInput(url: URL(fileURLWithPath: input!), pace: fast ? .asFastAsPossible : .realTime)
+            source = try WAVFileAudioInput(
+                url: URL(fileURLWithPath: input!),
+                pace: fast ? .asFastAsPossible : .realTime
+            )
             sink = AudioRecorderOutput(realTime: !fast)
             speaker = nil
         }
@@ -60,14 +68,29 @@ struct VoiceCommand: SDKCommand {
         }
         if let output, let audio = sink.audio { try WAVFile.write(audio, to: URL(fileURLWithPath: output)) }
         let timings = results.map(\.timings)
-        let summary = Summary(turns: results.count, interruptions: interruptions,
-                              endOfSpeechToFirstAudioMs: CLI.median(timings.map(\.endOfSpeechToFirstAudioMs)),
-                              sttMs: CLI.median(timings.map(\.sttMs)), llmFirstTokenMs: CLI.median(timings.map(\.llmFirstTokenMs)),
-                              ttsFirstChunkMs: CLI.median(timings.map(\.ttsFirstChunkMs)), perTurn: timings, output: output)
+        let summary = Summary(
+            turns: results.count,
+            interruptions: interruptions,
+            endOfSpeechToFirstAudioMs: CLI.median(timings.map(\.endOfSpeechToFirstAudioMs)),
+            sttMs: CLI.median(timings.map(\.sttMs)),
+            llmFirstTokenMs: CLI.median(timings.map(\.llmFirstTokenMs)),
+            ttsFirstChunkMs: CLI.median(timings.map(\.ttsFirstChunkMs)),
+            perTurn: timings,
+            output: output
+        )
         if json { return try CLI.printJSON(summary) }
-        print(String(format: "%d turn(s), %d interruption(s); median end of speech → first audio %.0f ms (STT %.0f, LLM first token %.0f, TTS first chunk %.0f)",
-                     summary.turns, interruptions, summary.endOfSpeechToFirstAudioMs, summary.sttMs, summary.llmFirstTokenMs,
-                     summary.ttsFirstChunkMs))
+        print(
+            String(
+                format:
+                    "%d turn(s), %d interruption(s); median end of speech → first audio %.0f ms (STT %.0f, LLM first token %.0f, TTS first chunk %.0f)",
+                summary.turns,
+                interruptions,
+                summary.endOfSpeechToFirstAudioMs,
+                summary.sttMs,
+                summary.llmFirstTokenMs,
+                summary.ttsFirstChunkMs
+            )
+        )
     }
 
     private func printHuman(_ event: VoiceEvent) {
@@ -85,25 +108,40 @@ struct VoiceCommand: SDKCommand {
 struct VoiceModelOptions: ParsableArguments {
     @Option(name: .customLong("stt"), help: "STT model id.") var stt = CLI.Defaults.stt
     @Option(name: .customLong("llm"), help: "LLM id.") var llm = CLI.Defaults.llm
-    @Option(name: .customLong("tts"), help: "Voice model id (default: \(CLI.Defaults.tts) when installed, else the system voice).")
+    @Option(
+        name: .customLong("tts"),
+        help: "Voice model id (default: \(CLI.Defaults.tts) when installed, else the system voice)."
+    )
     var tts: String?
-    @Option(name: .customLong("vad"), help: "VAD model id, or 'energy' (default: \(CLI.Defaults.vad) when installed).") var vad: String?
+    @Option(name: .customLong("vad"), help: "VAD model id, or 'energy' (default: \(CLI.Defaults.vad) when installed).")
+    var vad: String?
     @Option(help: "System prompt.") var system = VoiceAgentConfiguration.defaultSystemPrompt
     @Option(name: .customLong("max-tokens"), help: "Longest reply, in tokens.") var maxTokens = 64
     @Option(name: .customLong("llm-threads"), help: "Threads for the LLM (the rest go to speech).") var llmThreads = 1
     @Option(name: .customLong("silence"), help: "Silence that ends a turn, in seconds.") var silence = 0.5
-    @Flag(name: .customLong("no-barge-in"), help: "Let the agent finish speaking even when interrupted.") var noBargeIn = false
+    @Flag(name: .customLong("no-barge-in"), help: "Let the agent finish speaking even when interrupted.")
+    var noBargeIn = false
     @Flag(name: .customLong("no-partials"), help: "Do not transcribe while the user speaks.") var noPartials = false
 
     func configuration() -> VoiceAgentConfiguration {
         var vadConfiguration = VoiceAgentConfiguration.defaultVAD
         vadConfiguration.minSilenceDuration = silence
-        return VoiceAgentConfiguration(sttModelId: stt, llmModelId: llm, ttsModelId: CLI.model(tts, orDefault: CLI.Defaults.tts),
-                                vadModelId: vad == "energy" ? nil : CLI.model(vad, orDefault: CLI.Defaults.vad),
-                                systemPrompt: system,
-                                generationOptions: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0.3, repetitionPenalty: 1.1,
-                                                                        threads: llmThreads),
-                                vad: vadConfiguration, bargeIn: !noBargeIn, partialTranscripts: !noPartials)
+        return VoiceAgentConfiguration(
+            sttModelId: stt,
+            llmModelId: llm,
+            ttsModelId: CLI.model(tts, orDefault: CLI.Defaults.tts),
+            vadModelId: vad == "energy" ? nil : CLI.model(vad, orDefault: CLI.Defaults.vad),
+            systemPrompt: system,
+            generationOptions: LLMGenerationOptions(
+                maxTokens: maxTokens,
+                temperature: 0.3,
+                repetitionPenalty: 1.1,
+                threads: llmThreads
+            ),
+            vad: vadConfiguration,
+            bargeIn: !noBargeIn,
+            partialTranscripts: !noPartials
+        )
     }
 }
 
@@ -122,7 +160,8 @@ struct VoiceEventLine: Encodable {
         switch voiceEvent {
         case .listening: break
         case .speechStarted(let t), .speechEnded(let t), .interrupted(let t): time = (t * 1000).rounded() / 1000
-        case .transcriptPartial(let s), .transcriptFinal(let s), .responseToken(let s), .responseSentence(let s): text = s
+        case .transcriptPartial(let s), .transcriptFinal(let s), .responseToken(let s), .responseSentence(let s):
+            text = s
         case .audioChunk(let audio, let sentence):
             audioSeconds = audio.duration
             text = sentence

@@ -1,12 +1,14 @@
 import Foundation
+import RunAnywhere
 import RunAnywhereTesting
 import Testing
-import RunAnywhere
 
 /// The `runanywhere` binary built next to the tests (by `swift build --build-tests`).
 private let cliBinary: URL = {
     var folder = URL(fileURLWithPath: #filePath)
-    while folder.path != "/", !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+    while folder.path != "/",
+        !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+    {
         folder.deleteLastPathComponent()
     }
     return folder.appendingPathComponent(".build/debug/runanywhere")
@@ -17,7 +19,8 @@ private func cli(_ arguments: [String]) throws -> (status: Int32, out: String, e
     let process = Process()
     process.executableURL = cliBinary
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -36,7 +39,10 @@ extension RealEngineTests {
     struct CLIDownloadTests {
         @Test("models register, download --json, storage info --json and models delete work end to end")
         func registerDownloadInspectDelete() async throws {
-            try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first (make test does)")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: cliBinary.path),
+                "build the CLI first (make test does)"
+            )
             let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("ra-cli-\(UUID().uuidString)")
             let root = work.appendingPathComponent("serve")
@@ -47,9 +53,13 @@ extension RealEngineTests {
             defer { Task { await server.stop() } }
             let home = ["--home", work.appendingPathComponent("home").path]
 
-            let register = try cli(["models", "register", "--id", "cli-vad", "--name", "CLI VAD", "--url",
-                                    server.url(for: "vad.onnx").absoluteString, "--category", "vad", "--framework", "sherpa",
-                                    "--json"] + home)
+            let register = try cli(
+                [
+                    "models", "register", "--id", "cli-vad", "--name", "CLI VAD", "--url",
+                    server.url(for: "vad.onnx").absoluteString, "--category", "vad", "--framework", "sherpa",
+                    "--json",
+                ] + home
+            )
             #expect(register.status == 0, "\(register.err)")
             #expect(try json(Substring(register.out.trimmingCharacters(in: .newlines)))["id"] as? String == "cli-vad")
 
@@ -79,8 +89,12 @@ extension RealEngineTests {
             let missing = try cli(["models", "download", "nope"] + home)
             #expect(missing.status == 1)
             #expect(missing.err.contains("model_not_found"))
-            let bad = try cli(["models", "register", "--id", "x", "--url", "ftp://host/m", "--category", "vad",
-                               "--framework", "sherpa"] + home)
+            let bad = try cli(
+                [
+                    "models", "register", "--id", "x", "--url", "ftp://host/m", "--category", "vad",
+                    "--framework", "sherpa",
+                ] + home
+            )
             #expect(bad.status == 1 && bad.err.contains("invalid_input"))
             await server.stop()
         }

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhereTesting
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 /// A test's own SDK instance plus a real HTTP server on 127.0.0.1 serving `root`.
@@ -69,42 +70,69 @@ private func entries(under folder: URL) -> [String] {
 
 /// Serves the default VAD model (a real 2.3 MB ONNX file) and registers it by URL as `id`.
 @discardableResult
-private func registerServedVAD(_ id: String, in sdk: RunAnywhereSDK, on server: LocalFileServer, fileName: String? = nil,
-                               sha256: String? = nil) throws -> (name: String, source: URL) {
+private func registerServedVAD(
+    _ id: String,
+    in sdk: RunAnywhereSDK,
+    on server: LocalFileServer,
+    fileName: String? = nil,
+    sha256: String? = nil
+) throws -> (name: String, source: URL) {
     let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
     if !FileManager.default.fileExists(atPath: server.root.appendingPathComponent(vad.lastPathComponent).path) {
         try serve(vad, in: server)
     }
-    try sdk.registerModel(id: id, name: id, url: server.url(for: vad.lastPathComponent), framework: .sherpaOnnx,
-                                  category: .voiceActivityDetection, fileName: fileName, sha256: sha256)
+    try sdk.registerModel(
+        id: id,
+        name: id,
+        url: server.url(for: vad.lastPathComponent),
+        framework: .sherpaOnnx,
+        category: .voiceActivityDetection,
+        fileName: fileName,
+        sha256: sha256
+    )
     return (vad.lastPathComponent, vad)
 }
 
 /// Expects a failed download to have left nothing: no partial files, no model folder, not downloaded.
-private func expectNoTrace(of id: String, framework: InferenceFramework, in sdk: RunAnywhereSDK,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+private func expectNoTrace(
+    of id: String,
+    framework: InferenceFramework,
+    in sdk: RunAnywhereSDK,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     let home = sdk.paths.home
     #expect(entries(under: home.appendingPathComponent("tmp/downloads")).isEmpty, sourceLocation: sourceLocation)
-    #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/\(framework.rawValue)/\(id)").path),
-            sourceLocation: sourceLocation)
+    #expect(
+        !FileManager.default.fileExists(atPath: home.appendingPathComponent("models/\(framework.rawValue)/\(id)").path),
+        sourceLocation: sourceLocation
+    )
     #expect(try !sdk.model(id).isDownloaded, sourceLocation: sourceLocation)
 }
 
 extension RealEngineTests {
     @Suite("Model downloads against a local HTTP server")
     struct DownloadTests {
-        @Test("A connection dropped halfway is resumed with a Range request, the file's SHA-256 matches, and the model generates text")
+        @Test(
+            "A connection dropped halfway is resumed with a Range request, the file's SHA-256 matches, and the model generates text"
+        )
         func droppedConnectionResumes() async throws {
             let gguf = try #require(try DefaultModels.llm().localPath)
             let expected = try sha256sum(gguf)
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: gguf.path)[.size] as? NSNumber).int64Value
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: gguf.path)[.size] as? NSNumber)
+                .int64Value
             try await withDownloadServer { server, sdk in
                 let home = sdk.paths.home
                 let name = try serve(gguf, in: server)
                 server.setFault(FaultPlan(dropAfterBytes: size / 2), for: name)
                 let events = sdk.events.events(for: .download)
-                try sdk.registerModel(id: "dl-llm", name: "Downloaded SmolLM2", url: server.url(for: name),
-                                              framework: .llamaCpp, category: .llm, sha256: expected)
+                try sdk.registerModel(
+                    id: "dl-llm",
+                    name: "Downloaded SmolLM2",
+                    url: server.url(for: name),
+                    framework: .llamaCpp,
+                    category: .llm,
+                    sha256: expected
+                )
                 let reports = await collect(try sdk.downloadModel("dl-llm"))
                 let last = try #require(reports.last)
                 #expect(last.stage == .completed, "\(last.error.map(String.init(describing:)) ?? "")")
@@ -124,7 +152,9 @@ extension RealEngineTests {
                 let gets = server.requests(for: name).filter { $0.method == "GET" }
                 #expect(gets.count == 2)
                 #expect(gets.first?.range == nil)
-                let resumedAt = try #require(gets.last?.range.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
+                let resumedAt = try #require(
+                    gets.last?.range.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) }
+                )
                 // The server cut the connection after sending half; what reached the file before the
                 // cut (bytes still queued in the server may be lost) is kept, and only the rest is fetched.
                 #expect(resumedAt > 0 && resumedAt <= size / 2, "resumed at \(resumedAt) of \(size)")
@@ -152,7 +182,9 @@ extension RealEngineTests {
                 let model = try await sdk.downloadModel("dl-vad") { _ in }
                 #expect(model.localPath?.lastPathComponent == "vad.onnx")
                 #expect(server.requests(for: name).filter { $0.method == "GET" }.map(\.status) == [500, 500, 200])
-                #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
+                #expect(
+                    try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path)
+                )
             }
         }
 
@@ -160,14 +192,21 @@ extension RealEngineTests {
         func notFoundFails() async throws {
             try await withDownloadServer { server, sdk in
                 let home = sdk.paths.home
-                try sdk.registerModel(id: "dl-missing", name: "Missing", url: server.url(for: "nope.gguf"),
-                                              framework: .llamaCpp, category: .llm)
+                try sdk.registerModel(
+                    id: "dl-missing",
+                    name: "Missing",
+                    url: server.url(for: "nope.gguf"),
+                    framework: .llamaCpp,
+                    category: .llm
+                )
                 let last = try #require(await collect(try sdk.downloadModel("dl-missing")).last)
                 #expect(last.stage == .failed)
                 #expect(last.error?.code == .downloadFailed)
                 #expect(last.error?.message.contains("404") == true)
                 #expect(server.requests(for: "nope.gguf").count == 1, "a 404 is not retried")
-                #expect(entries(under: home.appendingPathComponent("tmp")).filter { !$0.hasPrefix("downloads") }.isEmpty)
+                #expect(
+                    entries(under: home.appendingPathComponent("tmp")).filter { !$0.hasPrefix("downloads") }.isEmpty
+                )
                 try expectNoTrace(of: "dl-missing", framework: .llamaCpp, in: sdk)
             }
         }
@@ -175,7 +214,12 @@ extension RealEngineTests {
         @Test("A wrong SHA-256 rejects the download and removes its files")
         func checksumMismatchIsRejected() async throws {
             try await withDownloadServer { server, sdk in
-                let (_, vad) = try registerServedVAD("dl-bad-sum", in: sdk, on: server, sha256: String(repeating: "ab", count: 32))
+                let (_, vad) = try registerServedVAD(
+                    "dl-bad-sum",
+                    in: sdk,
+                    on: server,
+                    sha256: String(repeating: "ab", count: 32)
+                )
                 let last = try #require(await collect(try sdk.downloadModel("dl-bad-sum")).last)
                 #expect(last.error?.code == .checksumMismatch)
                 #expect(last.error?.message.contains(try sha256sum(vad)) == true, "the message names the actual digest")
@@ -190,14 +234,23 @@ extension RealEngineTests {
                 let home = sdk.paths.home
                 let name = try serve(gguf, in: server)
                 server.setFault(FaultPlan(bytesPerSecond: 2 << 20), for: name)
-                try sdk.registerModel(id: "dl-slow", name: "Slow", url: server.url(for: name),
-                                              framework: .llamaCpp, category: .llm)
+                try sdk.registerModel(
+                    id: "dl-slow",
+                    name: "Slow",
+                    url: server.url(for: name),
+                    framework: .llamaCpp,
+                    category: .llm
+                )
                 var cancelledAt: ContinuousClock.Instant?
                 var last: DownloadProgress?
                 for await report in try sdk.downloadModel("dl-slow") {
                     last = report
                     if cancelledAt == nil, report.bytesDownloaded >= 1 << 20 {
-                        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path))
+                        #expect(
+                            FileManager.default.fileExists(
+                                atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path
+                            )
+                        )
                         #expect(try sdk.cancelDownload("dl-slow"))
                         cancelledAt = .now
                     }
@@ -236,8 +289,13 @@ extension RealEngineTests {
                 var config = try sdk.downloadConfiguration()
                 config.storageLimitBytes = 10 << 20
                 try sdk.setDownloadConfiguration(config)
-                try sdk.registerModel(id: "dl-big", name: "Big", url: server.url(for: name),
-                                              framework: .llamaCpp, category: .llm)
+                try sdk.registerModel(
+                    id: "dl-big",
+                    name: "Big",
+                    url: server.url(for: name),
+                    framework: .llamaCpp,
+                    category: .llm
+                )
                 let last = try #require(await collect(try sdk.downloadModel("dl-big")).last)
                 #expect(last.error?.code == .insufficientStorage)
                 #expect(server.requests(for: name).map(\.method) == ["HEAD"], "only the size was asked")
@@ -261,7 +319,9 @@ extension RealEngineTests {
 
                 let model = try await sdk.downloadModel("dl-flaky") { _ in }
                 #expect(server.requests(for: name).filter { $0.method == "GET" }.last?.range == "bytes=\(1 << 20)-")
-                #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
+                #expect(
+                    try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path)
+                )
             }
         }
 
@@ -274,15 +334,30 @@ extension RealEngineTests {
                 var files: [RemoteFile] = []
                 for name in [onnx.lastPathComponent, onnx.lastPathComponent + ".json", "tokens.txt"] {
                     try serve(folder.appendingPathComponent(name), in: server, as: "joe-\(name)")
-                    files.append(RemoteFile(url: server.url(for: "joe-\(name)"), fileName: name,
-                                            sha256: try sha256sum(folder.appendingPathComponent(name))))
+                    files.append(
+                        RemoteFile(
+                            url: server.url(for: "joe-\(name)"),
+                            fileName: name,
+                            sha256: try sha256sum(folder.appendingPathComponent(name))
+                        )
+                    )
                 }
-                try sdk.registerModel(multiFile: files, primaryFile: onnx.lastPathComponent, id: "dl-joe", name: "Joe",
-                                              framework: .sherpaOnnx, category: .speechSynthesis)
+                try sdk.registerModel(
+                    multiFile: files,
+                    primaryFile: onnx.lastPathComponent,
+                    id: "dl-joe",
+                    name: "Joe",
+                    framework: .sherpaOnnx,
+                    category: .speechSynthesis
+                )
                 let model = try await sdk.downloadModel("dl-joe") { _ in }
                 let dir = home.appendingPathComponent("models/sherpa/dl-joe")
                 #expect(model.localPath == dir.appendingPathComponent(onnx.lastPathComponent))
-                #expect(entries(under: dir) == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json", "model.json", "tokens.txt"])
+                #expect(
+                    entries(under: dir) == [
+                        "en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json", "model.json", "tokens.txt",
+                    ]
+                )
 
                 try await sdk.loadTTSModel("dl-joe")
                 let speech = try await sdk.synthesize("Downloaded voices speak too.")
@@ -303,11 +378,19 @@ extension RealEngineTests {
                 config.maxRetries = 0
                 try sdk.setDownloadConfiguration(config)
                 server.setFault(FaultPlan(dropAfterBytes: 1 << 20), for: name)
-                try sdk.registerModel(id: "dl-changed", name: "Changed", url: server.url(for: name),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                try sdk.registerModel(
+                    id: "dl-changed",
+                    name: "Changed",
+                    url: server.url(for: name),
+                    framework: .sherpaOnnx,
+                    category: .voiceActivityDetection
+                )
                 let failed = try #require(await collect(try sdk.downloadModel("dl-changed")).last)
                 #expect(failed.error?.code == .downloadFailed)
-                #expect(FileSystem.allocatedSize(of: home.appendingPathComponent("tmp/downloads/dl-changed/\(name).part")) == 1 << 20)
+                #expect(
+                    FileSystem.allocatedSize(of: home.appendingPathComponent("tmp/downloads/dl-changed/\(name).part"))
+                        == 1 << 20
+                )
 
                 // A new version of the file appears under the same name.
                 let served = server.root.appendingPathComponent(name)
@@ -326,8 +409,13 @@ extension RealEngineTests {
         func lockedDownloadIsLeftAlone() async throws {
             try await withDownloadServer { server, sdk in
                 let home = sdk.paths.home
-                try sdk.registerModel(id: "dl-locked", name: "Locked", url: server.url(for: "m.onnx"),
-                                              framework: .sherpaOnnx, category: .voiceActivityDetection)
+                try sdk.registerModel(
+                    id: "dl-locked",
+                    name: "Locked",
+                    url: server.url(for: "m.onnx"),
+                    framework: .sherpaOnnx,
+                    category: .voiceActivityDetection
+                )
                 let work = home.appendingPathComponent("tmp/downloads/dl-locked")
                 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
                 try Data(count: 100).write(to: work.appendingPathComponent("m.onnx.part"))
@@ -345,7 +433,10 @@ extension RealEngineTests {
             }
         }
 
-        @Test("Archives of every type unpack into the model's folder and the model loads", arguments: ArchiveType.allCases)
+        @Test(
+            "Archives of every type unpack into the model's folder and the model loads",
+            arguments: ArchiveType.allCases
+        )
         func archivesUnpackAndLoad(type: ArchiveType) async throws {
             let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
             try await withDownloadServer { server, sdk in
@@ -364,11 +455,20 @@ extension RealEngineTests {
                 case .tarBz2: try run("tar", ["cjf", archive.path, "silero"], in: work)
                 case .tarXz: try run("tar", ["cJf", archive.path, "silero"], in: work)
                 }
-                let spec = try ModelArchive(url: server.url(for: archiveName), primaryFile: "silero/silero_vad.onnx",
-                                            expectedFiles: ["silero/README"], sha256: try sha256sum(archive))
+                let spec = try ModelArchive(
+                    url: server.url(for: archiveName),
+                    primaryFile: "silero/silero_vad.onnx",
+                    expectedFiles: ["silero/README"],
+                    sha256: try sha256sum(archive)
+                )
                 #expect(spec.type == type)
-                try sdk.registerModel(archive: spec, id: "dl-archive", name: "Archived VAD", framework: .sherpaOnnx,
-                                              category: .voiceActivityDetection)
+                try sdk.registerModel(
+                    archive: spec,
+                    id: "dl-archive",
+                    name: "Archived VAD",
+                    framework: .sherpaOnnx,
+                    category: .voiceActivityDetection
+                )
                 let reports = await collect(try sdk.downloadModel("dl-archive"))
                 #expect(reports.last?.stage == .completed, "\(reports.last?.error.map(String.init(describing:)) ?? "")")
                 #expect(reports.map(\.stage).contains(.extracting))
@@ -376,15 +476,22 @@ extension RealEngineTests {
                 let folder = home.appendingPathComponent("models/sherpa/dl-archive")
                 #expect(model.localPath == folder.appendingPathComponent("silero/silero_vad.onnx"))
                 #expect(entries(under: folder) == ["model.json", "silero", "silero/README", "silero/silero_vad.onnx"])
-                #expect(try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path))
+                #expect(
+                    try FileManager.default.contentsEqual(atPath: #require(model.localPath).path, andPath: vad.path)
+                )
 
                 try await sdk.loadVADModel("dl-archive")
-                let result = try await sdk.detectVoiceActivity(AudioBuffer(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000))
+                let result = try await sdk.detectVoiceActivity(
+                    AudioBuffer(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000)
+                )
                 #expect(!result.isSpeech)
             }
         }
 
-        @Test("An archive entry escaping the model folder (../, an absolute path, a symlink out) is refused and nothing is written", arguments: ["zip-slip", "absolute", "symlink"])
+        @Test(
+            "An archive entry escaping the model folder (../, an absolute path, a symlink out) is refused and nothing is written",
+            arguments: ["zip-slip", "absolute", "symlink"]
+        )
         func unsafeArchivesAreRefused(kind: String) async throws {
             try await withDownloadServer { server, sdk in
                 let home = sdk.paths.home
@@ -396,38 +503,43 @@ extension RealEngineTests {
                 case "zip-slip":
                     name = "evil.zip"
                     script = """
-                    import zipfile, sys
-                    with zipfile.ZipFile(sys.argv[1], 'w') as z:
-                        z.writestr('model/ok.onnx', b'fine')
-                        z.writestr('../../../../\(marker)', b'pwned')
-                    """
+                        import zipfile, sys
+                        with zipfile.ZipFile(sys.argv[1], 'w') as z:
+                            z.writestr('model/ok.onnx', b'fine')
+                            z.writestr('../../../../\(marker)', b'pwned')
+                        """
                 case "absolute":
                     name = "evil.tar.gz"
                     script = """
-                    import tarfile, io, sys
-                    with tarfile.open(sys.argv[1], 'w:gz') as t:
-                        for path in ['model/ok.onnx', '\(outside.path)']:
-                            info = tarfile.TarInfo(path); info.size = 5
-                            t.addfile(info, io.BytesIO(b'pwned'))
-                    """
+                        import tarfile, io, sys
+                        with tarfile.open(sys.argv[1], 'w:gz') as t:
+                            for path in ['model/ok.onnx', '\(outside.path)']:
+                                info = tarfile.TarInfo(path); info.size = 5
+                                t.addfile(info, io.BytesIO(b'pwned'))
+                        """
                 default:
                     name = "evil.tar.xz"
                     script = """
-                    import tarfile, io, sys
-                    with tarfile.open(sys.argv[1], 'w:xz') as t:
-                        info = tarfile.TarInfo('model/ok.onnx'); info.size = 4
-                        t.addfile(info, io.BytesIO(b'fine'))
-                        link = tarfile.TarInfo('model/escape'); link.type = tarfile.SYMTYPE
-                        link.linkname = '../../../../../../tmp'
-                        t.addfile(link)
-                        info = tarfile.TarInfo('model/escape/\(marker)'); info.size = 5
-                        t.addfile(info, io.BytesIO(b'pwned'))
-                    """
+                        import tarfile, io, sys
+                        with tarfile.open(sys.argv[1], 'w:xz') as t:
+                            info = tarfile.TarInfo('model/ok.onnx'); info.size = 4
+                            t.addfile(info, io.BytesIO(b'fine'))
+                            link = tarfile.TarInfo('model/escape'); link.type = tarfile.SYMTYPE
+                            link.linkname = '../../../../../../tmp'
+                            t.addfile(link)
+                            info = tarfile.TarInfo('model/escape/\(marker)'); info.size = 5
+                            t.addfile(info, io.BytesIO(b'pwned'))
+                        """
                 }
                 try run("python3", ["-c", script, server.root.appendingPathComponent(name).path])
                 let spec = try ModelArchive(url: server.url(for: name), primaryFile: "model/ok.onnx")
-                try sdk.registerModel(archive: spec, id: "dl-evil", name: "Evil", framework: .sherpaOnnx,
-                                              category: .voiceActivityDetection)
+                try sdk.registerModel(
+                    archive: spec,
+                    id: "dl-evil",
+                    name: "Evil",
+                    framework: .sherpaOnnx,
+                    category: .voiceActivityDetection
+                )
                 let last = try #require(await collect(try sdk.downloadModel("dl-evil")).last)
                 #expect(last.error?.code == .unsafeArchive, "\(last.error.map(String.init(describing:)) ?? "no error")")
                 #expect(!FileManager.default.fileExists(atPath: outside.path))
@@ -454,11 +566,16 @@ extension RealEngineTests {
                 #expect(stored.sizeBytes >= fileSize && stored.sizeBytes < fileSize + 4096)
                 #expect(stored.lastUsedAt != nil && stored.downloadedAt != nil)
                 #expect(info.modelsBytes == info.models.reduce(0) { $0 + $1.sizeBytes })
-                #expect(info.device.totalBytes > 0 && info.device.freeBytes > 0 && info.device.freeBytes <= info.device.totalBytes)
+                #expect(
+                    info.device.totalBytes > 0 && info.device.freeBytes > 0
+                        && info.device.freeBytes <= info.device.totalBytes
+                )
 
                 try Data(count: 4096).write(to: home.appendingPathComponent("cache/embeddings.bin"))
-                try FileManager.default.createDirectory(at: home.appendingPathComponent("tmp/downloads/ghost"),
-                                                        withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: home.appendingPathComponent("tmp/downloads/ghost"),
+                    withIntermediateDirectories: true
+                )
                 try Data(count: 8192).write(to: home.appendingPathComponent("tmp/downloads/ghost/x.part"))
                 #expect(try sdk.clearCache() == 4096)
                 #expect(try sdk.cleanTempFiles() == 8192)
@@ -468,7 +585,9 @@ extension RealEngineTests {
                 try await sdk.deleteModel("dl-store")
                 let model = try sdk.model("dl-store")
                 #expect(!model.isDownloaded && model.isDownloadable)
-                #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-store").path))
+                #expect(
+                    !FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-store").path)
+                )
                 #expect(try sdk.getStorageInfo().models.allSatisfy { $0.id != "dl-store" })
                 await expectSDKError(.modelFileNotFound) { try await sdk.loadVADModel("dl-store") }
 
@@ -490,19 +609,27 @@ extension RealEngineTests {
                 try FileManager.default.removeItem(at: #require(model.localPath))
                 let tmp = home.appendingPathComponent("tmp")
                 for (folder, file) in [("downloads/ghost", "x.part"), ("downloads/dl-pending", "\(name).part")] {
-                    try FileManager.default.createDirectory(at: tmp.appendingPathComponent(folder), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        at: tmp.appendingPathComponent(folder),
+                        withIntermediateDirectories: true
+                    )
                     try Data(count: 100).write(to: tmp.appendingPathComponent(folder).appendingPathComponent(file))
                 }
                 let stale = tmp.appendingPathComponent("import-stale")
                 try Data(count: 100).write(to: stale)
-                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: stale.path)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: -7200)],
+                    ofItemAtPath: stale.path
+                )
 
                 let restarted = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
                 try await restarted.completeServicesInitialization()
                 #expect(try !restarted.model("dl-gone").isDownloaded)
                 #expect(try restarted.model("dl-gone").isDownloadable)
-                #expect(entries(under: tmp) == ["downloads", "downloads/dl-pending", "downloads/dl-pending/\(name).part"],
-                        "only the resumable partial of a registered model stays")
+                #expect(
+                    entries(under: tmp) == ["downloads", "downloads/dl-pending", "downloads/dl-pending/\(name).part"],
+                    "only the resumable partial of a registered model stays"
+                )
                 await restarted.shutdown()
             }
         }
@@ -513,22 +640,46 @@ extension RealEngineTests {
                 let url = server.url(for: "m.gguf")
                 let before = try sdk.availableModels()
                 await expectSDKError(.invalidInput) {
-                    try sdk.registerModel(id: "x", name: "X", url: URL(string: "ftp://host/m.gguf")!,
-                                                  framework: .llamaCpp, category: .llm)
+                    try sdk.registerModel(
+                        id: "x",
+                        name: "X",
+                        url: URL(string: "ftp://host/m.gguf")!,
+                        framework: .llamaCpp,
+                        category: .llm
+                    )
                 }
                 await expectSDKError(.invalidInput) {
-                    try sdk.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm,
-                                                  sha256: "abc")
+                    try sdk.registerModel(
+                        id: "x",
+                        name: "X",
+                        url: url,
+                        framework: .llamaCpp,
+                        category: .llm,
+                        sha256: "abc"
+                    )
                 }
                 await expectSDKError(.invalidInput) {
-                    try sdk.registerModel(multiFile: [RemoteFile(url: url)], primaryFile: "other.onnx", id: "x",
-                                                  name: "X", framework: .sherpaOnnx, category: .speechSynthesis)
+                    try sdk.registerModel(
+                        multiFile: [RemoteFile(url: url)],
+                        primaryFile: "other.onnx",
+                        id: "x",
+                        name: "X",
+                        framework: .sherpaOnnx,
+                        category: .speechSynthesis
+                    )
                 }
                 await expectSDKError(.invalidInput) {
-                    try sdk.registerModel(archive: ModelArchive(url: server.url(for: "a.tar.gz"), primaryFile: "../m.onnx"),
-                                                  id: "x", name: "X", framework: .sherpaOnnx, category: .speechSynthesis)
+                    try sdk.registerModel(
+                        archive: ModelArchive(url: server.url(for: "a.tar.gz"), primaryFile: "../m.onnx"),
+                        id: "x",
+                        name: "X",
+                        framework: .sherpaOnnx,
+                        category: .speechSynthesis
+                    )
                 }
-                await expectSDKError(.invalidInput) { try ModelArchive(url: server.url(for: "a.rar"), primaryFile: "m.onnx") }
+                await expectSDKError(.invalidInput) {
+                    try ModelArchive(url: server.url(for: "a.rar"), primaryFile: "m.onnx")
+                }
                 await expectSDKError(.invalidModelId) {
                     try sdk.registerModel(id: "Bad Id", name: "X", url: url, framework: .llamaCpp, category: .llm)
                 }
@@ -538,7 +689,9 @@ extension RealEngineTests {
                     try sdk.registerModel(id: "x", name: "Y", url: url, framework: .llamaCpp, category: .llm)
                 }
                 await expectSDKError(.modelNotFound) { try sdk.downloadModel("nope") }
-                try sdk.registerModel(ModelInfo(id: "local", name: "L", category: .llm, format: .gguf, framework: .llamaCpp))
+                try sdk.registerModel(
+                    ModelInfo(id: "local", name: "L", category: .llm, format: .gguf, framework: .llamaCpp)
+                )
                 await expectSDKError(.modelNotDownloadable) { try sdk.downloadModel("local") }
                 await expectSDKError(.invalidConfiguration) {
                     try sdk.setDownloadConfiguration(DownloadConfiguration(maxRetries: -1))

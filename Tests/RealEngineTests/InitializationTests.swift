@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@_spi(Backend) @testable import RunAnywhere
 import RunAnywhereLlamaCPP
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
     @Suite("Two-phase initialization")

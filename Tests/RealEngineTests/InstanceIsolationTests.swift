@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
@@ -15,7 +16,10 @@ extension RealEngineTests {
                     var llm = try DefaultModels.llm()
                     llm.id = "second-llm"
                     try second.registerModel(llm)
-                    #expect(try first.availableModels().map(\.id) == [DefaultModels.llmId], "the other registry is untouched")
+                    #expect(
+                        try first.availableModels().map(\.id) == [DefaultModels.llmId],
+                        "the other registry is untouched"
+                    )
 
                     let firstEvents = first.events.events(for: .llm)
                     try await first.loadModel(DefaultModels.llmId)
@@ -29,7 +33,10 @@ extension RealEngineTests {
 
                     try await second.unloadModel()
                     #expect(await second.currentLLMModel == nil)
-                    #expect(await first.currentLLMModel?.id == DefaultModels.llmId, "unloading one leaves the other loaded")
+                    #expect(
+                        await first.currentLLMModel?.id == DefaultModels.llmId,
+                        "unloading one leaves the other loaded"
+                    )
                     await second.shutdown()
                     let again = try await first.generate("Name a colour.", options: options)
                     #expect(again.text == ra.text, "shutting one down leaves the other working")
@@ -39,8 +46,12 @@ extension RealEngineTests {
                         kinds.append(event.kind.name)
                         if kinds.filter({ $0 == "generation_completed" }).count == 2 { break }
                     }
-                    #expect(kinds == ["generation_started", "generation_completed", "generation_started", "generation_completed"],
-                            "the first instance's bus carries only its own generations")
+                    #expect(
+                        kinds == [
+                            "generation_started", "generation_completed", "generation_started", "generation_completed",
+                        ],
+                        "the first instance's bus carries only its own generations"
+                    )
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
@@ -18,8 +19,12 @@ extension RealEngineTests {
         func badAudio() async throws {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadSTTModel(DefaultModels.sttId)
-                await expectSDKError(.invalidAudio) { try await sdk.transcribe(AudioBuffer(samples: [], sampleRate: 16_000)) }
-                await expectSDKError(.invalidAudio) { try await sdk.transcribe(AudioBuffer(samples: [0.1], sampleRate: 16_000)) }
+                await expectSDKError(.invalidAudio) {
+                    try await sdk.transcribe(AudioBuffer(samples: [], sampleRate: 16_000))
+                }
+                await expectSDKError(.invalidAudio) {
+                    try await sdk.transcribe(AudioBuffer(samples: [0.1], sampleRate: 16_000))
+                }
                 var nan = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
                 nan.samples[100] = .nan
                 await expectSDKError(.invalidAudio) { try await sdk.transcribe(nan) }
@@ -29,7 +34,9 @@ extension RealEngineTests {
                 corrupt.replaceSubrange(8..<12, with: Data("JUNK".utf8))
                 corrupt.replaceSubrange(0..<4, with: Data("RIFF".utf8))
                 await expectSDKError(.invalidAudio) { try await sdk.transcribe(audio: corrupt) }
-                await expectSDKError(.invalidAudio) { try await sdk.detectVoiceActivity(AudioBuffer(samples: [], sampleRate: 16_000)) }
+                await expectSDKError(.invalidAudio) {
+                    try await sdk.detectVoiceActivity(AudioBuffer(samples: [], sampleRate: 16_000))
+                }
                 // The model is still usable after all that.
                 let fine = try await sdk.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
                 #expect(fine.audioDuration == 1)
@@ -56,8 +63,12 @@ extension RealEngineTests {
                 await expectSDKError(.emptyText) { try await sdk.synthesize("  \n ") }
                 await expectSDKError(.emptyText) { try await sdk.synthesize("... !!") }
                 await expectSDKError(.invalidInput) { try await sdk.synthesize("Hi.", options: TTSOptions(rate: 0)) }
-                await expectSDKError(.invalidInput) { try await sdk.synthesize("Hi.", options: TTSOptions(volume: .nan)) }
-                await expectSDKError(.voiceNotFound) { try await sdk.synthesize("Hi.", options: TTSOptions(voice: "no-such-voice")) }
+                await expectSDKError(.invalidInput) {
+                    try await sdk.synthesize("Hi.", options: TTSOptions(volume: .nan))
+                }
+                await expectSDKError(.voiceNotFound) {
+                    try await sdk.synthesize("Hi.", options: TTSOptions(voice: "no-such-voice"))
+                }
                 await expectSDKError(.invalidInput) { try await sdk.configureVAD(VADConfiguration(threshold: 2)) }
             }
         }
@@ -65,12 +76,16 @@ extension RealEngineTests {
         @Test("A 5,000-character text is spoken in chunks, none longer than 300 characters")
         func longText() async throws {
             try await withSDK(models: []) { sdk in
-                let sentence = "This long text keeps on going, clause after clause, so that the voice has to cope with far more than one breath can hold"
+                let sentence =
+                    "This long text keeps on going, clause after clause, so that the voice has to cope with far more than one breath can hold"
                 let text = Array(repeating: sentence, count: 42).joined(separator: " ") + "."
                 #expect(text.count >= 5000)
                 var chunks = 0
                 var seconds = 0.0
-                for try await piece in sdk.synthesizeStream(text, options: TTSOptions(voice: "espeak-ng:en-us", rate: 2)) {
+                for try await piece in sdk.synthesizeStream(
+                    text,
+                    options: TTSOptions(voice: "espeak-ng:en-us", rate: 2)
+                ) {
                     #expect(piece.text.count <= 300)
                     chunks += 1
                     seconds += piece.duration
@@ -89,19 +104,31 @@ extension RealEngineTests {
                 try FileManager.default.createDirectory(at: raw, withIntermediateDirectories: true)
                 let voice = try DefaultModels.model(DefaultModels.ttsId).localPath!
                 try Data(repeating: 7, count: 4096).write(to: raw.appendingPathComponent("voice.onnx"))
-                try FileManager.default.copyItem(at: voice.deletingLastPathComponent().appendingPathComponent("tokens.txt"),
-                                                 to: raw.appendingPathComponent("tokens.txt"))
+                try FileManager.default.copyItem(
+                    at: voice.deletingLastPathComponent().appendingPathComponent("tokens.txt"),
+                    to: raw.appendingPathComponent("tokens.txt")
+                )
                 try sdk.importModel(from: raw, id: "raw-voice", category: .speechSynthesis, framework: .sherpaOnnx)
                 await expectSDKError(.invalidModelFormat) { try await sdk.loadTTSModel("raw-voice") }
 
                 let lone = home.appendingPathComponent("lone.onnx")
                 try FileManager.default.copyItem(at: voice, to: lone)
-                try sdk.importModel(from: lone, id: "voice-without-tokens", category: .speechSynthesis, framework: .sherpaOnnx)
+                try sdk.importModel(
+                    from: lone,
+                    id: "voice-without-tokens",
+                    category: .speechSynthesis,
+                    framework: .sherpaOnnx
+                )
                 await expectSDKError(.modelFileNotFound) { try await sdk.loadTTSModel("voice-without-tokens") }
 
                 let garbage = home.appendingPathComponent("garbage.bin")
                 try Data(repeating: 1, count: 10_000).write(to: garbage)
-                try sdk.importModel(from: garbage, id: "garbage-whisper", category: .speechRecognition, framework: .whisperCpp)
+                try sdk.importModel(
+                    from: garbage,
+                    id: "garbage-whisper",
+                    category: .speechRecognition,
+                    framework: .whisperCpp
+                )
                 await expectSDKError(.modelLoadFailed) { try await sdk.loadSTTModel("garbage-whisper") }
                 #expect(await sdk.currentSTTModel == nil)
                 #expect(await sdk.currentTTSModel == nil)

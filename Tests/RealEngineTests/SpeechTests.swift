@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 /// Words of a transcript, lowercased, without punctuation.
@@ -51,7 +52,8 @@ extension RealEngineTests {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadTTSModel(DefaultModels.ttsId)
                 try await sdk.loadSTTModel(DefaultModels.sttId)
-                var errors = 0, total = 0
+                var errors = 0
+                var total = 0
                 for sentence in Self.sentences {
                     let speech = try await sdk.synthesize(sentence)
                     let heard = try await sdk.transcribe(speech.audio)
@@ -59,9 +61,15 @@ extension RealEngineTests {
                     let distance = wordErrors(reference: reference, hypothesis: words(heard.text))
                     errors += distance
                     total += reference.count
-                    print("round trip: \"\(sentence)\" → \"\(heard.text)\" (\(distance) errors, RTF \(String(format: "%.3f", heard.realTimeFactor)))")
+                    print(
+                        "round trip: \"\(sentence)\" → \"\(heard.text)\" (\(distance) errors, RTF \(String(format: "%.3f", heard.realTimeFactor)))"
+                    )
                     #expect(!heard.segments.isEmpty)
-                    #expect(heard.segments.allSatisfy { $0.start >= 0 && $0.end <= speech.duration + 0.5 && $0.start <= $0.end })
+                    #expect(
+                        heard.segments.allSatisfy {
+                            $0.start >= 0 && $0.end <= speech.duration + 0.5 && $0.start <= $0.end
+                        }
+                    )
                 }
                 let wer = Double(errors) / Double(total)
                 print("round trip WER: \(errors)/\(total) = \(String(format: "%.1f%%", wer * 100))")
@@ -69,8 +77,10 @@ extension RealEngineTests {
             }
         }
 
-        @Test("Speech, two seconds of silence, speech: both stretches are found within 250 ms",
-              arguments: ["silero-vad", "energy"])
+        @Test(
+            "Speech, two seconds of silence, speech: both stretches are found within 250 ms",
+            arguments: ["silero-vad", "energy"]
+        )
         func vadFindsSpeech(detector: String) async throws {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadTTSModel(DefaultModels.ttsId)
@@ -83,12 +93,18 @@ extension RealEngineTests {
                 let secondOffset = file.duration
                 file.append(second)
                 file.append(.silence(duration: 1, sampleRate: 16_000))
-                let spanA = audibleSpan(first), spanB = audibleSpan(second)
-                let truth = [(firstOffset + spanA.start, firstOffset + spanA.end), (secondOffset + spanB.start, secondOffset + spanB.end)]
+                let spanA = audibleSpan(first)
+                let spanB = audibleSpan(second)
+                let truth = [
+                    (firstOffset + spanA.start, firstOffset + spanA.end),
+                    (secondOffset + spanB.start, secondOffset + spanB.end),
+                ]
 
                 if detector != "energy" { try await sdk.loadVADModel(detector) }
                 let segments = try await sdk.detectSpeechSegments(in: file)
-                print("VAD \(detector): found \(segments.map { String(format: "%.2f–%.2f", $0.start, $0.end) }), truth \(truth.map { String(format: "%.2f–%.2f", $0.0, $0.1) })")
+                print(
+                    "VAD \(detector): found \(segments.map { String(format: "%.2f–%.2f", $0.start, $0.end) }), truth \(truth.map { String(format: "%.2f–%.2f", $0.0, $0.1) })"
+                )
                 try #require(segments.count == 2)
                 for (segment, expected) in zip(segments, truth) {
                     #expect(abs(segment.start - expected.0) <= 0.25)
@@ -101,8 +117,10 @@ extension RealEngineTests {
         func streamingVAD() async throws {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadVADModel(DefaultModels.vadId)
-                let speech = try await sdk.synthesize("Set a timer for ten minutes.",
-                                                              options: TTSOptions(voice: "espeak-ng:en-us")).audio.speechInput()
+                let speech = try await sdk.synthesize(
+                    "Set a timer for ten minutes.",
+                    options: TTSOptions(voice: "espeak-ng:en-us")
+                ).audio.speechInput()
                 var audio = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
                 audio.append(speech)
                 audio.append(.silence(duration: 1.5, sampleRate: 16_000))
@@ -130,7 +148,9 @@ extension RealEngineTests {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadTTSModel(DefaultModels.ttsId)
                 try await sdk.loadSTTModel(DefaultModels.sttId)
-                let speech = try await sdk.synthesize("The quick brown fox jumps over the lazy dog. Then it runs into the forest.")
+                let speech = try await sdk.synthesize(
+                    "The quick brown fox jumps over the lazy dog. Then it runs into the forest."
+                )
                 let batch = try await sdk.transcribe(speech.audio)
                 // Raw 16-bit PCM chunks, as a microphone stream would deliver them.
                 let pcm = speech.audio.speechInput()
@@ -157,7 +177,9 @@ extension RealEngineTests {
         func systemVoice() async throws {
             try await withSDK(models: []) { sdk in
                 let output = try await sdk.synthesize("Hello from the built in system voice.")
-                print("system voice: \(output.voice), \(String(format: "%.2f", output.duration)) s, \(output.audio.rmsDecibels) dBFS")
+                print(
+                    "system voice: \(output.voice), \(String(format: "%.2f", output.duration)) s, \(output.audio.rmsDecibels) dBFS"
+                )
                 #expect(output.voice.hasPrefix("espeak-ng:"))
                 #expect(output.duration > 1.2 && output.duration < 4.5)
                 #expect(output.audio.rmsDecibels > -30)
@@ -187,7 +209,8 @@ extension RealEngineTests {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 let home = sdk.paths.home
                 try await sdk.loadTTSModel(DefaultModels.ttsId)
-                let text = "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
+                let text =
+                    "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
                 let start = ContinuousClock.now
                 var arrivals: [Duration] = []
                 var pieces: [TTSOutput] = []

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-@_spi(Backend) @testable import RunAnywhere
 import RunAnywhereLlamaCPP
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
 
 /// Every test on the real engines lives under this suite, which runs its children one at a
 /// time. Their state does not need it (each test has its own ``RunAnywhereSDK``; see
@@ -28,7 +29,8 @@ enum DefaultModels {
         let registry = ModelRegistry(paths: SDKPaths(home: SDKPaths.defaultHome()))
         try registry.load()
         guard let model = try? registry.get(id), let path = model.localPath,
-              FileManager.default.fileExists(atPath: path.path) else {
+            FileManager.default.fileExists(atPath: path.path)
+        else {
             Issue.record("The default model \(id) is not installed: run `make test` (it runs scripts/bootstrap)")
             throw SDKException(.modelNotFound, "default model \(id) missing")
         }
@@ -42,8 +44,10 @@ let allModules: [any BackendModule] = [LlamaCPPModule(), WhisperCPPModule(), She
 /// A fresh SDK instance with every backend in a temporary home, and the given default
 /// models registered by reference (no copy). Always shuts the instance down and deletes
 /// the home. Instances share no state, so tests need no global set-up or reset.
-func withSDK<T>(models: [String] = [DefaultModels.llmId],
-                _ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
+func withSDK<T>(
+    models: [String] = [DefaultModels.llmId],
+    _ body: (RunAnywhereSDK) async throws -> T
+) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
     RunAnywhere.setLogLevel(.error)
     defer { try? FileManager.default.removeItem(at: home) }
@@ -64,8 +68,11 @@ func withSDK<T>(models: [String] = [DefaultModels.llmId],
 }
 
 /// Expects `body` to throw an `SDKException` with `code`.
-func expectSDKError<T>(_ code: SDKException.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                       _ body: () async throws -> T) async {
+func expectSDKError<T>(
+    _ code: SDKException.Code,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async {
     do {
         _ = try await body()
         Issue.record("Expected SDKException \(code.rawValue), but nothing was thrown", sourceLocation: sourceLocation)

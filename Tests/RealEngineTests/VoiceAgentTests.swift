@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 /// Resident memory of this process, in bytes.
 func residentMemory() -> Int {
     guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
@@ -14,15 +16,28 @@ extension RealEngineTests {
     struct VoiceAgentTests {
         static func configuration(bargeIn: Bool = true) -> VoiceAgentConfiguration {
             VoiceAgentConfiguration(
-                sttModelId: DefaultModels.sttId, llmModelId: DefaultModels.llmId, ttsModelId: DefaultModels.ttsId,
+                sttModelId: DefaultModels.sttId,
+                llmModelId: DefaultModels.llmId,
+                ttsModelId: DefaultModels.ttsId,
                 vadModelId: DefaultModels.vadId,
                 systemPrompt: "You are a helpful voice assistant. Answer in one short sentence.",
-                generationOptions: LLMGenerationOptions(maxTokens: 40, temperature: 0, repetitionPenalty: 1.1, threads: 1),
-                bargeIn: bargeIn)
+                generationOptions: LLMGenerationOptions(
+                    maxTokens: 40,
+                    temperature: 0,
+                    repetitionPenalty: 1.1,
+                    threads: 1
+                ),
+                bargeIn: bargeIn
+            )
         }
 
         /// Spoken questions (16 kHz), each followed by `gap` seconds of silence.
-        static func fixture(_ sdk: RunAnywhereSDK, _ questions: [String], gap: Double, lead: Double = 0.5) async throws -> AudioBuffer {
+        static func fixture(
+            _ sdk: RunAnywhereSDK,
+            _ questions: [String],
+            gap: Double,
+            lead: Double = 0.5
+        ) async throws -> AudioBuffer {
             var audio = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
             for question in questions {
                 audio.append(try await sdk.synthesize(question).audio)
@@ -31,19 +46,30 @@ extension RealEngineTests {
             return audio
         }
 
-        static func collect(_ sdk: RunAnywhereSDK, _ input: any AudioInput, _ output: any AudioOutput) async -> [(VoiceEvent, ContinuousClock.Instant)] {
+        static func collect(
+            _ sdk: RunAnywhereSDK,
+            _ input: any AudioInput,
+            _ output: any AudioOutput
+        ) async -> [(VoiceEvent, ContinuousClock.Instant)] {
             var events: [(VoiceEvent, ContinuousClock.Instant)] = []
             for await event in sdk.streamVoiceAgent(input: input, output: output) { events.append((event, .now)) }
             return events
         }
 
-        @Test("A two-turn conversation: the second answer uses what the user said in the first, and events come in order")
+        @Test(
+            "A two-turn conversation: the second answer uses what the user said in the first, and events come in order"
+        )
         func twoTurns() async throws {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 try await sdk.initializeVoiceAgent(Self.configuration(bargeIn: false))
-                let audio = try await Self.fixture(sdk, ["My dog is called Biscuit.", "What is my dog called?"], gap: 1.5)
+                let audio = try await Self.fixture(
+                    sdk,
+                    ["My dog is called Biscuit.", "What is my dog called?"],
+                    gap: 1.5
+                )
                 let recorder = AudioRecorderOutput(realTime: false)
-                let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .asFastAsPossible), recorder).map(\.0)
+                let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .asFastAsPossible), recorder)
+                    .map(\.0)
                 let turns = events.compactMap { if case .turnCompleted(let r) = $0 { r } else { nil } }
                 print("two turns:", turns.map { "\($0.transcript) → \($0.responseText)" })
                 try #require(turns.count == 2)
@@ -63,19 +89,34 @@ extension RealEngineTests {
                 // of speech, in the order final transcript < sentences < audio < completed.
                 #expect(events.first == .listening)
                 var speaking = false
-                var ended = 0, finals = 0, completed = 0
-                var inTurn = false, sentenceSeen = false
+                var ended = 0
+                var finals = 0
+                var completed = 0
+                var inTurn = false
+                var sentenceSeen = false
                 for event in events {
                     switch event {
-                    case .speechStarted: #expect(!speaking); speaking = true
-                    case .speechEnded: #expect(speaking); speaking = false; ended += 1
+                    case .speechStarted:
+                        #expect(!speaking)
+                        speaking = true
+                    case .speechEnded:
+                        #expect(speaking)
+                        speaking = false
+                        ended += 1
                     case .transcriptFinal:
                         #expect(!inTurn && finals < ended)
-                        finals += 1; inTurn = true; sentenceSeen = false
+                        finals += 1
+                        inTurn = true
+                        sentenceSeen = false
                     case .responseToken: #expect(inTurn)
-                    case .responseSentence: #expect(inTurn); sentenceSeen = true
+                    case .responseSentence:
+                        #expect(inTurn)
+                        sentenceSeen = true
                     case .audioChunk: #expect(inTurn && sentenceSeen)
-                    case .turnCompleted: #expect(inTurn && sentenceSeen); inTurn = false; completed += 1
+                    case .turnCompleted:
+                        #expect(inTurn && sentenceSeen)
+                        inTurn = false
+                        completed += 1
                     case .error(let error): Issue.record("error event: \(error)")
                     default: break
                     }
@@ -84,12 +125,15 @@ extension RealEngineTests {
             }
         }
 
-        @Test("Speaking over the agent stops its playback within 150 ms of the VAD's speech start and starts a new turn")
+        @Test(
+            "Speaking over the agent stops its playback within 150 ms of the VAD's speech start and starts a new turn"
+        )
         func bargeIn() async throws {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 var configuration = Self.configuration()
                 configuration.generationOptions.maxTokens = 64
-                configuration.systemPrompt = "You are a storyteller. Always answer with a long story of several sentences."
+                configuration.systemPrompt =
+                    "You are a storyteller. Always answer with a long story of several sentences."
                 try await sdk.initializeVoiceAgent(configuration)
                 // The interruption comes 2.5 s after the question: the agent is mid-answer by then.
                 var audio = try await Self.fixture(sdk, ["Tell me a long story about a dragon."], gap: 2.5)
@@ -102,13 +146,17 @@ extension RealEngineTests {
                 let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .realTime), recorder)
                 let names = events.map(\.0.name)
                 print("barge-in events:", names.filter { $0 != "response_token" })
-                let interruptedAt = try #require(events.first { if case .interrupted = $0.0 { true } else { false } }?.1)
+                let interruptedAt = try #require(
+                    events.first { if case .interrupted = $0.0 { true } else { false } }?.1
+                )
                 let cut = try #require(recorder.played.first { $0.interrupted })
                 let playbackEnded = cut.startedAt.advanced(by: .seconds(cut.audio.duration))
                 // From the moment the user started speaking (in the replayed input's time) to
                 // the moment playback stopped.
                 let sinceSpeech = inputStart.duration(to: playbackEnded) - .seconds(interruptionStart)
-                print("barge-in: playback stopped \(sinceSpeech) after the user started speaking, \(interruptedAt.duration(to: playbackEnded)) after the event")
+                print(
+                    "barge-in: playback stopped \(sinceSpeech) after the user started speaking, \(interruptedAt.duration(to: playbackEnded)) after the event"
+                )
                 // Within 150 ms of the VAD's detection of the new speech (the event), and within
                 // 300 ms of its acoustic onset (which includes 64 ms of speech to confirm it).
                 #expect(interruptedAt.duration(to: playbackEnded) < .milliseconds(150))
@@ -129,8 +177,11 @@ extension RealEngineTests {
                 configuration.ttsOptions = TTSOptions(voice: "no-such-voice")
                 try await sdk.initializeVoiceAgent(configuration)
                 let audio = try await Self.fixture(sdk, ["What colour is the sky?"], gap: 1.5)
-                let events = await Self.collect(sdk, WAVFileAudioInput(audio: audio, pace: .asFastAsPossible),
-                                                AudioRecorderOutput(realTime: false)).map(\.0)
+                let events = await Self.collect(
+                    sdk,
+                    WAVFileAudioInput(audio: audio, pace: .asFastAsPossible),
+                    AudioRecorderOutput(realTime: false)
+                ).map(\.0)
                 let errors = events.compactMap { event -> SDKException? in
                     if case .error(let error) = event { return error } else { return nil }
                 }
@@ -146,9 +197,15 @@ extension RealEngineTests {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 try await sdk.initializeVoiceAgent(Self.configuration())
                 var generator = SystemRandomNumberGenerator()
-                let noise = AudioBuffer(samples: (0..<(16_000 * 5)).map { _ in Float.random(in: -0.002...0.002, using: &generator) },
-                                        sampleRate: 16_000)
-                let events = await Self.collect(sdk, WAVFileAudioInput(audio: noise, pace: .asFastAsPossible), AudioRecorderOutput(realTime: false))
+                let noise = AudioBuffer(
+                    samples: (0..<(16_000 * 5)).map { _ in Float.random(in: -0.002...0.002, using: &generator) },
+                    sampleRate: 16_000
+                )
+                let events = await Self.collect(
+                    sdk,
+                    WAVFileAudioInput(audio: noise, pace: .asFastAsPossible),
+                    AudioRecorderOutput(realTime: false)
+                )
                 #expect(events.map(\.0) == [.listening])
             }
         }
@@ -166,7 +223,9 @@ extension RealEngineTests {
                     #expect(error.message.contains("TTS") && error.message.contains("no-such-voice"))
                 }
                 #expect(await sdk.currentSTTModel == nil)
-                await expectSDKError(.notInitialized) { try await sdk.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000)) }
+                await expectSDKError(.notInitialized) {
+                    try await sdk.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+                }
             }
         }
 
@@ -185,7 +244,9 @@ extension RealEngineTests {
                     if turn == 5 || turn == 20 { samples.append(residentMemory()) }
                 }
                 let growth = samples[1] - samples[0]
-                print("voice agent memory: \(samples[0] >> 20) MB after 5 turns, \(samples[1] >> 20) MB after 20 (growth \(growth >> 20) MB)")
+                print(
+                    "voice agent memory: \(samples[0] >> 20) MB after 5 turns, \(samples[1] >> 20) MB after 20 (growth \(growth >> 20) MB)"
+                )
                 #expect(growth < 40 << 20)
                 let loaded = try await sdk.getVoiceAgentComponentStates()
                 #expect(loaded.isReady && loaded.tts == .loaded(modelId: DefaultModels.ttsId))

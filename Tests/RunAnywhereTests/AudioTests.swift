@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 /// A sine wave for the audio tests.
@@ -15,7 +16,8 @@ func dominantFrequency(_ buffer: AudioBuffer, near: Double) -> Double {
     let samples = buffer.samples.map(Double.init)
     for step in 0...400 {
         let f = near * (0.8 + 0.4 * Double(step) / 400)
-        var re = 0.0, im = 0.0
+        var re = 0.0
+        var im = 0.0
         for (n, x) in samples.enumerated() {
             let phase = 2 * .pi * f * Double(n) / Double(buffer.sampleRate)
             re += x * cos(phase)
@@ -63,7 +65,9 @@ struct AudioBufferTests {
     @Test("Validation rejects empty audio, too few frames, NaN samples and absurd rates")
     func validation() {
         #expect(throws: SDKException.self) { try AudioBuffer(samples: [], sampleRate: 16_000).validate() }
-        #expect(throws: SDKException.self) { try AudioBuffer(samples: [0], sampleRate: 16_000).validate(minimumFrames: 2) }
+        #expect(throws: SDKException.self) {
+            try AudioBuffer(samples: [0], sampleRate: 16_000).validate(minimumFrames: 2)
+        }
         #expect(throws: SDKException.self) { try AudioBuffer(samples: [0, .nan, 0], sampleRate: 16_000).validate() }
         #expect(throws: SDKException.self) { try AudioBuffer(samples: [0, 0], sampleRate: 10).validate() }
         do {
@@ -84,7 +88,10 @@ struct AudioBufferTests {
 
 @Suite("Resampling")
 struct AudioResamplerTests {
-    @Test("A 440 Hz sine keeps its frequency and level from 44.1 kHz to 16 kHz", arguments: [44_100, 8000, 22_050, 48_000])
+    @Test(
+        "A 440 Hz sine keeps its frequency and level from 44.1 kHz to 16 kHz",
+        arguments: [44_100, 8000, 22_050, 48_000]
+    )
     func sineSurvives(sourceRate: Int) {
         let tone = sine(frequency: 440, sampleRate: sourceRate, seconds: 0.5)
         let out = tone.resampled(to: 16_000)
@@ -128,8 +135,10 @@ struct WAVFileTests {
     @Test("A corrupt or truncated header is an invalid-audio error")
     func corrupt() {
         let good = WAVFile.encode(sine(frequency: 440, sampleRate: 16_000, seconds: 0.1))
-        let cases: [Data] = [Data(), Data("RIFF".utf8), Data("RIFX0000WAVE".utf8) + good.dropFirst(12),
-                             good.prefix(20), Data(repeating: 0xFF, count: 64)]
+        let cases: [Data] = [
+            Data(), Data("RIFF".utf8), Data("RIFX0000WAVE".utf8) + good.dropFirst(12),
+            good.prefix(20), Data(repeating: 0xFF, count: 64),
+        ]
         for data in cases {
             #expect(throws: SDKException.self) { try WAVFile.decode(data) }
         }
@@ -152,7 +161,9 @@ struct WAVFileTests {
 
     @Test("NaN samples in a float WAV are read, and then refused by validation")
     func nanSamples() throws {
-        let decoded = try WAVFile.decode(WAVFile.encode(AudioBuffer(samples: [0, .nan, 0.5], sampleRate: 16_000), format: .float32))
+        let decoded = try WAVFile.decode(
+            WAVFile.encode(AudioBuffer(samples: [0, .nan, 0.5], sampleRate: 16_000), format: .float32)
+        )
         #expect(decoded.samples[1].isNaN)
         #expect(throws: SDKException.self) { try decoded.validate() }
     }

@@ -4,8 +4,10 @@ import RunAnywhereTesting
 import Testing
 
 /// A fresh SDK instance on the deterministic backend, in its own home; always shut down and deleted.
-func withDeterministicSDK<T>(timing: DeterministicBackend.Timing = .instant,
-                             _ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
+func withDeterministicSDK<T>(
+    timing: DeterministicBackend.Timing = .instant,
+    _ body: (RunAnywhereSDK) async throws -> T
+) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-det-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }
     let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: [DeterministicBackend(timing: timing)])
@@ -46,8 +48,14 @@ struct DeterministicBackendTests {
         try await withDeterministicSDK { sdk in
             try await sdk.loadModel("test-llm")
             func reply(_ prompt: String, _ temperature: Float, _ seed: UInt32?) async throws -> String {
-                try await sdk.generate(prompt, options: LLMGenerationOptions(maxTokens: 40, temperature: temperature,
-                                                                             seed: seed)).text
+                try await sdk.generate(
+                    prompt,
+                    options: LLMGenerationOptions(
+                        maxTokens: 40,
+                        temperature: temperature,
+                        seed: seed
+                    )
+                ).text
             }
             let seeds = try await [1, 2, 3, 4].asyncMap { try await reply("Hello", 0.8, $0) }
             #expect(Set(seeds).count > 1, "different seeds give different replies: \(seeds)")
@@ -62,15 +70,28 @@ struct DeterministicBackendTests {
     func limitsAndMetrics() async throws {
         try await withDeterministicSDK { sdk in
             try await sdk.loadModel("test-llm")
-            let long = try await sdk.generate("Tell me everything", options: LLMGenerationOptions(
-                maxTokens: 30, temperature: 0, ignoreEndOfSequence: true))
+            let long = try await sdk.generate(
+                "Tell me everything",
+                options: LLMGenerationOptions(
+                    maxTokens: 30,
+                    temperature: 0,
+                    ignoreEndOfSequence: true
+                )
+            )
             #expect(long.generatedTokens == 30)
             #expect(long.finishReason == .length)
             #expect(long.promptTokens > 3)
             #expect(long.totalMs >= long.timeToFirstTokenMs)
             let word = try #require(long.text.split(separator: " ").dropFirst(3).first.map(String.init))
-            let stopped = try await sdk.generate("Tell me everything", options: LLMGenerationOptions(
-                maxTokens: 30, temperature: 0, stopSequences: [word], ignoreEndOfSequence: true))
+            let stopped = try await sdk.generate(
+                "Tell me everything",
+                options: LLMGenerationOptions(
+                    maxTokens: 30,
+                    temperature: 0,
+                    stopSequences: [word],
+                    ignoreEndOfSequence: true
+                )
+            )
             #expect(stopped.finishReason == .stopSequence)
             #expect(!stopped.text.contains(word))
             #expect(long.text.hasPrefix(stopped.text))
@@ -102,8 +123,14 @@ struct DeterministicBackendTests {
         let timing = DeterministicBackend.Timing(firstTokenDelay: .milliseconds(50), tokensPerSecond: 200)
         try await withDeterministicSDK(timing: timing) { sdk in
             try await sdk.loadModel("test-llm")
-            let result = try await sdk.generate("Slowly", options: LLMGenerationOptions(maxTokens: 5, temperature: 0,
-                                                                                      ignoreEndOfSequence: true))
+            let result = try await sdk.generate(
+                "Slowly",
+                options: LLMGenerationOptions(
+                    maxTokens: 5,
+                    temperature: 0,
+                    ignoreEndOfSequence: true
+                )
+            )
             #expect(result.timeToFirstTokenMs >= 50)
             #expect(result.generatedTokens == 5)
             let endless = LLMGenerationOptions(maxTokens: 100_000, temperature: 0, ignoreEndOfSequence: true)
@@ -151,8 +178,10 @@ struct DeterministicBackendTests {
             let silence = AudioBuffer(samples: [Float](repeating: 0, count: 16_000), sampleRate: 16_000)
             #expect(try await sdk.transcribe(silence).text == "")
             var random = SystemRandomNumberGenerator()
-            let noise = AudioBuffer(samples: (0..<16_000).map { _ in Float.random(in: -0.5...0.5, using: &random) },
-                                    sampleRate: 16_000)
+            let noise = AudioBuffer(
+                samples: (0..<16_000).map { _ in Float.random(in: -0.5...0.5, using: &random) },
+                sampleRate: 16_000
+            )
             #expect(try await sdk.transcribe(noise).text == "")
             var cut = DeterministicBackend.speech(for: "a sentence cut short")
             cut = cut.slice(from: 0, to: cut.duration / 2)
@@ -204,7 +233,10 @@ struct DeterministicBackendTests {
         await first.shutdown()
         let second = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
         // Dates round-trip through ISO 8601 at whole seconds, so compare what identifies each model.
-        #expect(try second.availableModels().map { [$0.id, $0.localPath?.path] } == before.map { [$0.id, $0.localPath?.path] })
+        #expect(
+            try second.availableModels().map { [$0.id, $0.localPath?.path] }
+                == before.map { [$0.id, $0.localPath?.path] }
+        )
         try await second.loadModel("test-llm")
         await second.shutdown()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 @Suite("Download building blocks")
@@ -10,25 +11,33 @@ struct DownloadUnitTests {
         #expect(try ArchiveExtractor.checkedPath("./voice/model.onnx", kind: .file) == "voice/model.onnx")
         #expect(try ArchiveExtractor.checkedPath("voice//tokens.txt", kind: .file) == "voice/tokens.txt")
         #expect(try ArchiveExtractor.checkedPath("./", kind: .directory) == nil)
-        #expect(try ArchiveExtractor.checkedPath("voice/current", kind: .symlink(target: "v2/model.onnx")) == "voice/current")
+        #expect(
+            try ArchiveExtractor.checkedPath("voice/current", kind: .symlink(target: "v2/model.onnx"))
+                == "voice/current"
+        )
         #expect(try ArchiveExtractor.checkedPath("voice/up", kind: .symlink(target: "../other.onnx")) == "voice/up")
-        #expect(try ArchiveExtractor.checkedPath("copy.onnx", kind: .hardlink(target: "./voice/model.onnx")) == "copy.onnx")
+        #expect(
+            try ArchiveExtractor.checkedPath("copy.onnx", kind: .hardlink(target: "./voice/model.onnx")) == "copy.onnx"
+        )
     }
 
-    @Test("Archive entries that would land outside the folder are refused", arguments: [
-        ("../evil", ArchiveExtractor.EntryKind.file),
-        ("voice/../../evil", .file),
-        ("/etc/passwd", .file),
-        ("..\\evil", .file),
-        ("C:\\evil", .file),
-        ("link", .symlink(target: "/etc")),
-        ("voice/link", .symlink(target: "../../etc")),
-        ("link", .symlink(target: "..")),
-        ("hard", .hardlink(target: "../outside")),
-        ("hard", .hardlink(target: "/etc/shadow")),
-        ("dev", .other("device file")),
-        ("", .file),
-    ])
+    @Test(
+        "Archive entries that would land outside the folder are refused",
+        arguments: [
+            ("../evil", ArchiveExtractor.EntryKind.file),
+            ("voice/../../evil", .file),
+            ("/etc/passwd", .file),
+            ("..\\evil", .file),
+            ("C:\\evil", .file),
+            ("link", .symlink(target: "/etc")),
+            ("voice/link", .symlink(target: "../../etc")),
+            ("link", .symlink(target: "..")),
+            ("hard", .hardlink(target: "../outside")),
+            ("hard", .hardlink(target: "/etc/shadow")),
+            ("dev", .other("device file")),
+            ("", .file),
+        ]
+    )
     func unsafeEntries(path: String, kind: ArchiveExtractor.EntryKind) {
         #expect(throws: SDKException.self) { try ArchiveExtractor.checkedPath(path, kind: kind) }
         do {
@@ -51,7 +60,10 @@ struct DownloadUnitTests {
     func remoteFileValidation() throws {
         let url = URL(string: "https://example.com/models/m.gguf")!
         #expect(RemoteFile(url: url).fileName == "m.gguf")
-        #expect(RemoteFile(url: url, sha256: String(repeating: "AB", count: 32)).sha256 == String(repeating: "ab", count: 32))
+        #expect(
+            RemoteFile(url: url, sha256: String(repeating: "AB", count: 32)).sha256
+                == String(repeating: "ab", count: 32)
+        )
         try RemoteFile(url: url).validate()
         #expect(throws: SDKException.self) { try RemoteFile(url: URL(string: "file:///m.gguf")!).validate() }
         #expect(throws: SDKException.self) { try RemoteFile(url: url, fileName: "../m.gguf").validate() }

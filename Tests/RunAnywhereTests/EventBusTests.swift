@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 @Suite("Event bus")

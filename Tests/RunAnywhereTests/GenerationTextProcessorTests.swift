@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 @Suite("Generation text processing")
@@ -6,7 +7,8 @@ struct GenerationTextProcessorTests {
     /// Feeds `pieces` and returns (streamed answer, streamed thinking, processor).
     private func run(_ pieces: [String], stops: [String] = []) -> (String, String, GenerationTextProcessor) {
         var processor = GenerationTextProcessor(stopSequences: stops)
-        var answer = "", thinking = ""
+        var answer = ""
+        var thinking = ""
         for piece in pieces {
             for segment in processor.consume(Array(piece.utf8)) {
                 if segment.isThinking { thinking += segment.text } else { answer += segment.text }
@@ -54,7 +56,7 @@ struct GenerationTextProcessorTests {
         let bytes = Array("héllo 🌍".utf8)
         var processor = GenerationTextProcessor(stopSequences: [])
         var streamed = ""
-        for byte in bytes { // worst case: one byte per token
+        for byte in bytes {  // worst case: one byte per token
             streamed += processor.consume([byte]).map(\.text).joined()
         }
         streamed += processor.finish().map(\.text).joined()
@@ -64,7 +66,7 @@ struct GenerationTextProcessorTests {
 
     @Test("The complete UTF-8 prefix stops before an unfinished character")
     func utf8Prefix() {
-        let euro = Array("€".utf8) // 3 bytes
+        let euro = Array("€".utf8)  // 3 bytes
         #expect(GenerationTextProcessor.completeUTF8Prefix(Array("ab".utf8) + euro.prefix(2)) == 2)
         #expect(GenerationTextProcessor.completeUTF8Prefix(Array("ab".utf8) + euro) == 5)
         #expect(GenerationTextProcessor.completeUTF8Prefix([]) == 0)

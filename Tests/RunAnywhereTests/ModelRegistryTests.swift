@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 /// Registry behaviour on synthetic files; the real GGUF is exercised in the engine tests.
@@ -17,12 +18,25 @@ struct ModelRegistryTests {
         var d = Data()
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
         func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        func str(_ s: String) { u64(UInt64(s.utf8.count)); d.append(contentsOf: Array(s.utf8)) }
+        func str(_ s: String) {
+            u64(UInt64(s.utf8.count))
+            d.append(contentsOf: Array(s.utf8))
+        }
         d.append(contentsOf: Array("GGUF".utf8))
-        u32(3); u64(1); u64(2)
-        str("general.architecture"); u32(8); str("tiny")
-        str("tiny.context_length"); u32(4); u32(512)
-        str("t"); u32(1); u64(64); u32(0); u64(0)
+        u32(3)
+        u64(1)
+        u64(2)
+        str("general.architecture")
+        u32(8)
+        str("tiny")
+        str("tiny.context_length")
+        u32(4)
+        u32(512)
+        str("t")
+        u32(1)
+        u64(64)
+        u32(0)
+        u64(0)
         while d.count % 32 != 0 { d.append(0) }
         d.append(Data(repeating: 1, count: tensorBytes))
         return d
@@ -67,11 +81,22 @@ struct ModelRegistryTests {
         let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
-        let model = try registry.importModel(from: source, id: "tiny", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+        let model = try registry.importModel(
+            from: source,
+            id: "tiny",
+            name: nil,
+            category: .llm,
+            framework: .llamaCpp,
+            mode: .copy
+        )
         #expect(model.contextLength == 512)
         #expect(FileManager.default.fileExists(atPath: source.path))
-        #expect(FileManager.default.fileExists(atPath: paths.modelDirectory(framework: .llamaCpp, id: "tiny")
-            .appendingPathComponent(ModelRegistry.sidecarName).path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: paths.modelDirectory(framework: .llamaCpp, id: "tiny")
+                    .appendingPathComponent(ModelRegistry.sidecarName).path
+            )
+        )
 
         let reloaded = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try reloaded.load()
@@ -105,14 +130,30 @@ struct ModelRegistryTests {
         let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
         for bad in ["", "Upper", "a/b", "../x", ".hidden", String(repeating: "a", count: 129)] {
             do {
-                _ = try registry.importModel(from: source, id: bad, name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+                _ = try registry.importModel(
+                    from: source,
+                    id: bad,
+                    name: nil,
+                    category: .llm,
+                    framework: .llamaCpp,
+                    mode: .copy
+                )
                 Issue.record("accepted id '\(bad)'")
             } catch { #expect(error.code == .invalidModelId) }
         }
-        _ = try registry.importModel(from: source, id: "tiny", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
+        _ = try registry.importModel(
+            from: source,
+            id: "tiny",
+            name: nil,
+            category: .llm,
+            framework: .llamaCpp,
+            mode: .copy
+        )
         let index = try Data(contentsOf: paths.registryFile)
         do {
-            try registry.register(ModelInfo(id: "tiny", name: "dup", category: .llm, format: .gguf, framework: .llamaCpp))
+            try registry.register(
+                ModelInfo(id: "tiny", name: "dup", category: .llm, format: .gguf, framework: .llamaCpp)
+            )
             Issue.record("duplicate accepted")
         } catch { #expect(error.code == .modelAlreadyExists) }
         #expect(try Data(contentsOf: paths.registryFile) == index)
@@ -125,9 +166,24 @@ struct ModelRegistryTests {
         let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
         let source = try writeFile(Self.tinyGGUF(), named: "tiny.gguf")
-        let stored = try registry.importModel(from: source, id: "stored", name: nil, category: .llm, framework: .llamaCpp, mode: .copy)
-        try registry.register(ModelInfo(id: "external", name: "external", category: .llm, format: .gguf,
-                                        framework: .llamaCpp, localPath: source))
+        let stored = try registry.importModel(
+            from: source,
+            id: "stored",
+            name: nil,
+            category: .llm,
+            framework: .llamaCpp,
+            mode: .copy
+        )
+        try registry.register(
+            ModelInfo(
+                id: "external",
+                name: "external",
+                category: .llm,
+                format: .gguf,
+                framework: .llamaCpp,
+                localPath: source
+            )
+        )
         try registry.remove("stored")
         try registry.remove("external")
         #expect(!FileManager.default.fileExists(atPath: try #require(stored.localPath).path))
@@ -141,12 +197,24 @@ struct ModelRegistryTests {
         let paths = makeHome()
         defer { try? FileManager.default.removeItem(at: paths.home) }
         let dir = paths.modelDirectory(framework: .sherpaOnnx, id: "voice")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("joe"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("joe"),
+            withIntermediateDirectories: true
+        )
         try Data("onnx".utf8).write(to: dir.appendingPathComponent("joe/model.onnx"))
-        let archive = try ModelArchive(url: URL(string: "https://example.com/joe.tar.bz2")!, primaryFile: "joe/model.onnx")
-        let old = ModelInfo(id: "voice", name: "Joe", category: .speechSynthesis, format: .onnx, framework: .sherpaOnnx,
-                            localPath: URL(fileURLWithPath: "/old/home/models/sherpa/voice/joe/model.onnx"),
-                            artifact: .archive(archive))
+        let archive = try ModelArchive(
+            url: URL(string: "https://example.com/joe.tar.bz2")!,
+            primaryFile: "joe/model.onnx"
+        )
+        let old = ModelInfo(
+            id: "voice",
+            name: "Joe",
+            category: .speechSynthesis,
+            format: .onnx,
+            framework: .sherpaOnnx,
+            localPath: URL(fileURLWithPath: "/old/home/models/sherpa/voice/joe/model.onnx"),
+            artifact: .archive(archive)
+        )
         try ModelRegistry.encoder.encode(old).write(to: dir.appendingPathComponent(ModelRegistry.sidecarName))
         let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
@@ -161,8 +229,16 @@ struct ModelRegistryTests {
         let file = try writeFile(Self.tinyGGUF(), named: "gone.gguf")
         let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try registry.load()
-        try registry.register(ModelInfo(id: "gone", name: "Gone", category: .llm, format: .gguf, framework: .llamaCpp,
-                                        localPath: file))
+        try registry.register(
+            ModelInfo(
+                id: "gone",
+                name: "Gone",
+                category: .llm,
+                format: .gguf,
+                framework: .llamaCpp,
+                localPath: file
+            )
+        )
         try FileManager.default.removeItem(at: file)
         let reloaded = ModelRegistry(paths: paths, inspectors: Self.inspectors)
         try reloaded.load()

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 @Suite("Environment validation")
@@ -12,7 +13,9 @@ struct SDKInitParamsTests {
 
     @Test("Staging and production need an API key", arguments: [SDKEnvironment.staging, .production])
     func keyRequired(environment: SDKEnvironment) {
-        #expect(throws: SDKException.self) { try SDKInitParams(apiKey: nil, baseURL: "https://api.example.com", environment: environment) }
+        #expect(throws: SDKException.self) {
+            try SDKInitParams(apiKey: nil, baseURL: "https://api.example.com", environment: environment)
+        }
         do {
             _ = try SDKInitParams(apiKey: "  ", baseURL: "https://api.example.com", environment: environment)
             Issue.record("blank key accepted")

@@ -1,5 +1,6 @@
 import Logging
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 @Suite("Logging")

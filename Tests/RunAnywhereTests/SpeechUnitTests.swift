@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 @Suite("Speech text splitting")
@@ -38,7 +39,8 @@ struct VoiceActivityTrackerTests {
 
     @Test("Speech is stamped where it began and ends where the silence began")
     func timestamps() {
-        let frames: [Float] = Array(repeating: 0, count: 10) + Array(repeating: 0.9, count: 30) + Array(repeating: 0.1, count: 30)
+        let frames: [Float] =
+            Array(repeating: 0, count: 10) + Array(repeating: 0.9, count: 30) + Array(repeating: 0.1, count: 30)
         let events = run(frames, VADConfiguration(minSpeechDuration: 0.2, minSilenceDuration: 0.3))
         #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
         #expect(abs(events[0].time - 0.32) < 1e-9)
@@ -47,9 +49,11 @@ struct VoiceActivityTrackerTests {
 
     @Test("Bursts shorter than the minimum speech and dips shorter than the minimum silence change nothing")
     func hysteresis() {
-        let burst: [Float] = Array(repeating: 0, count: 10) + Array(repeating: 1, count: 3) + Array(repeating: 0, count: 10)
+        let burst: [Float] =
+            Array(repeating: 0, count: 10) + Array(repeating: 1, count: 3) + Array(repeating: 0, count: 10)
         #expect(run(burst, VADConfiguration(minSpeechDuration: 0.25)).isEmpty)
-        let dip: [Float] = Array(repeating: 1, count: 20) + Array(repeating: 0, count: 5) + Array(repeating: 1, count: 20)
+        let dip: [Float] =
+            Array(repeating: 1, count: 20) + Array(repeating: 0, count: 5) + Array(repeating: 1, count: 20)
         let events = run(dip, VADConfiguration(minSpeechDuration: 0.1, minSilenceDuration: 0.5))
         #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
     }
@@ -71,7 +75,7 @@ struct EnergyVADTests {
         let noise = (0..<16_000).map { _ in Float.random(in: -0.003...0.003, using: &generator) }
         let tone = sine(frequency: 300, sampleRate: 16_000, seconds: 1, amplitude: 0.3).samples
         let probabilities = try await vad.speechProbabilities(Array((noise + tone + noise).prefix(47 * 512 * 2)))
-        let noiseFrames = probabilities[2..<30]   // settle on the floor first
+        let noiseFrames = probabilities[2..<30]  // settle on the floor first
         let toneFrames = probabilities[33..<60]
         #expect(noiseFrames.allSatisfy { $0 < 0.1 })
         #expect(toneFrames.allSatisfy { $0 > 0.9 })

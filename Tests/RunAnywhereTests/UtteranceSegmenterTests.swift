@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Backend) @testable import RunAnywhere
 
 /// The voice session's segmentation rules on synthetic chunks and VAD verdicts.
@@ -23,8 +24,13 @@ struct UtteranceSegmenterTests {
     }
 
     /// Feeds chunk `index` (marker = index) with a probability and events; returns the actions.
-    static func feed(_ segmenter: inout UtteranceSegmenter, _ index: Int, _ probability: Float,
-                     _ events: [SpeechActivityEvent] = [], partialInFlight: Bool = false) -> [UtteranceSegmenter.Action] {
+    static func feed(
+        _ segmenter: inout UtteranceSegmenter,
+        _ index: Int,
+        _ probability: Float,
+        _ events: [SpeechActivityEvent] = [],
+        partialInFlight: Bool = false
+    ) -> [UtteranceSegmenter.Action] {
         segmenter.feed(audio(Float(index)), vad: verdict(probability, events), partialInFlight: partialInFlight)
     }
 
@@ -57,14 +63,18 @@ struct UtteranceSegmenterTests {
         #expect(!segmenter.isInUtterance)
     }
 
-    @Test("A pause asks for an early transcription, speech resuming cancels it, and the end reuses one from its own silence")
+    @Test(
+        "A pause asks for an early transcription, speech resuming cancels it, and the end reuses one from its own silence"
+    )
     func earlyTranscription() {
         var segmenter = UtteranceSegmenter(settings: Self.settings())
         _ = Self.feed(&segmenter, 0, 0.9, [SpeechActivityEvent(kind: .speechStarted, time: 0)])
         let pause = Self.feed(&segmenter, 1, 0.1)
         #expect(pause.contains { if case .transcribeEarly = $0 { true } else { false } })
-        #expect(!Self.feed(&segmenter, 2, 0.1).contains { if case .transcribeEarly = $0 { true } else { false } },
-                "once per pause")
+        #expect(
+            !Self.feed(&segmenter, 2, 0.1).contains { if case .transcribeEarly = $0 { true } else { false } },
+            "once per pause"
+        )
         #expect(Self.feed(&segmenter, 3, 0.9) == [.cancelEarlyTranscription], "speech resumed: the transcript is stale")
         #expect(!Self.feed(&segmenter, 4, 0.9).contains(.cancelEarlyTranscription), "nothing left to cancel")
 
@@ -110,7 +120,9 @@ struct UtteranceSegmenterTests {
         for index in 1..<100 {
             let inFlight = index >= 90 && index < 97
             let actions = Self.feed(&segmenter, index, 0.9, partialInFlight: inFlight)
-            if actions.contains(where: { if case .transcribePartial = $0 { true } else { false } }) { asked.append(index) }
+            if actions.contains(where: { if case .transcribePartial = $0 { true } else { false } }) {
+                asked.append(index)
+            }
         }
         // One per 1.0 s of new speech (31.25 chunks); the one due at chunk 95 waits for the partial in flight.
         #expect(asked == [31, 63, 97], "\(asked)")

@@ -8,9 +8,12 @@ import Testing
 struct VoiceAgentTurnTests {
     static func configuration(_ edit: (inout VoiceAgentConfiguration) -> Void = { _ in }) -> VoiceAgentConfiguration {
         var configuration = VoiceAgentConfiguration(
-            sttModelId: DeterministicModels.stt, llmModelId: DeterministicModels.llm, ttsModelId: DeterministicModels.tts,
+            sttModelId: DeterministicModels.stt,
+            llmModelId: DeterministicModels.llm,
+            ttsModelId: DeterministicModels.tts,
             vadModelId: DeterministicModels.vad,
-            generationOptions: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true))
+            generationOptions: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true)
+        )
         edit(&configuration)
         return configuration
     }
@@ -47,7 +50,9 @@ struct VoiceAgentTurnTests {
             #expect(!result.responseText.isEmpty)
             #expect(result.audio.duration > 0.5, "the reply was synthesized")
             #expect(!result.interrupted)
-            #expect(try await sdk.voiceAgentConversation() == [.user("What is my name?"), .assistant(result.responseText)])
+            #expect(
+                try await sdk.voiceAgentConversation() == [.user("What is my name?"), .assistant(result.responseText)]
+            )
         }
     }
 
@@ -55,7 +60,10 @@ struct VoiceAgentTurnTests {
     func twoTurnsInOrder() async throws {
         try await withDeterministicSDK { sdk in
             try await sdk.initializeVoiceAgent(Self.configuration { $0.bargeIn = false })
-            let events = await Self.run(sdk, Self.conversation(["My dog is called Biscuit.", "What is my dog called?"]))
+            let events = await Self.run(
+                sdk,
+                Self.conversation(["My dog is called Biscuit.", "What is my dog called?"])
+            )
             let finals = events.compactMap { if case .transcriptFinal(let text) = $0 { text } else { nil } }
             #expect(finals == ["My dog is called Biscuit.", "What is my dog called?"])
             let completed = events.compactMap { if case .turnCompleted(let result) = $0 { result } else { nil } }

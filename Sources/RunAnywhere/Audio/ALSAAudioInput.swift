@@ -18,7 +18,9 @@ public struct ALSAAudioInput: AudioInput {
 
     /// Whether `device` can be opened for capture on this machine.
     public static func isAvailable(device: String = "default") -> Bool {
-        guard let alsa = ALSALibrary.shared, let pcm = try? alsa.openPCM(device: device, capture: true, sampleRate: 16_000, channels: 1) else {
+        guard let alsa = ALSALibrary.shared,
+            let pcm = try? alsa.openPCM(device: device, capture: true, sampleRate: 16_000, channels: 1)
+        else {
             return false
         }
         _ = alsa.close(pcm)
@@ -49,12 +51,19 @@ public struct ALSAAudioInput: AudioInput {
                 let read = samples.withUnsafeMutableBytes { alsa.readi(pcm, $0.baseAddress!, UInt(frames)) }
                 if read < 0 {
                     if alsa.recover(pcm, Int32(read), 1) != 0 {
-                        continuation.finish(throwing: SDKException(.audioDeviceUnavailable, "ALSA capture failed: \(alsa.message(Int32(read)))"))
+                        continuation.finish(
+                            throwing: SDKException(
+                                .audioDeviceUnavailable,
+                                "ALSA capture failed: \(alsa.message(Int32(read)))"
+                            )
+                        )
                         return
                     }
                     continue
                 }
-                continuation.yield(AudioBuffer(int16: Array(samples[0..<read * channels]), sampleRate: rate, channels: channels))
+                continuation.yield(
+                    AudioBuffer(int16: Array(samples[0..<read * channels]), sampleRate: rate, channels: channels)
+                )
             }
             continuation.finish()
         }

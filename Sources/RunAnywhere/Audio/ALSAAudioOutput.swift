@@ -30,7 +30,9 @@ public final class ALSAAudioOutput: AudioOutput {
 
     /// Whether `device` can be opened for playback on this machine.
     public static func isAvailable(device: String = "default") -> Bool {
-        guard let alsa = ALSALibrary.shared, let pcm = try? alsa.openPCM(device: device, capture: false, sampleRate: 16_000, channels: 1) else {
+        guard let alsa = ALSALibrary.shared,
+            let pcm = try? alsa.openPCM(device: device, capture: false, sampleRate: 16_000, channels: 1)
+        else {
             return false
         }
         _ = alsa.close(pcm)
@@ -41,7 +43,11 @@ public final class ALSAAudioOutput: AudioOutput {
     /// The device is reopened when the sample rate or channel count changes.
     public func play(_ buffer: AudioBuffer) async throws(SDKException) {
         guard let alsa = ALSALibrary.shared else {
-            throw SDKException(.audioDeviceUnavailable, "libasound.so.2 is not installed", recovery: "apt-get install libasound2")
+            throw SDKException(
+                .audioDeviceUnavailable,
+                "libasound.so.2 is not installed",
+                recovery: "apt-get install libasound2"
+            )
         }
         guard !buffer.isEmpty else { return }
         let started = generation.load(ordering: .acquiring)
@@ -56,7 +62,12 @@ public final class ALSAAudioOutput: AudioOutput {
                 if open.pcm == nil || open.rate != buffer.sampleRate || open.channels != buffer.channels {
                     if let pcm = open.pcm { _ = alsa.close(pcm) }
                     open.pcm = nil
-                    open.pcm = try alsa.openPCM(device: device, capture: false, sampleRate: buffer.sampleRate, channels: buffer.channels)
+                    open.pcm = try alsa.openPCM(
+                        device: device,
+                        capture: false,
+                        sampleRate: buffer.sampleRate,
+                        channels: buffer.channels
+                    )
                     open.rate = buffer.sampleRate
                     open.channels = buffer.channels
                 }
@@ -71,7 +82,10 @@ public final class ALSAAudioOutput: AudioOutput {
                     }
                     if written < 0 {
                         guard alsa.recover(pcm, Int32(written), 1) == 0 else {
-                            throw SDKException(.audioDeviceUnavailable, "ALSA playback failed: \(alsa.message(Int32(written)))")
+                            throw SDKException(
+                                .audioDeviceUnavailable,
+                                "ALSA playback failed: \(alsa.message(Int32(written)))"
+                            )
                         }
                         continue
                     }

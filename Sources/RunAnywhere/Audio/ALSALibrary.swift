@@ -49,17 +49,37 @@ final class ALSALibrary: @unchecked Sendable {
     }
 
     /// Opens `device` for one direction with interleaved 16-bit samples.
-    func openPCM(device: String, capture: Bool, sampleRate: Int, channels: Int, latencyMicroseconds: UInt32 = 100_000) throws(SDKException) -> PCM {
+    func openPCM(
+        device: String,
+        capture: Bool,
+        sampleRate: Int,
+        channels: Int,
+        latencyMicroseconds: UInt32 = 100_000
+    ) throws(SDKException) -> PCM {
         var pcm: PCM?
         let code = open(&pcm, device, capture ? Self.streamCapture : Self.streamPlayback, 0)
         guard code == 0, let pcm else {
-            throw SDKException(.audioDeviceUnavailable, "Cannot open ALSA device '\(device)' for \(capture ? "capture" : "playback"): \(message(code))",
-                               recovery: "Check `aplay -L`; on a machine without a sound card write to a WAVFileAudioOutput instead")
+            throw SDKException(
+                .audioDeviceUnavailable,
+                "Cannot open ALSA device '\(device)' for \(capture ? "capture" : "playback"): \(message(code))",
+                recovery: "Check `aplay -L`; on a machine without a sound card write to a WAVFileAudioOutput instead"
+            )
         }
-        let set = setParams(pcm, Self.formatS16LE, Self.accessRWInterleaved, UInt32(channels), UInt32(sampleRate), 1, latencyMicroseconds)
+        let set = setParams(
+            pcm,
+            Self.formatS16LE,
+            Self.accessRWInterleaved,
+            UInt32(channels),
+            UInt32(sampleRate),
+            1,
+            latencyMicroseconds
+        )
         guard set == 0 else {
             _ = close(pcm)
-            throw SDKException(.audioDeviceUnavailable, "ALSA device '\(device)' refuses \(sampleRate) Hz × \(channels): \(message(set))")
+            throw SDKException(
+                .audioDeviceUnavailable,
+                "ALSA device '\(device)' refuses \(sampleRate) Hz × \(channels): \(message(set))"
+            )
         }
         return pcm
     }

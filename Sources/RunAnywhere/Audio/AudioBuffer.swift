@@ -106,7 +106,9 @@ public struct AudioBuffer: Sendable, Equatable {
 
     /// The same sound at another sample rate (band-limited; see ``AudioResampler``).
     public func resampled(to rate: Int) -> AudioBuffer {
-        guard rate != sampleRate, !samples.isEmpty else { return AudioBuffer(samples: samples, sampleRate: rate, channels: channels) }
+        guard rate != sampleRate, !samples.isEmpty else {
+            return AudioBuffer(samples: samples, sampleRate: rate, channels: channels)
+        }
         if channels > 1 {
             // Channels are resampled one by one and re-interleaved.
             var outputs: [[Float]] = []
@@ -116,7 +118,9 @@ public struct AudioBuffer: Sendable, Equatable {
             }
             let frames = outputs.map(\.count).min() ?? 0
             var interleaved = [Float](repeating: 0, count: frames * channels)
-            for frame in 0..<frames { for channel in 0..<channels { interleaved[frame * channels + channel] = outputs[channel][frame] } }
+            for frame in 0..<frames {
+                for channel in 0..<channels { interleaved[frame * channels + channel] = outputs[channel][frame] }
+            }
             return AudioBuffer(samples: interleaved, sampleRate: rate, channels: channels)
         }
         return AudioBuffer(samples: AudioResampler.resample(samples, from: sampleRate, to: rate), sampleRate: rate)
@@ -153,7 +157,11 @@ public struct AudioBuffer: Sendable, Equatable {
     public func chunks(frames: Int) -> [AudioBuffer] {
         let step = max(1, frames) * channels
         return stride(from: 0, to: samples.count, by: step).map { start in
-            AudioBuffer(samples: Array(samples[start..<min(samples.count, start + step)]), sampleRate: sampleRate, channels: channels)
+            AudioBuffer(
+                samples: Array(samples[start..<min(samples.count, start + step)]),
+                sampleRate: sampleRate,
+                channels: channels
+            )
         }
     }
 
@@ -166,7 +174,11 @@ public struct AudioBuffer: Sendable, Equatable {
     public func slice(from start: TimeInterval, to end: TimeInterval) -> AudioBuffer {
         let first = max(0, min(frameCount, Int(start * Double(sampleRate))))
         let last = max(first, min(frameCount, Int(end * Double(sampleRate))))
-        return AudioBuffer(samples: Array(samples[(first * channels)..<(last * channels)]), sampleRate: sampleRate, channels: channels)
+        return AudioBuffer(
+            samples: Array(samples[(first * channels)..<(last * channels)]),
+            sampleRate: sampleRate,
+            channels: channels
+        )
     }
 
     /// Adds `other` at the end, converting its rate and channels to this buffer's.
@@ -175,8 +187,11 @@ public struct AudioBuffer: Sendable, Equatable {
         if converted.channels != channels {
             converted = converted.mono()
             if channels > 1 {
-                converted = AudioBuffer(samples: converted.samples.flatMap { Array(repeating: $0, count: channels) },
-                                        sampleRate: sampleRate, channels: channels)
+                converted = AudioBuffer(
+                    samples: converted.samples.flatMap { Array(repeating: $0, count: channels) },
+                    sampleRate: sampleRate,
+                    channels: channels
+                )
             }
         }
         samples += converted.samples
@@ -184,31 +199,48 @@ public struct AudioBuffer: Sendable, Equatable {
 
     /// `seconds` of silence.
     public static func silence(duration seconds: TimeInterval, sampleRate: Int, channels: Int = 1) -> AudioBuffer {
-        AudioBuffer(samples: [Float](repeating: 0, count: Int(seconds * Double(sampleRate)) * max(1, channels)),
-                    sampleRate: sampleRate, channels: channels)
+        AudioBuffer(
+            samples: [Float](repeating: 0, count: Int(seconds * Double(sampleRate)) * max(1, channels)),
+            sampleRate: sampleRate,
+            channels: channels
+        )
     }
 
     /// The buffer scaled by `gain`, clipped to [-1, 1].
     public func scaled(by gain: Float) -> AudioBuffer {
         guard gain != 1 else { return self }
-        return AudioBuffer(samples: samples.map { max(-1, min(1, $0 * gain)) }, sampleRate: sampleRate, channels: channels)
+        return AudioBuffer(
+            samples: samples.map { max(-1, min(1, $0 * gain)) },
+            sampleRate: sampleRate,
+            channels: channels
+        )
     }
 
     /// Checks that the buffer can be given to an engine: a positive rate, at least
     /// `minimumFrames` frames, and only finite samples.
     public func validate(minimumFrames: Int = 1) throws(SDKException) {
         guard sampleRate >= 1000, sampleRate <= 384_000 else {
-            throw SDKException(.invalidAudio, "Unsupported sample rate \(sampleRate) Hz", recovery: "Use a rate between 1 kHz and 384 kHz")
+            throw SDKException(
+                .invalidAudio,
+                "Unsupported sample rate \(sampleRate) Hz",
+                recovery: "Use a rate between 1 kHz and 384 kHz"
+            )
         }
         guard !samples.isEmpty else {
             throw SDKException(.invalidAudio, "The audio is empty")
         }
         guard frameCount >= minimumFrames else {
-            throw SDKException(.invalidAudio, "The audio is too short: \(frameCount) frame(s), at least \(minimumFrames) needed")
+            throw SDKException(
+                .invalidAudio,
+                "The audio is too short: \(frameCount) frame(s), at least \(minimumFrames) needed"
+            )
         }
         if let index = samples.firstIndex(where: { !$0.isFinite }) {
-            throw SDKException(.invalidAudio, "The audio contains a non-finite sample (NaN or infinity) at index \(index)",
-                               recovery: "Check the source of the audio; a WAV with NaN samples is corrupt")
+            throw SDKException(
+                .invalidAudio,
+                "The audio contains a non-finite sample (NaN or infinity) at index \(index)",
+                recovery: "Check the source of the audio; a WAV with NaN samples is corrupt"
+            )
         }
     }
 }

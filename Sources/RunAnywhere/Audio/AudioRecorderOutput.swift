@@ -52,7 +52,10 @@ public final class AudioRecorderOutput: AudioOutput {
         var stopped = false
         // 10 ms steps: a stop lands within one step.
         while elapsed < buffer.duration {
-            if state.withLock({ $0.generation }) != generation || Task.isCancelled { stopped = true; break }
+            if state.withLock({ $0.generation }) != generation || Task.isCancelled {
+                stopped = true
+                break
+            }
             try? await Task.sleep(for: .milliseconds(10))
             elapsed = start.duration(to: .now).milliseconds / 1000
         }

@@ -70,7 +70,9 @@ public enum AudioResampler {
 
     /// Modified Bessel function of the first kind, order 0 (series expansion).
     static func besselI0(_ x: Double) -> Double {
-        var sum = 1.0, term = 1.0, k = 1.0
+        var sum = 1.0
+        var term = 1.0
+        var k = 1.0
         let half = x / 2
         repeat {
             term *= (half / k) * (half / k)

@@ -18,7 +18,11 @@ public enum WAVFile {
             throw SDKException(.fileSystemError, "Cannot read \(url.path)", underlying: error)
         }
         do { return try decode(data) } catch {
-            throw SDKException(error.code, "\(url.lastPathComponent): \(error.message)", recovery: error.recoverySuggestion)
+            throw SDKException(
+                error.code,
+                "\(url.lastPathComponent): \(error.message)",
+                recovery: error.recoverySuggestion
+            )
         }
     }
 
@@ -26,11 +30,16 @@ public enum WAVFile {
     public static func decode(_ data: Data) throws(SDKException) -> AudioBuffer {
         let bytes = [UInt8](data)
         func fail(_ reason: String) -> SDKException {
-            SDKException(.invalidAudio, "Not a readable WAV file: \(reason)", recovery: "Provide a RIFF/WAVE file with PCM or float samples")
+            SDKException(
+                .invalidAudio,
+                "Not a readable WAV file: \(reason)",
+                recovery: "Provide a RIFF/WAVE file with PCM or float samples"
+            )
         }
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8)
+        else {
             throw fail("no RIFF/WAVE header")
         }
         var format: (tag: Int, channels: Int, rate: Int, bits: Int)?
@@ -73,7 +82,10 @@ public enum WAVFile {
         case (1, 32):
             values = (0..<samples.count / 4).map { i in
                 let p = base + 4 * i
-                let raw = UInt32(samples[p]) | UInt32(samples[p + 1]) << 8 | UInt32(samples[p + 2]) << 16 | UInt32(samples[p + 3]) << 24
+                let raw =
+                    UInt32(samples[p]) | UInt32(samples[p + 1]) << 8 | UInt32(samples[p + 2]) << 16 | UInt32(
+                        samples[p + 3]
+                    ) << 24
                 return Float(Double(Int32(bitPattern: raw)) / 2_147_483_648)
             }
         case (3, 32):
@@ -97,15 +109,24 @@ public enum WAVFile {
         let bytesPerSample = format.bitsPerSample / 8
         let dataSize = buffer.samples.count * bytesPerSample
         var data = Data(capacity: 44 + dataSize)
-        func put32(_ v: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { data.append(contentsOf: $0) } }
-        func put16(_ v: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); put32(36 + dataSize)
-        data.append(contentsOf: Array("WAVEfmt ".utf8)); put32(16)
+        func put32(_ v: Int) {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { data.append(contentsOf: $0) }
+        }
+        func put16(_ v: Int) {
+            withUnsafeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian) { data.append(contentsOf: $0) }
+        }
+        data.append(contentsOf: Array("RIFF".utf8))
+        put32(36 + dataSize)
+        data.append(contentsOf: Array("WAVEfmt ".utf8))
+        put32(16)
         put16(format == .float32 ? 3 : 1)
-        put16(buffer.channels); put32(buffer.sampleRate)
-        put32(buffer.sampleRate * buffer.channels * bytesPerSample); put16(buffer.channels * bytesPerSample)
+        put16(buffer.channels)
+        put32(buffer.sampleRate)
+        put32(buffer.sampleRate * buffer.channels * bytesPerSample)
+        put16(buffer.channels * bytesPerSample)
         put16(format.bitsPerSample)
-        data.append(contentsOf: Array("data".utf8)); put32(dataSize)
+        data.append(contentsOf: Array("data".utf8))
+        put32(dataSize)
         func clipped(_ x: Float) -> Double { x.isFinite ? Double(max(-1, min(1, x))) : 0 }
         switch format {
         case .int8:
@@ -115,7 +136,9 @@ public enum WAVFile {
         case .int24:
             for sample in buffer.samples {
                 let v = Int32((clipped(sample) * 8_388_607).rounded())
-                data.append(contentsOf: [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16)])
+                data.append(contentsOf: [
+                    UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16),
+                ])
             }
         case .int32:
             for sample in buffer.samples { put32(Int(Int32((clipped(sample) * 2_147_483_647).rounded()))) }
@@ -126,7 +149,8 @@ public enum WAVFile {
     }
 
     /// Writes a buffer to a WAV file, atomically (a reader never sees half a file).
-    public static func write(_ buffer: AudioBuffer, to url: URL, format: WAVSampleFormat = .int16) throws(SDKException) {
+    public static func write(_ buffer: AudioBuffer, to url: URL, format: WAVSampleFormat = .int16) throws(SDKException)
+    {
         try FileSystem.atomicWrite(encode(buffer, format: format), to: url)
     }
 }

@@ -56,8 +56,11 @@ extension InferenceFramework {
         do {
             try ModelInfo.validate(id: rawValue)
         } catch {
-            throw SDKException(.invalidInput, "Invalid framework id '\(rawValue)'",
-                               recovery: "Use 1–128 lowercase letters, digits, '.', '_' or '-', e.g. \"llamacpp\"")
+            throw SDKException(
+                .invalidInput,
+                "Invalid framework id '\(rawValue)'",
+                recovery: "Use 1–128 lowercase letters, digits, '.', '_' or '-', e.g. \"llamacpp\""
+            )
         }
     }
 }

@@ -24,8 +24,10 @@ import Foundation
     /// that token. Generation also ends when `request.cancellation` is set (checked
     /// before every token), at end of sequence, at `maxTokens`, or when the context is
     /// full.
-    func generate(_ request: LLMServiceRequest,
-                  onToken: @escaping @Sendable (_ piece: [UInt8]) -> TokenDisposition) async throws -> LLMServiceResult
+    func generate(
+        _ request: LLMServiceRequest,
+        onToken: @escaping @Sendable (_ piece: [UInt8]) -> TokenDisposition
+    ) async throws -> LLMServiceResult
 
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async

@@ -20,9 +20,16 @@ import Foundation
     public var cancellation: CancellationFlag
 
     /// Creates a request.
-    public init(prompt: String, maxTokens: Int, sampling: SamplingParameters, threads: Int? = nil,
-                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false, reusePrefix: Bool = true,
-                cancellation: CancellationFlag = CancellationFlag()) {
+    public init(
+        prompt: String,
+        maxTokens: Int,
+        sampling: SamplingParameters,
+        threads: Int? = nil,
+        truncatePromptToFit: Bool = false,
+        ignoreEndOfSequence: Bool = false,
+        reusePrefix: Bool = true,
+        cancellation: CancellationFlag = CancellationFlag()
+    ) {
         self.prompt = prompt
         self.maxTokens = maxTokens
         self.sampling = sampling

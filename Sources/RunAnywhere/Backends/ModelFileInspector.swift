@@ -31,8 +31,12 @@ import Synchronization
     public let discover: Discover
 
     /// Creates an inspector; `discover` defaults to recognizing nothing.
-    public init(name: String, appliesTo: @escaping @Sendable (_ model: ModelInfo, _ file: URL) -> Bool,
-                inspect: @escaping Inspect, discover: @escaping Discover = { _, _, _ in nil }) {
+    public init(
+        name: String,
+        appliesTo: @escaping @Sendable (_ model: ModelInfo, _ file: URL) -> Bool,
+        inspect: @escaping Inspect,
+        discover: @escaping Discover = { _, _, _ in nil }
+    ) {
         self.name = name
         self.appliesTo = appliesTo
         self.inspect = inspect
@@ -54,7 +58,9 @@ final class ModelFileInspectors: Sendable {
 
     /// `model` as the first inspector that applies to `file` sees it; unchanged when none applies.
     func inspect(_ model: ModelInfo, file: URL) throws(SDKException) -> ModelInfo {
-        guard let inspector = inspectors.withLock({ $0 }).first(where: { $0.appliesTo(model, file) }) else { return model }
+        guard let inspector = inspectors.withLock({ $0 }).first(where: { $0.appliesTo(model, file) }) else {
+            return model
+        }
         return try inspector.inspect(model, file)
     }
 

@@ -37,11 +37,13 @@ final class ProviderList<Factory: Sendable>: Sendable {
         let providers = providers.withLock { $0 }
         guard let provider = providers.first(where: { $0.canHandle(model) }) else {
             let known = providers.map(\.name)
-            throw SDKException(.noBackendForModel,
-                               "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))",
-                               recovery: known.isEmpty
-                                   ? "Register a backend module first: RunAnywhereSDK(home:modules:), or RunAnywhere.register(_:)"
-                                   : "Registered \(capability) backends: \(known.joined(separator: ", "))")
+            throw SDKException(
+                .noBackendForModel,
+                "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))",
+                recovery: known.isEmpty
+                    ? "Register a backend module first: RunAnywhereSDK(home:modules:), or RunAnywhere.register(_:)"
+                    : "Registered \(capability) backends: \(known.joined(separator: ", "))"
+            )
         }
         return provider
     }

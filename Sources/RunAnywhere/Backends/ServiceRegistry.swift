@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Creates a loaded ``LLMService`` for a model.
-@_spi(Backend) public typealias LLMServiceFactory = @Sendable (ModelInfo, LLMLoadConfiguration) async throws -> any LLMService
+@_spi(Backend) public typealias LLMServiceFactory =
+    @Sendable (ModelInfo, LLMLoadConfiguration) async throws -> any LLMService
 
 /// Where backends offer their services and capabilities find them.
 ///
@@ -25,30 +26,42 @@ public final class ServiceRegistry: Sendable {
     @_spi(Backend) public init() {}
 
     /// Offers LLM services.
-    @_spi(Backend) public func registerLLM(name: String, priority: Int = 100,
-                            canHandle: @escaping @Sendable (ModelInfo) -> Bool,
-                            factory: @escaping LLMServiceFactory) {
+    @_spi(Backend) public func registerLLM(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping LLMServiceFactory
+    ) {
         llm.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers speech recognition.
-    @_spi(Backend) public func registerSTT(name: String, priority: Int = 100,
-                            canHandle: @escaping @Sendable (ModelInfo) -> Bool,
-                            factory: @escaping STTServiceFactory) {
+    @_spi(Backend) public func registerSTT(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping STTServiceFactory
+    ) {
         stt.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers voice models for speech synthesis.
-    @_spi(Backend) public func registerTTS(name: String, priority: Int = 100,
-                            canHandle: @escaping @Sendable (ModelInfo) -> Bool,
-                            factory: @escaping TTSServiceFactory) {
+    @_spi(Backend) public func registerTTS(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping TTSServiceFactory
+    ) {
         tts.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers voice-activity models.
-    @_spi(Backend) public func registerVAD(name: String, priority: Int = 100,
-                            canHandle: @escaping @Sendable (ModelInfo) -> Bool,
-                            factory: @escaping VADServiceFactory) {
+    @_spi(Backend) public func registerVAD(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping VADServiceFactory
+    ) {
         vad.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
@@ -66,7 +79,9 @@ public final class ServiceRegistry: Sendable {
     @_spi(Backend) public var llmProviderNames: [String] { llm.names }
 
     /// The provider that should run `model`.
-    @_spi(Backend) public func llmProvider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
+    @_spi(Backend) public func llmProvider(
+        for model: ModelInfo
+    ) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
         try llm.provider(for: model)
     }
 

@@ -11,7 +11,11 @@ import Foundation
 enum ArchiveExtractor {
     /// What one entry is, as far as the checks care.
     enum EntryKind: Equatable {
-        case file, directory, symlink(target: String), hardlink(target: String), other(String)
+        case file
+        case directory
+        case symlink(target: String)
+        case hardlink(target: String)
+        case other(String)
     }
 
     /// libarchive's version and its compression libraries.
@@ -23,9 +27,14 @@ enum ArchiveExtractor {
     ///   - maxBytes: Stop with `.insufficientStorage` once the content written exceeds this.
     ///   - progress: The share of the archive read so far, 0…1.
     /// - Returns: The relative paths of the regular files written.
-    static func extract(_ archive: URL, type: ArchiveType, into folder: URL, maxBytes: Int64? = nil,
-                        cancel: CancellationFlag? = nil,
-                        progress: (Double) -> Void = { _ in }) throws(SDKException) -> [String] {
+    static func extract(
+        _ archive: URL,
+        type: ArchiveType,
+        into folder: URL,
+        maxBytes: Int64? = nil,
+        cancel: CancellationFlag? = nil,
+        progress: (Double) -> Void = { _ in }
+    ) throws(SDKException) -> [String] {
         guard let reader = archive_read_new() else { throw SDKException(.internalError, "libarchive could not start") }
         defer { archive_read_free(reader) }
         archive_read_support_filter_gzip(reader)
@@ -33,16 +42,23 @@ enum ArchiveExtractor {
         archive_read_support_filter_xz(reader)
         switch type {
         case .zip: archive_read_support_format_zip(reader)
-        case .tarGz, .tarBz2, .tarXz: archive_read_support_format_tar(reader); archive_read_support_format_gnutar(reader)
+        case .tarGz, .tarBz2, .tarXz:
+            archive_read_support_format_tar(reader)
+            archive_read_support_format_gnutar(reader)
         }
         let archiveSize = max(1, FileSystem.allocatedSize(of: archive))
         guard archive_read_open_filename(reader, archive.path, 1 << 20) == ARCHIVE_OK else {
             throw invalid(archive, reader)
         }
-        guard let writer = archive_write_disk_new() else { throw SDKException(.internalError, "libarchive could not start") }
+        guard let writer = archive_write_disk_new() else {
+            throw SDKException(.internalError, "libarchive could not start")
+        }
         defer { archive_write_free(writer) }
-        archive_write_disk_set_options(writer, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_NODOTDOT
-                                       | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_NO_OVERWRITE)
+        archive_write_disk_set_options(
+            writer,
+            ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_NODOTDOT
+                | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_NO_OVERWRITE
+        )
 
         var files: [String] = []
         var written: Int64 = 0
@@ -66,7 +82,10 @@ enum ArchiveExtractor {
                 archive_entry_set_hardlink(entry, folder.appendingPathComponent(Self.normalized(target)).path)
             }
             guard archive_write_header(writer, entry) >= ARCHIVE_WARN else {
-                throw SDKException(.invalidArchive, "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer))")
+                throw SDKException(
+                    .invalidArchive,
+                    "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer))"
+                )
             }
             if kind == .file {
                 files.append(path)
@@ -79,13 +98,20 @@ enum ArchiveExtractor {
                     guard read >= ARCHIVE_WARN else { throw invalid(archive, reader) }
                     written += Int64(size)
                     if let maxBytes, written > maxBytes {
-                        throw SDKException(.insufficientStorage,
-                                           "\(archive.lastPathComponent) unpacks to more than the \(maxBytes) bytes of space left",
-                                           recovery: "Free some space (RunAnywhere.deleteModel, cleanTempFiles) or raise the storage limit")
+                        throw SDKException(
+                            .insufficientStorage,
+                            "\(archive.lastPathComponent) unpacks to more than the \(maxBytes) bytes of space left",
+                            recovery:
+                                "Free some space (RunAnywhere.deleteModel, cleanTempFiles) or raise the storage limit"
+                        )
                     }
                     guard archive_write_data_block(writer, block, size, offset) >= ARCHIVE_WARN else {
-                        let code: SDKException.Code = archive_errno(writer) == ENOSPC ? .insufficientStorage : .fileSystemError
-                        throw SDKException(code, "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer))")
+                        let code: SDKException.Code =
+                            archive_errno(writer) == ENOSPC ? .insufficientStorage : .fileSystemError
+                        throw SDKException(
+                            code,
+                            "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer))"
+                        )
                     }
                     if cancel?.isCancelled == true {
                         throw SDKException(.downloadCancelled, "The download was cancelled while unpacking")
@@ -93,7 +119,10 @@ enum ArchiveExtractor {
                 }
             }
             guard archive_write_finish_entry(writer) >= ARCHIVE_WARN else {
-                throw SDKException(.fileSystemError, "Cannot finish '\(path)' from \(archive.lastPathComponent): \(message(writer))")
+                throw SDKException(
+                    .fileSystemError,
+                    "Cannot finish '\(path)' from \(archive.lastPathComponent): \(message(writer))"
+                )
             }
             progress(min(1, Double(archive_filter_bytes(reader, -1)) / Double(archiveSize)))
         }
@@ -105,8 +134,11 @@ enum ArchiveExtractor {
     /// itself (`./`). Throws `.unsafeArchive` for anything that would land outside.
     static func checkedPath(_ raw: String, kind: EntryKind) throws(SDKException) -> String? {
         func refuse(_ why: String) -> SDKException {
-            SDKException(.unsafeArchive, "The archive entry '\(raw)' \(why); nothing was extracted",
-                         recovery: "The archive is malformed or malicious: get the model from a trusted source")
+            SDKException(
+                .unsafeArchive,
+                "The archive entry '\(raw)' \(why); nothing was extracted",
+                recovery: "The archive is malformed or malicious: get the model from a trusted source"
+            )
         }
         if raw.hasPrefix("/") || raw.hasPrefix("\\") || raw.dropFirst().hasPrefix(":") {
             throw refuse("has an absolute path")
@@ -122,7 +154,9 @@ enum ArchiveExtractor {
         case .file, .directory:
             break
         case .symlink(let target):
-            if target.hasPrefix("/") || target.hasPrefix("\\") { throw refuse("is a link to the absolute path '\(target)'") }
+            if target.hasPrefix("/") || target.hasPrefix("\\") {
+                throw refuse("is a link to the absolute path '\(target)'")
+            }
             // Resolve the target from the link's own folder; it must never rise above the root.
             var depth = parts.count - 1
             for part in components(target) {
@@ -168,7 +202,10 @@ enum ArchiveExtractor {
     }
 
     private static func invalid(_ archive: URL, _ reader: OpaquePointer) -> SDKException {
-        SDKException(.invalidArchive, "\(archive.lastPathComponent) is not a readable archive: \(message(reader))",
-                     recovery: "Check the archive type given at registration and that the file is complete")
+        SDKException(
+            .invalidArchive,
+            "\(archive.lastPathComponent) is not a readable archive: \(message(reader))",
+            recovery: "Check the archive type given at registration and that the file is complete"
+        )
     }
 }

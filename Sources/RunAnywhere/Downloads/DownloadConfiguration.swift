@@ -26,9 +26,15 @@ public struct DownloadConfiguration: Sendable, Equatable {
 
     /// The defaults: 4 retries from 0.5 s up to 8 s, 15 s to connect, 30 s stall limit,
     /// no storage limit, 64 MiB kept free.
-    public init(maxRetries: Int = 4, initialRetryDelay: Double = 0.5, maxRetryDelay: Double = 8,
-                connectTimeout: Double = 15, stallTimeout: Double = 30, storageLimitBytes: Int64? = nil,
-                reservedFreeBytes: Int64 = 64 << 20) {
+    public init(
+        maxRetries: Int = 4,
+        initialRetryDelay: Double = 0.5,
+        maxRetryDelay: Double = 8,
+        connectTimeout: Double = 15,
+        stallTimeout: Double = 30,
+        storageLimitBytes: Int64? = nil,
+        reservedFreeBytes: Int64 = 64 << 20
+    ) {
         self.maxRetries = maxRetries
         self.initialRetryDelay = initialRetryDelay
         self.maxRetryDelay = maxRetryDelay
@@ -41,9 +47,12 @@ public struct DownloadConfiguration: Sendable, Equatable {
     /// Checks that every value is usable.
     public func validate() throws(SDKException) {
         guard maxRetries >= 0, initialRetryDelay >= 0, maxRetryDelay >= initialRetryDelay,
-              connectTimeout > 0, stallTimeout > 0, reservedFreeBytes >= 0, (storageLimitBytes ?? 0) >= 0 else {
-            throw SDKException(.invalidConfiguration,
-                               "Download configuration out of range: retries and delays must not be negative, timeouts must be positive")
+            connectTimeout > 0, stallTimeout > 0, reservedFreeBytes >= 0, (storageLimitBytes ?? 0) >= 0
+        else {
+            throw SDKException(
+                .invalidConfiguration,
+                "Download configuration out of range: retries and delays must not be negative, timeouts must be positive"
+            )
         }
     }
 

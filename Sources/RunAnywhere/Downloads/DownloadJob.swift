@@ -26,7 +26,10 @@ final class DownloadJob: Sendable {
 
     /// A stream of this job's reports, starting with the latest one.
     func subscribe() -> AsyncStream<DownloadProgress> {
-        let (stream, continuation) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: DownloadProgress.self,
+            bufferingPolicy: .bufferingNewest(256)
+        )
         let id = UUID()
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
@@ -62,9 +65,17 @@ final class DownloadJob: Sendable {
         var eta: Double?
         if let total, speed > 0 { eta = Double(max(0, total - bytes)) / speed }
         let fraction = total.map { $0 > 0 ? Double(bytes) / Double($0) : 0 } ?? 0
-        return DownloadProgress(modelId: modelId, stage: .downloading, bytesDownloaded: bytes, totalBytes: total,
-                                bytesPerSecond: speed, estimatedTimeRemaining: eta, stageProgress: fraction,
-                                currentFile: file, retry: retry)
+        return DownloadProgress(
+            modelId: modelId,
+            stage: .downloading,
+            bytesDownloaded: bytes,
+            totalBytes: total,
+            bytesPerSecond: speed,
+            estimatedTimeRemaining: eta,
+            stageProgress: fraction,
+            currentFile: file,
+            retry: retry
+        )
     }
 
     func attach(_ task: Task<Void, Never>) {

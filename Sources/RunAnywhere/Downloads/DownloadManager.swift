@@ -52,13 +52,24 @@ final class DownloadManager: Sendable {
         if let path = model.localPath, FileSystem.isReadableFile(path) {
             let job = DownloadJob(modelId: id)
             let stream = job.subscribe()
-            job.publish(DownloadProgress(modelId: id, stage: .completed, bytesDownloaded: model.sizeBytes ?? 0,
-                                         totalBytes: model.sizeBytes, stageProgress: 1, model: model))
+            job.publish(
+                DownloadProgress(
+                    modelId: id,
+                    stage: .completed,
+                    bytesDownloaded: model.sizeBytes ?? 0,
+                    totalBytes: model.sizeBytes,
+                    stageProgress: 1,
+                    model: model
+                )
+            )
             return stream
         }
         guard let artifact = model.artifact else {
-            throw SDKException(.modelNotDownloadable, "Model '\(id)' has no download source",
-                               recovery: "Register it with a URL (RunAnywhere.registerModel(id:name:url:…)) or import its files")
+            throw SDKException(
+                .modelNotDownloadable,
+                "Model '\(id)' has no download source",
+                recovery: "Register it with a URL (RunAnywhere.registerModel(id:name:url:…)) or import its files"
+            )
         }
         try artifact.validate()
         let (job, isNew) = jobs.withLock { jobs -> (DownloadJob, Bool) in
@@ -116,8 +127,14 @@ final class DownloadManager: Sendable {
             acquired = FileLock(lockFile)
         }
         guard let lock = acquired else {
-            finish(job, failure: SDKException(.downloadFailed, "Another process is downloading '\(id)'",
-                                              recovery: "Wait for it to finish; the model is then available here too"))
+            finish(
+                job,
+                failure: SDKException(
+                    .downloadFailed,
+                    "Another process is downloading '\(id)'",
+                    recovery: "Wait for it to finish; the model is then available here too"
+                )
+            )
             return
         }
         let outcome: Result<ModelInfo, SDKException>
@@ -125,13 +142,18 @@ final class DownloadManager: Sendable {
             outcome = .success(try await perform(job, model: model, artifact: artifact, workDir: workDir))
         } catch {
             // Only bytes received before a network failure are worth resuming.
-            let resumable = error.code == .downloadFailed && !job.cancelFlag.isCancelled
-                && artifact.remoteFiles.contains { FileSystem.allocatedSize(of: workDir.appendingPathComponent($0.fileName + ".part")) > 0 }
+            let resumable =
+                error.code == .downloadFailed && !job.cancelFlag.isCancelled
+                && artifact.remoteFiles.contains {
+                    FileSystem.allocatedSize(of: workDir.appendingPathComponent($0.fileName + ".part")) > 0
+                }
             if !resumable {
                 try? FileManager.default.removeItem(at: workDir)
             }
-            outcome = .failure(job.cancelFlag.isCancelled && error.code != .downloadCancelled
-                ? SDKException(.downloadCancelled, "The download of '\(id)' was cancelled") : error)
+            outcome = .failure(
+                job.cancelFlag.isCancelled && error.code != .downloadCancelled
+                    ? SDKException(.downloadCancelled, "The download of '\(id)' was cancelled") : error
+            )
         }
         // Released before the last report, so a listener that starts again at once gets the lock.
         lock.release()
@@ -141,8 +163,17 @@ final class DownloadManager: Sendable {
             let ms = start.duration(to: .now).milliseconds
             logger.info("Downloaded \(id): \(bytes) bytes in \(String(format: "%.0f", ms)) ms")
             events.publish(.downloadCompleted(modelId: id, bytes: bytes, durationMs: ms))
-            finish(job, with: DownloadProgress(modelId: id, stage: .completed, bytesDownloaded: bytes, totalBytes: bytes,
-                                               stageProgress: 1, model: installed))
+            finish(
+                job,
+                with: DownloadProgress(
+                    modelId: id,
+                    stage: .completed,
+                    bytesDownloaded: bytes,
+                    totalBytes: bytes,
+                    stageProgress: 1,
+                    model: installed
+                )
+            )
         case .failure(let error):
             finish(job, failure: error)
         }
@@ -168,15 +199,22 @@ final class DownloadManager: Sendable {
         var etags: [String: String] = [:]
     }
 
-    private func perform(_ job: DownloadJob, model: ModelInfo, artifact: ModelArtifact,
-                         workDir: URL) async throws(SDKException) -> ModelInfo {
+    private func perform(
+        _ job: DownloadJob,
+        model: ModelInfo,
+        artifact: ModelArtifact,
+        workDir: URL
+    ) async throws(SDKException) -> ModelInfo {
         let config = configuration
         let fm = FileManager.default
 
         let manifestURL = workDir.appendingPathComponent(Self.manifestName)
         var manifest = Manifest(artifact: artifact)
-        if let stored = (try? Data(contentsOf: manifestURL)).flatMap({ try? ModelRegistry.decoder.decode(Manifest.self, from: $0) }),
-           stored.artifact == artifact {
+        if let stored = (try? Data(contentsOf: manifestURL)).flatMap({
+            try? ModelRegistry.decoder.decode(Manifest.self, from: $0)
+        }),
+            stored.artifact == artifact
+        {
             manifest = stored
         } else {
             FileSystem.removeContents(of: workDir) { $0.lastPathComponent == Self.lockName }
@@ -197,9 +235,12 @@ final class DownloadManager: Sendable {
             if case .archive = artifact { needed += total }  // unpacked content needs room beside the archive
             let available = availableBytes(config: config)
             guard needed <= available else {
-                throw SDKException(.insufficientStorage,
-                                   "Model '\(model.id)' needs \(needed.formattedBytes(.binary)) but only \(available.formattedBytes(.binary)) may be used",
-                                   recovery: "Free space (RunAnywhere.deleteModel, cleanTempFiles) or raise DownloadConfiguration.storageLimitBytes")
+                throw SDKException(
+                    .insufficientStorage,
+                    "Model '\(model.id)' needs \(needed.formattedBytes(.binary)) but only \(available.formattedBytes(.binary)) may be used",
+                    recovery:
+                        "Free space (RunAnywhere.deleteModel, cleanTempFiles) or raise DownloadConfiguration.storageLimitBytes"
+                )
             }
         }
 
@@ -217,9 +258,17 @@ final class DownloadManager: Sendable {
             let before = done
             let size: Int64
             do {
-                size = try await fetch(file, to: parts[index], expectedSize: sizes[index], etag: &etag, job: job,
-                                       config: config) { bytes, retry in
-                    job.publish(job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry))
+                size = try await fetch(
+                    file,
+                    to: parts[index],
+                    expectedSize: sizes[index],
+                    etag: &etag,
+                    job: job,
+                    config: config
+                ) { bytes, retry in
+                    job.publish(
+                        job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry)
+                    )
                 }
             } catch {
                 rememberETag()
@@ -245,17 +294,28 @@ final class DownloadManager: Sendable {
     }
 
     /// Compares every file that has a registered SHA-256 with its digest.
-    private func verifyChecksums(of files: [RemoteFile], at parts: [URL], job: DownloadJob,
-                                 downloaded: Int64) async throws(SDKException) {
+    private func verifyChecksums(
+        of files: [RemoteFile],
+        at parts: [URL],
+        job: DownloadJob,
+        downloaded: Int64
+    ) async throws(SDKException) {
         let checked = files.indices.filter { files[$0].sha256 != nil }
         let total = max(1, checked.reduce(Int64(0)) { $0 + FileSystem.allocatedSize(of: parts[$1]) })
         var hashed: Int64 = 0
         for index in checked {
             let (file, part, base) = (files[index], parts[index], hashed)
             let report = { @Sendable (bytes: Int64) in
-                job.publish(DownloadProgress(modelId: job.modelId, stage: .validating, bytesDownloaded: downloaded,
-                                             totalBytes: downloaded, stageProgress: Double(base + bytes) / Double(total),
-                                             currentFile: file.fileName))
+                job.publish(
+                    DownloadProgress(
+                        modelId: job.modelId,
+                        stage: .validating,
+                        bytesDownloaded: downloaded,
+                        totalBytes: downloaded,
+                        stageProgress: Double(base + bytes) / Double(total),
+                        currentFile: file.fileName
+                    )
+                )
             }
             report(0)
             let result = await runOnDetachedThread(name: "runanywhere-sha256") { () -> Result<String, SDKException> in
@@ -271,17 +331,25 @@ final class DownloadManager: Sendable {
             let digest = try result.get()
             hashed += FileSystem.allocatedSize(of: part)
             guard digest == file.sha256 else {
-                throw SDKException(.checksumMismatch,
-                                   "\(file.fileName) of model '\(job.modelId)' has SHA-256 \(digest), expected \(file.sha256 ?? "")",
-                                   recovery: "The file is corrupt or was replaced on the server; its download was discarded")
+                throw SDKException(
+                    .checksumMismatch,
+                    "\(file.fileName) of model '\(job.modelId)' has SHA-256 \(digest), expected \(file.sha256 ?? "")",
+                    recovery: "The file is corrupt or was replaced on the server; its download was discarded"
+                )
             }
         }
     }
 
     /// Fills `stage` with the model's folder as it will be installed: the downloaded files
     /// renamed, or the archive unpacked (every entry checked) and its listed files present.
-    private func stageFiles(of artifact: ModelArtifact, from parts: [URL], into stage: URL, job: DownloadJob,
-                            downloaded: Int64, config: DownloadConfiguration) async throws(SDKException) {
+    private func stageFiles(
+        of artifact: ModelArtifact,
+        from parts: [URL],
+        into stage: URL,
+        job: DownloadJob,
+        downloaded: Int64,
+        config: DownloadConfiguration
+    ) async throws(SDKException) {
         let fm = FileManager.default
         try? fm.removeItem(at: stage)
         do {
@@ -297,16 +365,29 @@ final class DownloadManager: Sendable {
         case .archive(let archive):
             let name = archive.url.lastPathComponent
             let report = { @Sendable (fraction: Double) in
-                job.publish(DownloadProgress(modelId: job.modelId, stage: .extracting, bytesDownloaded: downloaded,
-                                             totalBytes: downloaded, stageProgress: fraction, currentFile: name))
+                job.publish(
+                    DownloadProgress(
+                        modelId: job.modelId,
+                        stage: .extracting,
+                        bytesDownloaded: downloaded,
+                        totalBytes: downloaded,
+                        stageProgress: fraction,
+                        currentFile: name
+                    )
+                )
             }
             report(0)
             let (part, maxBytes) = (parts[0], availableBytes(config: config))
             let result = await runOnDetachedThread(name: "runanywhere-unpack") { () -> Result<[String], SDKException> in
                 var lastReport = ContinuousClock.now
                 return Result { () throws(SDKException) in
-                    try ArchiveExtractor.extract(part, type: archive.type, into: stage, maxBytes: maxBytes,
-                                                 cancel: job.cancelFlag) { fraction in
+                    try ArchiveExtractor.extract(
+                        part,
+                        type: archive.type,
+                        into: stage,
+                        maxBytes: maxBytes,
+                        cancel: job.cancelFlag
+                    ) { fraction in
                         guard lastReport.duration(to: .now) >= .milliseconds(100) else { return }
                         lastReport = .now
                         report(fraction)
@@ -316,8 +397,11 @@ final class DownloadManager: Sendable {
             _ = try result.get()
             for path in [archive.primaryFile] + archive.expectedFiles
             where !FileSystem.isReadableFile(stage.appendingPathComponent(path)) {
-                throw SDKException(.invalidArchive, "The archive of model '\(job.modelId)' has no file '\(path)'",
-                                   recovery: "Check primaryFile/expectedFiles against the archive's content")
+                throw SDKException(
+                    .invalidArchive,
+                    "The archive of model '\(job.modelId)' has no file '\(path)'",
+                    recovery: "Check primaryFile/expectedFiles against the archive's content"
+                )
             }
             try? fm.removeItem(at: parts[0])
         }
@@ -325,12 +409,18 @@ final class DownloadManager: Sendable {
 
     /// The size a HEAD request reports, with the same retries as a transfer; `nil` when
     /// the server does not say (the download then goes ahead without a space check).
-    private func headSize(of file: RemoteFile, job: DownloadJob, config: DownloadConfiguration) async throws(SDKException) -> Int64? {
+    private func headSize(
+        of file: RemoteFile,
+        job: DownloadJob,
+        config: DownloadConfiguration
+    ) async throws(SDKException) -> Int64? {
         var retry = 0
         while true {
             let options = HTTPTransfer.Options(connectTimeout: config.connectTimeout, stallTimeout: config.stallTimeout)
             let url = file.url
-            let result = await runOnDetachedThread(name: "runanywhere-download") { HTTPTransfer.head(url, options: options) }
+            let result = await runOnDetachedThread(name: "runanywhere-download") {
+                HTTPTransfer.head(url, options: options)
+            }
             if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
             switch result {
             case .success(let head) where (200..<300).contains(head.status):
@@ -341,7 +431,8 @@ final class DownloadManager: Sendable {
                 return nil  // no HEAD here; GET tells the size
             case .success(let head):
                 throw Self.httpError(head.status, file: file)
-            case .failure(let failure) where HTTPTransfer.isRetryable(curlCode: failure.code) && retry < config.maxRetries:
+            case .failure(let failure)
+            where HTTPTransfer.isRetryable(curlCode: failure.code) && retry < config.maxRetries:
                 break
             case .failure(let failure):
                 throw Self.transportError(failure.message, file: file, retries: retry)
@@ -352,9 +443,15 @@ final class DownloadManager: Sendable {
     }
 
     /// Streams one file into its `.part`, resuming and retrying; returns its final size.
-    private func fetch(_ file: RemoteFile, to part: URL, expectedSize: Int64?, etag: inout String?, job: DownloadJob,
-                       config: DownloadConfiguration,
-                       report: @escaping @Sendable (Int64, Int) -> Void) async throws(SDKException) -> Int64 {
+    private func fetch(
+        _ file: RemoteFile,
+        to part: URL,
+        expectedSize: Int64?,
+        etag: inout String?,
+        job: DownloadJob,
+        config: DownloadConfiguration,
+        report: @escaping @Sendable (Int64, Int) -> Void
+    ) async throws(SDKException) -> Int64 {
         var retry = 0
         while true {
             let fd = open(part.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
@@ -385,9 +482,11 @@ final class DownloadManager: Sendable {
                 etag = newEtag ?? etag
                 if let expectedSize, size != expectedSize {
                     try? FileManager.default.removeItem(at: part)
-                    throw SDKException(.downloadFailed,
-                                       "\(file.fileName) is \(size) bytes on the server, but \(expectedSize) were registered",
-                                       recovery: "Correct the registered size, or register the model without one")
+                    throw SDKException(
+                        .downloadFailed,
+                        "\(file.fileName) is \(size) bytes on the server, but \(expectedSize) were registered",
+                        recovery: "Correct the registered size, or register the model without one"
+                    )
                 }
                 return size
             case .httpStatus(416) where offset > 0:
@@ -398,7 +497,8 @@ final class DownloadManager: Sendable {
                 break
             case .httpStatus(let status):
                 throw Self.httpError(status, file: file)
-            case .transport(let code, _, let newEtag) where HTTPTransfer.isRetryable(curlCode: code) && retry < config.maxRetries:
+            case .transport(let code, _, let newEtag)
+            where HTTPTransfer.isRetryable(curlCode: code) && retry < config.maxRetries:
                 etag = newEtag ?? etag
             case .transport(_, let message, let newEtag):
                 etag = newEtag ?? etag
@@ -406,8 +506,10 @@ final class DownloadManager: Sendable {
             case .cancelled:
                 throw SDKException(.downloadCancelled, "The download was cancelled")
             case .writeFailed(let code):
-                throw SDKException(code == ENOSPC || code == EDQUOT ? .insufficientStorage : .fileSystemError,
-                                   "Cannot write \(part.path): \(String(cString: strerror(code)))")
+                throw SDKException(
+                    code == ENOSPC || code == EDQUOT ? .insufficientStorage : .fileSystemError,
+                    "Cannot write \(part.path): \(String(cString: strerror(code)))"
+                )
             }
             retry += 1
             try await backOff(retry, job: job, config: config, file: file)
@@ -415,7 +517,12 @@ final class DownloadManager: Sendable {
     }
 
     /// Waits before retry number `retry`; a cancel ends the wait at once.
-    private func backOff(_ retry: Int, job: DownloadJob, config: DownloadConfiguration, file: RemoteFile) async throws(SDKException) {
+    private func backOff(
+        _ retry: Int,
+        job: DownloadJob,
+        config: DownloadConfiguration,
+        file: RemoteFile
+    ) async throws(SDKException) {
         let delay = config.delay(beforeRetry: retry)
         logger.info("Retry \(retry)/\(config.maxRetries) of \(file.fileName) in \(String(format: "%.2f", delay)) s")
         do {
@@ -433,7 +540,8 @@ final class DownloadManager: Sendable {
     func availableBytes(config: DownloadConfiguration) -> Int64 {
         var available = FileSystem.volumeSpace(at: paths.home).freeBytes - config.reservedFreeBytes
         if let limit = config.storageLimitBytes {
-            let used = FileSystem.allocatedSize(of: paths.modelsDirectory) + FileSystem.allocatedSize(of: paths.tempDirectory)
+            let used =
+                FileSystem.allocatedSize(of: paths.modelsDirectory) + FileSystem.allocatedSize(of: paths.tempDirectory)
             available = min(available, limit - used)
         }
         return max(0, available)
@@ -451,13 +559,18 @@ final class DownloadManager: Sendable {
 
     private static func httpError(_ status: Int, file: RemoteFile) -> SDKException {
         let reason = [401: " (unauthorized)", 403: " (forbidden)", 404: " (not found)", 410: " (gone)"][status] ?? ""
-        return SDKException(.downloadFailed, "\(file.url.absoluteString) answered HTTP \(status)\(reason)",
-                            recovery: status == 404 || status == 410 ? "Check the model's URL" : nil)
+        return SDKException(
+            .downloadFailed,
+            "\(file.url.absoluteString) answered HTTP \(status)\(reason)",
+            recovery: status == 404 || status == 410 ? "Check the model's URL" : nil
+        )
     }
 
     private static func transportError(_ message: String, file: RemoteFile, retries: Int) -> SDKException {
-        SDKException(.downloadFailed,
-                     "Downloading \(file.url.absoluteString) failed\(retries > 0 ? " after \(retries) retries" : ""): \(message)",
-                     recovery: "Check the connection; downloading again resumes where this stopped")
+        SDKException(
+            .downloadFailed,
+            "Downloading \(file.url.absoluteString) failed\(retries > 0 ? " after \(retries) retries" : ""): \(message)",
+            recovery: "Check the connection; downloading again resumes where this stopped"
+        )
     }
 }

@@ -56,9 +56,19 @@ public struct DownloadProgress: Sendable, Equatable {
     public var error: SDKException?
 
     /// Creates a report.
-    public init(modelId: String, stage: DownloadStage, bytesDownloaded: Int64 = 0, totalBytes: Int64? = nil,
-                bytesPerSecond: Double = 0, estimatedTimeRemaining: Double? = nil, stageProgress: Double = 0,
-                currentFile: String? = nil, retry: Int = 0, model: ModelInfo? = nil, error: SDKException? = nil) {
+    public init(
+        modelId: String,
+        stage: DownloadStage,
+        bytesDownloaded: Int64 = 0,
+        totalBytes: Int64? = nil,
+        bytesPerSecond: Double = 0,
+        estimatedTimeRemaining: Double? = nil,
+        stageProgress: Double = 0,
+        currentFile: String? = nil,
+        retry: Int = 0,
+        model: ModelInfo? = nil,
+        error: SDKException? = nil
+    ) {
         self.modelId = modelId
         self.stage = stage
         self.bytesDownloaded = bytesDownloaded

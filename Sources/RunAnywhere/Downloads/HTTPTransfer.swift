@@ -64,17 +64,33 @@ enum HTTPTransfer {
     /// A server that ignores the range (200 instead of 206), or whose resource changed
     /// since `ifRange` (an ETag), sends the whole body: the file is truncated and written
     /// from the start. `progress` gets the file's size about ten times a second.
-    static func get(_ url: URL, into fd: Int32, offset: Int64, ifRange: String?, options: Options,
-                    cancel: CancellationFlag, progress: @escaping @Sendable (Int64) -> Void) -> Outcome {
+    static func get(
+        _ url: URL,
+        into fd: Int32,
+        offset: Int64,
+        ifRange: String?,
+        options: Options,
+        cancel: CancellationFlag,
+        progress: @escaping @Sendable (Int64) -> Void
+    ) -> Outcome {
         let context = Context(fd: fd, offset: offset, cancel: cancel, progress: progress)
-        let failure = perform(url, head: false, range: offset > 0 ? "\(offset)-" : nil, ifRange: ifRange,
-                              options: options, context: context)
+        let failure = perform(
+            url,
+            head: false,
+            range: offset > 0 ? "\(offset)-" : nil,
+            ifRange: ifRange,
+            options: options,
+            context: context
+        )
         if context.cancelled { return .cancelled }
         if let writeErrno = context.writeErrno { return .writeFailed(errno: writeErrno) }
         if context.discarding { return .httpStatus(context.status) }
         if context.rangeMismatch {
-            return .transport(code: Int(CURLE_RANGE_ERROR.rawValue), message: "The server sent another byte range than asked",
-                              etag: nil)
+            return .transport(
+                code: Int(CURLE_RANGE_ERROR.rawValue),
+                message: "The server sent another byte range than asked",
+                etag: nil
+            )
         }
         if let failure {
             return .transport(code: failure.code, message: failure.message, etag: context.etag)
@@ -136,8 +152,14 @@ enum HTTPTransfer {
         }
     }
 
-    private static func perform(_ url: URL, head: Bool, range: String?, ifRange: String?, options: Options,
-                                context: Context) -> TransportFailure? {
+    private static func perform(
+        _ url: URL,
+        head: Bool,
+        range: String?,
+        ifRange: String?,
+        options: Options,
+        context: Context
+    ) -> TransportFailure? {
         _ = globalInit
         guard let handle = curl_easy_init() else {
             return TransportFailure(code: -1, message: "libcurl could not create a handle")
@@ -269,10 +291,12 @@ enum HTTPTransfer {
 
     /// Whether a failure is worth another attempt: the network, not the request, is at fault.
     static func isRetryable(curlCode code: Int) -> Bool {
-        let retryable: [CURLcode] = [CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT,
-                                     CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_GOT_NOTHING,
-                                     CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_SSL_CONNECT_ERROR,
-                                     CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_WEIRD_SERVER_REPLY, CURLE_RANGE_ERROR]
+        let retryable: [CURLcode] = [
+            CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT,
+            CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_GOT_NOTHING,
+            CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_SSL_CONNECT_ERROR,
+            CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_WEIRD_SERVER_REPLY, CURLE_RANGE_ERROR,
+        ]
         return retryable.contains { Int($0.rawValue) == code }
     }
 

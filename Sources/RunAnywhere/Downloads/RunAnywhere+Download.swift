@@ -20,12 +20,26 @@ extension RunAnywhereSDK {
     /// - Throws: `.invalidModelId`, `.modelAlreadyExists`, or `.invalidInput` for a URL that
     ///   is not http(s), a malformed checksum or a negative size.
     @discardableResult
-    public func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
-                                     category: ModelCategory, format: ModelFormat? = nil, fileName: String? = nil,
-                                     sha256: String? = nil, sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
+    public func registerModel(
+        id: String,
+        name: String,
+        url: URL,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat? = nil,
+        fileName: String? = nil,
+        sha256: String? = nil,
+        sizeBytes: Int64? = nil
+    ) throws(SDKException) -> ModelInfo {
         let file = RemoteFile(url: url, fileName: fileName, sha256: sha256, sizeBytes: sizeBytes)
-        return try register(artifact: .file(file), id: id, name: name, framework: framework, category: category,
-                            format: format ?? ModelFormat.guess(fromFileName: file.fileName))
+        return try register(
+            artifact: .file(file),
+            id: id,
+            name: name,
+            framework: framework,
+            category: category,
+            format: format ?? ModelFormat.guess(fromFileName: file.fileName)
+        )
     }
 
     /// Registers a model shipped as an archive (`.zip`, `.tar.gz`, `.tar.bz2`, `.tar.xz`).
@@ -42,29 +56,67 @@ extension RunAnywhereSDK {
     ///                               framework: .sherpaOnnx, category: .speechSynthesis)
     /// ```
     @discardableResult
-    public func registerModel(archive: ModelArchive, id: String, name: String, framework: InferenceFramework,
-                                     category: ModelCategory, format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
-        try register(artifact: .archive(archive), id: id, name: name, framework: framework, category: category,
-                     format: format ?? ModelFormat.guess(fromFileName: archive.primaryFile))
+    public func registerModel(
+        archive: ModelArchive,
+        id: String,
+        name: String,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try register(
+            artifact: .archive(archive),
+            id: id,
+            name: name,
+            framework: framework,
+            category: category,
+            format: format ?? ModelFormat.guess(fromFileName: archive.primaryFile)
+        )
     }
 
     /// Registers a model made of several files fetched side by side (a model and its
     /// tokens or config); `primaryFile` names the one engines open.
     @discardableResult
-    public func registerModel(multiFile files: [RemoteFile], primaryFile: String, id: String, name: String,
-                                     framework: InferenceFramework, category: ModelCategory,
-                                     format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
-        try register(artifact: .files(files, primaryFile: primaryFile), id: id, name: name, framework: framework,
-                     category: category, format: format ?? ModelFormat.guess(fromFileName: primaryFile))
+    public func registerModel(
+        multiFile files: [RemoteFile],
+        primaryFile: String,
+        id: String,
+        name: String,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try register(
+            artifact: .files(files, primaryFile: primaryFile),
+            id: id,
+            name: name,
+            framework: framework,
+            category: category,
+            format: format ?? ModelFormat.guess(fromFileName: primaryFile)
+        )
     }
 
-    private func register(artifact: ModelArtifact, id: String, name: String, framework: InferenceFramework,
-                                 category: ModelCategory, format: ModelFormat) throws(SDKException) -> ModelInfo {
+    private func register(
+        artifact: ModelArtifact,
+        id: String,
+        name: String,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat
+    ) throws(SDKException) -> ModelInfo {
         try artifact.validate()
         let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
-        let model = ModelInfo(id: id, name: name.isEmpty ? id : name, category: category, format: format,
-                              framework: framework, sizeBytes: artifact.knownDownloadSize,
-                              downloadURL: artifact.remoteFiles.first?.url, sha256: primary?.sha256, artifact: artifact)
+        let model = ModelInfo(
+            id: id,
+            name: name.isEmpty ? id : name,
+            category: category,
+            format: format,
+            framework: framework,
+            sizeBytes: artifact.knownDownloadSize,
+            downloadURL: artifact.remoteFiles.first?.url,
+            sha256: primary?.sha256,
+            artifact: artifact
+        )
         try registerModel(model)
         return model
     }
@@ -96,8 +148,10 @@ extension RunAnywhereSDK {
     /// try await RunAnywhere.loadModel(model.id)
     /// ```
     @discardableResult
-    public func downloadModel(_ id: String,
-                                     onProgress: @Sendable (DownloadProgress) -> Void) async throws(SDKException) -> ModelInfo {
+    public func downloadModel(
+        _ id: String,
+        onProgress: @Sendable (DownloadProgress) -> Void
+    ) async throws(SDKException) -> ModelInfo {
         var last: DownloadProgress?
         for await progress in try downloadModel(id) {
             onProgress(progress)
@@ -138,19 +192,50 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:category:format:fileName:sha256:sizeBytes:)`` on the shared instance.
     @discardableResult
-    public static func registerModel(id: String, name: String, url: URL, framework: InferenceFramework,
-                                     category: ModelCategory, format: ModelFormat? = nil, fileName: String? = nil,
-                                     sha256: String? = nil, sizeBytes: Int64? = nil) throws(SDKException) -> ModelInfo {
-        try sdk().registerModel(id: id, name: name, url: url, framework: framework, category: category, format: format, fileName: fileName, sha256: sha256, sizeBytes: sizeBytes)
+    public static func registerModel(
+        id: String,
+        name: String,
+        url: URL,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat? = nil,
+        fileName: String? = nil,
+        sha256: String? = nil,
+        sizeBytes: Int64? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try sdk().registerModel(
+            id: id,
+            name: name,
+            url: url,
+            framework: framework,
+            category: category,
+            format: format,
+            fileName: fileName,
+            sha256: sha256,
+            sizeBytes: sizeBytes
+        )
     }
 
     /// Registers a model shipped as an archive (`.zip`, `.tar.gz`, `.tar.bz2`, `.tar.xz`).
     ///
     /// Calls ``RunAnywhereSDK/registerModel(archive:id:name:framework:category:format:)`` on the shared instance.
     @discardableResult
-    public static func registerModel(archive: ModelArchive, id: String, name: String, framework: InferenceFramework,
-                                     category: ModelCategory, format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
-        try sdk().registerModel(archive: archive, id: id, name: name, framework: framework, category: category, format: format)
+    public static func registerModel(
+        archive: ModelArchive,
+        id: String,
+        name: String,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try sdk().registerModel(
+            archive: archive,
+            id: id,
+            name: name,
+            framework: framework,
+            category: category,
+            format: format
+        )
     }
 
     /// Registers a model made of several files fetched side by side (a model and its
@@ -158,10 +243,24 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/registerModel(multiFile:primaryFile:id:name:framework:category:format:)`` on the shared instance.
     @discardableResult
-    public static func registerModel(multiFile files: [RemoteFile], primaryFile: String, id: String, name: String,
-                                     framework: InferenceFramework, category: ModelCategory,
-                                     format: ModelFormat? = nil) throws(SDKException) -> ModelInfo {
-        try sdk().registerModel(multiFile: files, primaryFile: primaryFile, id: id, name: name, framework: framework, category: category, format: format)
+    public static func registerModel(
+        multiFile files: [RemoteFile],
+        primaryFile: String,
+        id: String,
+        name: String,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try sdk().registerModel(
+            multiFile: files,
+            primaryFile: primaryFile,
+            id: id,
+            name: name,
+            framework: framework,
+            category: category,
+            format: format
+        )
     }
 
     // MARK: Downloading
@@ -176,8 +275,10 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/downloadModel(_:onProgress:)`` on the shared instance.
     @discardableResult
-    public static func downloadModel(_ id: String,
-                                     onProgress: @Sendable (DownloadProgress) -> Void) async throws(SDKException) -> ModelInfo {
+    public static func downloadModel(
+        _ id: String,
+        onProgress: @Sendable (DownloadProgress) -> Void
+    ) async throws(SDKException) -> ModelInfo {
         try await sdk().downloadModel(id, onProgress: onProgress)
     }
 

@@ -116,7 +116,10 @@ struct GenerationTextProcessor {
         for pattern in patterns {
             var length = min(pattern.count - 1, text.count)
             while length > best {
-                if pattern.hasPrefix(text.suffix(length)) { best = length; break }
+                if pattern.hasPrefix(text.suffix(length)) {
+                    best = length
+                    break
+                }
                 length -= 1
             }
         }

@@ -55,7 +55,10 @@ actor LLMCapability {
 
     /// Streams a generation. Ending iteration early (or cancelling the consuming task)
     /// cancels the generation.
-    nonisolated func stream(_ input: Input, options: LLMGenerationOptions) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+    nonisolated func stream(
+        _ input: Input,
+        options: LLMGenerationOptions
+    ) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LLMStreamEvent.self)
         let flag = CancellationFlag()
         let task = Task {
@@ -78,8 +81,12 @@ actor LLMCapability {
         return stream
     }
 
-    private func run(_ input: Input, options: LLMGenerationOptions, cancellation: CancellationFlag,
-                     onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?) async throws(SDKException) -> LLMGenerationResult {
+    private func run(
+        _ input: Input,
+        options: LLMGenerationOptions,
+        cancellation: CancellationFlag,
+        onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?
+    ) async throws(SDKException) -> LLMGenerationResult {
         try options.validate()
         try Self.validate(input)
         let service = try await loadedService()
@@ -92,10 +99,16 @@ actor LLMCapability {
 
         do {
             let prompt = try await Self.format(input, options: options, service: service)
-            let request = LLMServiceRequest(prompt: prompt, maxTokens: options.maxTokens, sampling: options.sampling,
-                                            threads: options.threads, truncatePromptToFit: options.truncatePromptToFit,
-                                            ignoreEndOfSequence: options.ignoreEndOfSequence,
-                                            reusePrefix: options.reusePromptCache, cancellation: cancellation)
+            let request = LLMServiceRequest(
+                prompt: prompt,
+                maxTokens: options.maxTokens,
+                sampling: options.sampling,
+                threads: options.threads,
+                truncatePromptToFit: options.truncatePromptToFit,
+                ignoreEndOfSequence: options.ignoreEndOfSequence,
+                reusePrefix: options.reusePromptCache,
+                cancellation: cancellation
+            )
             let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
             let serviceResult = try await withTaskCancellationHandler {
                 try await service.generate(request) { bytes in
@@ -118,12 +131,27 @@ actor LLMCapability {
                 return (tail, progress)
             }
             if let onSegment { final.0.forEach(onSegment) }
-            let result = Self.makeResult(model: model, progress: final.1, service: serviceResult, start: start, end: end)
+            let result = Self.makeResult(
+                model: model,
+                progress: final.1,
+                service: serviceResult,
+                start: start,
+                end: end
+            )
             if result.finishReason == .cancelled {
-                events.publish(.generationCancelled(generationId: generationId, modelId: model.id, tokens: result.generatedTokens))
+                events.publish(
+                    .generationCancelled(generationId: generationId, modelId: model.id, tokens: result.generatedTokens)
+                )
             } else {
-                events.publish(.generationCompleted(generationId: generationId, modelId: model.id, tokens: result.generatedTokens,
-                                                    durationMs: result.totalMs, tokensPerSecond: result.tokensPerSecond))
+                events.publish(
+                    .generationCompleted(
+                        generationId: generationId,
+                        modelId: model.id,
+                        tokens: result.generatedTokens,
+                        durationMs: result.totalMs,
+                        tokensPerSecond: result.tokensPerSecond
+                    )
+                )
             }
             return result
         } catch {
@@ -139,15 +167,21 @@ actor LLMCapability {
     /// pairs dropped from the oldest), and the new user turn, which is always kept.
     ///
     /// - Returns: The messages, and how many of `history`'s last messages they keep.
-    func fitConversation(system: String?, history: [ChatMessage], user: String,
-                         reserve: Int) async throws(SDKException) -> (messages: [ChatMessage], keptHistory: Int) {
+    func fitConversation(
+        system: String?,
+        history: [ChatMessage],
+        user: String,
+        reserve: Int
+    ) async throws(SDKException) -> (messages: [ChatMessage], keptHistory: Int) {
         let service = try await loadedService()
         let head = system.map { [ChatMessage.system($0)] } ?? []
         var kept = history[...]
         do {
             while true {
                 let messages = head + kept + [.user(user)]
-                let tokens = try await service.tokenCount(try await service.formatChat(messages, addAssistantTurn: true))
+                let tokens = try await service.tokenCount(
+                    try await service.formatChat(messages, addAssistantTurn: true)
+                )
                 if tokens + reserve <= service.contextLength || kept.isEmpty { return (messages, kept.count) }
                 kept = kept.dropFirst(min(2, kept.count))  // the oldest user/assistant pair
             }
@@ -159,8 +193,11 @@ actor LLMCapability {
     /// The loaded model's service, or `.modelNotLoaded`.
     func loadedService() async throws(SDKException) -> any LLMService {
         guard let service = await lifecycle.currentService else {
-            throw SDKException(.modelNotLoaded, "No language model is loaded",
-                               recovery: "Call RunAnywhere.loadModel(_:) first")
+            throw SDKException(
+                .modelNotLoaded,
+                "No language model is loaded",
+                recovery: "Call RunAnywhere.loadModel(_:) first"
+            )
         }
         return service
     }
@@ -178,7 +215,8 @@ actor LLMCapability {
                 throw SDKException(.emptyPrompt, "The prompt is empty")
             }
         case .messages(let messages):
-            guard messages.contains(where: { !$0.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
+            guard messages.contains(where: { !$0.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty })
+            else {
                 throw SDKException(.emptyPrompt, "The conversation has no message with content")
             }
         }
@@ -186,7 +224,11 @@ actor LLMCapability {
 
     /// The text the engine sees: the model's chat template around the turns, unless the
     /// caller asked for the raw prompt.
-    private static func format(_ input: Input, options: LLMGenerationOptions, service: any LLMService) async throws -> String {
+    private static func format(
+        _ input: Input,
+        options: LLMGenerationOptions,
+        service: any LLMService
+    ) async throws -> String {
         var messages: [ChatMessage]
         switch input {
         case .prompt(let prompt):
@@ -204,8 +246,13 @@ actor LLMCapability {
         return try await service.formatChat(messages, addAssistantTurn: true)
     }
 
-    private static func makeResult(model: ModelInfo, progress: Progress, service: LLMServiceResult,
-                                   start: ContinuousClock.Instant, end: ContinuousClock.Instant) -> LLMGenerationResult {
+    private static func makeResult(
+        model: ModelInfo,
+        progress: Progress,
+        service: LLMServiceResult,
+        start: ContinuousClock.Instant,
+        end: ContinuousClock.Instant
+    ) -> LLMGenerationResult {
         let totalMs = start.duration(to: end).milliseconds
         let ttftMs = progress.firstToken.map { start.duration(to: $0).milliseconds } ?? totalMs
         // Speed after the first token: n-1 decode steps lie between the first and last token.
@@ -215,22 +262,29 @@ actor LLMCapability {
             if seconds > 0 { tokensPerSecond = Double(service.generatedTokens - 1) / seconds }
         }
         let promptTPS = ttftMs > 0 ? Double(service.promptTokens) / (ttftMs / 1000) : 0
-        let finish: LLMFinishReason = if progress.processor.stopSequenceHit {
-            .stopSequence
-        } else {
-            switch service.stopReason {
-            case .endOfSequence, .callback: .stop
-            case .maxTokens: .length
-            case .contextFull: .contextFull
-            case .cancelled: .cancelled
+        let finish: LLMFinishReason =
+            if progress.processor.stopSequenceHit {
+                .stopSequence
+            } else {
+                switch service.stopReason {
+                case .endOfSequence, .callback: .stop
+                case .maxTokens: .length
+                case .contextFull: .contextFull
+                case .cancelled: .cancelled
+                }
             }
-        }
         let thinking = progress.processor.thinking.trimmingCharacters(in: .whitespacesAndNewlines)
         return LLMGenerationResult(
             text: progress.processor.answer,
             thinkingContent: progress.processor.sawThinking ? thinking : nil,
-            modelId: model.id, promptTokens: service.promptTokens, generatedTokens: service.generatedTokens,
-            timeToFirstTokenMs: ttftMs, tokensPerSecond: tokensPerSecond, promptTokensPerSecond: promptTPS,
-            totalMs: totalMs, finishReason: finish)
+            modelId: model.id,
+            promptTokens: service.promptTokens,
+            generatedTokens: service.generatedTokens,
+            timeToFirstTokenMs: ttftMs,
+            tokensPerSecond: tokensPerSecond,
+            promptTokensPerSecond: promptTPS,
+            totalMs: totalMs,
+            finishReason: finish
+        )
     }
 }

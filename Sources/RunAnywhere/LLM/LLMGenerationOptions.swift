@@ -37,10 +37,21 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     public var reusePromptCache: Bool
 
     /// Creates options; every parameter has a sensible default.
-    public init(maxTokens: Int = 256, temperature: Float = 0.7, topP: Float = 0.95, topK: Int = 40,
-                repetitionPenalty: Float = 1.1, seed: UInt32? = nil, stopSequences: [String] = [],
-                systemPrompt: String? = nil, threads: Int? = nil, applyChatTemplate: Bool = true,
-                truncatePromptToFit: Bool = false, ignoreEndOfSequence: Bool = false, reusePromptCache: Bool = true) {
+    public init(
+        maxTokens: Int = 256,
+        temperature: Float = 0.7,
+        topP: Float = 0.95,
+        topK: Int = 40,
+        repetitionPenalty: Float = 1.1,
+        seed: UInt32? = nil,
+        stopSequences: [String] = [],
+        systemPrompt: String? = nil,
+        threads: Int? = nil,
+        applyChatTemplate: Bool = true,
+        truncatePromptToFit: Bool = false,
+        ignoreEndOfSequence: Bool = false,
+        reusePromptCache: Bool = true
+    ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
         self.topP = topP
@@ -60,15 +71,27 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     public func validate() throws(SDKException) {
         func bad(_ what: String) -> SDKException { SDKException(.invalidInput, "Invalid generation option: \(what)") }
         guard (1...1_000_000).contains(maxTokens) else { throw bad("maxTokens must be at least 1 (got \(maxTokens))") }
-        guard temperature.isFinite, (0...10).contains(temperature) else { throw bad("temperature must be in 0…10 (got \(temperature))") }
+        guard temperature.isFinite, (0...10).contains(temperature) else {
+            throw bad("temperature must be in 0…10 (got \(temperature))")
+        }
         guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
         guard topK >= 0 else { throw bad("topK must not be negative (got \(topK))") }
-        guard repetitionPenalty.isFinite, repetitionPenalty > 0 else { throw bad("repetitionPenalty must be positive (got \(repetitionPenalty))") }
-        if let threads { guard (1...512).contains(threads) else { throw bad("threads must be in 1…512 (got \(threads))") } }
+        guard repetitionPenalty.isFinite, repetitionPenalty > 0 else {
+            throw bad("repetitionPenalty must be positive (got \(repetitionPenalty))")
+        }
+        if let threads {
+            guard (1...512).contains(threads) else { throw bad("threads must be in 1…512 (got \(threads))") }
+        }
         guard !stopSequences.contains(where: \.isEmpty) else { throw bad("stop sequences must not be empty strings") }
     }
 
     var sampling: SamplingParameters {
-        SamplingParameters(temperature: temperature, topP: topP, topK: topK, repetitionPenalty: repetitionPenalty, seed: seed)
+        SamplingParameters(
+            temperature: temperature,
+            topP: topP,
+            topK: topK,
+            repetitionPenalty: repetitionPenalty,
+            seed: seed
+        )
     }
 }

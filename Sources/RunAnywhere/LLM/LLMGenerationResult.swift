@@ -38,9 +38,18 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
     }
 
     /// Creates a result; the LLM capability makes these.
-    public init(text: String, thinkingContent: String?, modelId: String, promptTokens: Int, generatedTokens: Int,
-                timeToFirstTokenMs: Double, tokensPerSecond: Double, promptTokensPerSecond: Double, totalMs: Double,
-                finishReason: LLMFinishReason) {
+    public init(
+        text: String,
+        thinkingContent: String?,
+        modelId: String,
+        promptTokens: Int,
+        generatedTokens: Int,
+        timeToFirstTokenMs: Double,
+        tokensPerSecond: Double,
+        promptTokensPerSecond: Double,
+        totalMs: Double,
+        finishReason: LLMFinishReason
+    ) {
         self.text = text
         self.thinkingContent = thinkingContent
         self.modelId = modelId

@@ -15,7 +15,10 @@ extension RunAnywhereSDK {
         if let contextLength, contextLength < 16 {
             throw SDKException(.invalidInput, "contextLength must be at least 16 (got \(contextLength))")
         }
-        try await runtime().llm.load(id, configuration: LLMLoadConfiguration(contextLength: contextLength, threads: threads))
+        try await runtime().llm.load(
+            id,
+            configuration: LLMLoadConfiguration(contextLength: contextLength, threads: threads)
+        )
     }
 
     /// Unloads the current language model, if any.
@@ -43,8 +46,10 @@ extension RunAnywhereSDK {
     /// - Throws: `.notInitialized`, `.modelNotLoaded`, `.emptyPrompt`, `.invalidInput`,
     ///   `.contextLengthExceeded`, `.generationFailed`. Cancellation is not an error: the
     ///   result's `finishReason` is `.cancelled`.
-    public func generate(_ prompt: String,
-                                options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+    public func generate(
+        _ prompt: String,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
         try await runtime().llm.generate(.prompt(prompt), options: options)
     }
 
@@ -57,22 +62,30 @@ extension RunAnywhereSDK {
     /// ```
     ///
     /// Stopping the iteration early cancels the generation.
-    public func generateStream(_ prompt: String,
-                                      options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
-        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+    public func generateStream(
+        _ prompt: String,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error>
+    {
         try await preflight(options).stream(.prompt(prompt), options: options)
     }
 
     /// Continues a conversation using the model's own chat template.
-    public func chat(_ messages: [ChatMessage],
-                            options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+    public func chat(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
         try await runtime().llm.generate(.messages(messages), options: options)
     }
 
     /// Streams the next assistant turn of a conversation.
-    public func chatStream(_ messages: [ChatMessage],
-                                  options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
-        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+    public func chatStream(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error>
+    {
         try await preflight(options).stream(.messages(messages), options: options)
     }
 
@@ -97,7 +110,11 @@ extension RunAnywhere {
     /// already loaded does nothing.
     ///
     /// Calls ``RunAnywhereSDK/loadModel(_:contextLength:threads:)`` on the shared instance.
-    public static func loadModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
+    public static func loadModel(
+        _ id: String,
+        contextLength: Int? = nil,
+        threads: Int? = nil
+    ) async throws(SDKException) {
         try await sdk().loadModel(id, contextLength: contextLength, threads: threads)
     }
 
@@ -111,34 +128,44 @@ extension RunAnywhere {
     /// Generates a reply to `prompt` with the loaded model.
     ///
     /// Calls ``RunAnywhereSDK/generate(_:options:)`` on the shared instance.
-    public static func generate(_ prompt: String,
-                                options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+    public static func generate(
+        _ prompt: String,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
         try await sdk().generate(prompt, options: options)
     }
 
     /// Streams a reply token by token; the last event is `.completed` with the result.
     ///
     /// Calls ``RunAnywhereSDK/generateStream(_:options:)`` on the shared instance.
-    public static func generateStream(_ prompt: String,
-                                      options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
-        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+    public static func generateStream(
+        _ prompt: String,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error>
+    {
         try await sdk().generateStream(prompt, options: options)
     }
 
     /// Continues a conversation using the model's own chat template.
     ///
     /// Calls ``RunAnywhereSDK/chat(_:options:)`` on the shared instance.
-    public static func chat(_ messages: [ChatMessage],
-                            options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException) -> LLMGenerationResult {
+    public static func chat(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
         try await sdk().chat(messages, options: options)
     }
 
     /// Streams the next assistant turn of a conversation.
     ///
     /// Calls ``RunAnywhereSDK/chatStream(_:options:)`` on the shared instance.
-    public static func chatStream(_ messages: [ChatMessage],
-                                  options: LLMGenerationOptions = LLMGenerationOptions()) async throws(SDKException)
-        -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+    public static func chatStream(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException)
+        -> AsyncThrowingStream<LLMStreamEvent, any Error>
+    {
         try await sdk().chatStream(messages, options: options)
     }
 

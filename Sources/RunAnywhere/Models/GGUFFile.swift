@@ -18,7 +18,11 @@ package struct GGUFFile: Sendable {
     let fileSize: UInt64
 
     enum MetadataValue: Sendable, Equatable {
-        case int(Int64), uint(UInt64), float(Double), bool(Bool), string(String)
+        case int(Int64)
+        case uint(UInt64)
+        case float(Double)
+        case bool(Bool)
+        case string(String)
 
         var intValue: Int? {
             switch self {
@@ -53,12 +57,18 @@ package struct GGUFFile: Sendable {
         var reader = Reader(data: data)
         do {
             guard data.count >= 4, try reader.bytes(4) == Self.magic else {
-                throw SDKException(.invalidModelFormat, "\(url.lastPathComponent) is not a GGUF file (wrong magic bytes)",
-                                   recovery: "Convert the model to GGUF for llama.cpp")
+                throw SDKException(
+                    .invalidModelFormat,
+                    "\(url.lastPathComponent) is not a GGUF file (wrong magic bytes)",
+                    recovery: "Convert the model to GGUF for llama.cpp"
+                )
             }
             version = try reader.u32()
             guard (2...3).contains(version) else {
-                throw SDKException(.invalidModelFormat, "\(url.lastPathComponent) has unsupported GGUF version \(version)")
+                throw SDKException(
+                    .invalidModelFormat,
+                    "\(url.lastPathComponent) has unsupported GGUF version \(version)"
+                )
             }
             tensorCount = try reader.u64()
             let kvCount = try reader.u64()
@@ -91,43 +101,49 @@ package struct GGUFFile: Sendable {
         } catch let error as SDKException {
             throw error
         } catch {
-            throw SDKException(.modelCorrupted, "\(url.lastPathComponent) has a damaged GGUF header (\(error))",
-                               recovery: "The file is probably truncated: download or copy it again")
+            throw SDKException(
+                .modelCorrupted,
+                "\(url.lastPathComponent) has a damaged GGUF header (\(error))",
+                recovery: "The file is probably truncated: download or copy it again"
+            )
         }
         guard requiredSize <= fileSize else {
-            throw SDKException(.modelCorrupted,
-                               "\(url.lastPathComponent) is truncated: its tensors need \(requiredSize) bytes but the file has \(fileSize)",
-                               recovery: "Download or copy the model again")
+            throw SDKException(
+                .modelCorrupted,
+                "\(url.lastPathComponent) is truncated: its tensors need \(requiredSize) bytes but the file has \(fileSize)",
+                recovery: "Download or copy the model again"
+            )
         }
     }
 
     /// Bytes taken by `elements` values of a ggml type, for the types whose block layout
     /// is fixed (ggml.h `enum ggml_type`); `nil` for types this reader does not know.
     static func byteSize(type: UInt32, elements: UInt64) -> UInt64? {
-        let layout: (block: UInt64, bytes: UInt64)? = switch type {
-        case 0: (1, 4)      // F32
-        case 1: (1, 2)      // F16
-        case 2: (32, 18)    // Q4_0
-        case 3: (32, 20)    // Q4_1
-        case 6: (32, 22)    // Q5_0
-        case 7: (32, 24)    // Q5_1
-        case 8: (32, 34)    // Q8_0
-        case 9: (32, 36)    // Q8_1
-        case 10: (256, 84)  // Q2_K
-        case 11: (256, 110) // Q3_K
-        case 12: (256, 144) // Q4_K
-        case 13: (256, 176) // Q5_K
-        case 14: (256, 210) // Q6_K
-        case 15: (256, 292) // Q8_K
-        case 20: (32, 18)   // IQ4_NL
-        case 24: (1, 1)     // I8
-        case 25: (1, 2)     // I16
-        case 26: (1, 4)     // I32
-        case 27: (1, 8)     // I64
-        case 28: (1, 8)     // F64
-        case 30: (1, 2)     // BF16
-        default: nil
-        }
+        let layout: (block: UInt64, bytes: UInt64)? =
+            switch type {
+            case 0: (1, 4)  // F32
+            case 1: (1, 2)  // F16
+            case 2: (32, 18)  // Q4_0
+            case 3: (32, 20)  // Q4_1
+            case 6: (32, 22)  // Q5_0
+            case 7: (32, 24)  // Q5_1
+            case 8: (32, 34)  // Q8_0
+            case 9: (32, 36)  // Q8_1
+            case 10: (256, 84)  // Q2_K
+            case 11: (256, 110)  // Q3_K
+            case 12: (256, 144)  // Q4_K
+            case 13: (256, 176)  // Q5_K
+            case 14: (256, 210)  // Q6_K
+            case 15: (256, 292)  // Q8_K
+            case 20: (32, 18)  // IQ4_NL
+            case 24: (1, 1)  // I8
+            case 25: (1, 2)  // I16
+            case 26: (1, 4)  // I32
+            case 27: (1, 8)  // I64
+            case 28: (1, 8)  // F64
+            case 30: (1, 2)  // BF16
+            default: nil
+            }
         guard let layout else { return nil }
         return (elements + layout.block - 1) / layout.block * layout.bytes
     }
@@ -135,7 +151,8 @@ package struct GGUFFile: Sendable {
     /// A bounds-checked little-endian cursor over the mapped file.
     private struct Reader {
         enum Failure: Error, CustomStringConvertible {
-            case pastEnd(Int), malformed(String)
+            case pastEnd(Int)
+            case malformed(String)
             var description: String {
                 switch self {
                 case .pastEnd(let at): "header runs past the end of the file at byte \(at)"
@@ -240,9 +257,18 @@ extension GGUFFile {
                 else { return nil }
                 let path = folder.appendingPathComponent(gguf)
                 let header = try? GGUFFile(contentsOf: path)
-                return ModelInfo(id: id, name: header?.name ?? id, category: .llm, format: .gguf, framework: framework,
-                                 localPath: path, sizeBytes: FileSystem.allocatedSize(of: path),
-                                 contextLength: header?.contextLength, hasChatTemplate: header?.hasChatTemplate)
-            })
+                return ModelInfo(
+                    id: id,
+                    name: header?.name ?? id,
+                    category: .llm,
+                    format: .gguf,
+                    framework: framework,
+                    localPath: path,
+                    sizeBytes: FileSystem.allocatedSize(of: path),
+                    contextLength: header?.contextLength,
+                    hasChatTemplate: header?.hasChatTemplate
+                )
+            }
+        )
     }
 }

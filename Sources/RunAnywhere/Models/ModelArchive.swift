@@ -16,11 +16,20 @@ public struct ModelArchive: Sendable, Codable, Equatable {
     public var sizeBytes: Int64?
 
     /// Describes an archive; `type` defaults to what the URL's suffix says.
-    public init(url: URL, type: ArchiveType? = nil, primaryFile: String, expectedFiles: [String] = [],
-                sha256: String? = nil, sizeBytes: Int64? = nil) throws(SDKException) {
+    public init(
+        url: URL,
+        type: ArchiveType? = nil,
+        primaryFile: String,
+        expectedFiles: [String] = [],
+        sha256: String? = nil,
+        sizeBytes: Int64? = nil
+    ) throws(SDKException) {
         guard let type = type ?? ArchiveType(url: url) else {
-            throw SDKException(.invalidInput, "Cannot tell the archive type of '\(url.lastPathComponent)'",
-                               recovery: "Name it: one of \(ArchiveType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw SDKException(
+                .invalidInput,
+                "Cannot tell the archive type of '\(url.lastPathComponent)'",
+                recovery: "Name it: one of \(ArchiveType.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         self.url = url
         self.type = type
@@ -50,10 +59,16 @@ public enum ArchiveType: String, Sendable, Codable, CaseIterable {
     /// The type a file name's suffix names; `nil` for any other suffix.
     public init?(fileName: String) {
         let name = fileName.lowercased()
-        if name.hasSuffix(".zip") { self = .zip }
-        else if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { self = .tarGz }
-        else if name.hasSuffix(".tar.bz2") || name.hasSuffix(".tbz2") { self = .tarBz2 }
-        else if name.hasSuffix(".tar.xz") || name.hasSuffix(".txz") { self = .tarXz }
-        else { return nil }
+        if name.hasSuffix(".zip") {
+            self = .zip
+        } else if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") {
+            self = .tarGz
+        } else if name.hasSuffix(".tar.bz2") || name.hasSuffix(".tbz2") {
+            self = .tarBz2
+        } else if name.hasSuffix(".tar.xz") || name.hasSuffix(".txz") {
+            self = .tarXz
+        } else {
+            return nil
+        }
     }
 }

@@ -33,8 +33,14 @@ public enum ModelArtifact: Sendable, Codable, Equatable {
         switch self {
         case .file(let file): [file]
         case .archive(let archive):
-            [RemoteFile(url: archive.url, fileName: "archive.\(archive.type.rawValue)",
-                        sha256: archive.sha256, sizeBytes: archive.sizeBytes)]
+            [
+                RemoteFile(
+                    url: archive.url,
+                    fileName: "archive.\(archive.type.rawValue)",
+                    sha256: archive.sha256,
+                    sizeBytes: archive.sizeBytes
+                )
+            ]
         case .files(let files, _): files
         }
     }
@@ -58,13 +64,21 @@ public enum ModelArtifact: Sendable, Codable, Equatable {
                 try Self.validateRelativePath(path, what: "archive entry")
             }
         case .files(let files, let primary):
-            guard !files.isEmpty else { throw SDKException(.invalidInput, "A multi-file model needs at least one file") }
+            guard !files.isEmpty else {
+                throw SDKException(.invalidInput, "A multi-file model needs at least one file")
+            }
             let names = files.map(\.fileName)
             guard Set(names).count == names.count else {
-                throw SDKException(.invalidInput, "The files of a multi-file model need distinct names (got \(names.joined(separator: ", ")))")
+                throw SDKException(
+                    .invalidInput,
+                    "The files of a multi-file model need distinct names (got \(names.joined(separator: ", ")))"
+                )
             }
             guard names.contains(primary) else {
-                throw SDKException(.invalidInput, "The primary file '\(primary)' is not among the files \(names.joined(separator: ", "))")
+                throw SDKException(
+                    .invalidInput,
+                    "The primary file '\(primary)' is not among the files \(names.joined(separator: ", "))"
+                )
             }
         }
     }
@@ -72,7 +86,8 @@ public enum ModelArtifact: Sendable, Codable, Equatable {
     /// A path inside a model's folder: relative, no `..`, no empty parts.
     static func validateRelativePath(_ path: String, what: String) throws(SDKException) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+        else {
             throw SDKException(.invalidInput, "The \(what) '\(path)' must be a relative path inside the model's folder")
         }
     }

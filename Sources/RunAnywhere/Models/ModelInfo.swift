@@ -38,11 +38,23 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     public var downloadedAt: Date?
 
     /// Creates a model entry.
-    public init(id: String, name: String, category: ModelCategory, format: ModelFormat,
-                framework: InferenceFramework, localPath: URL? = nil, sizeBytes: Int64? = nil,
-                contextLength: Int? = nil, downloadURL: URL? = nil, sha256: String? = nil,
-                artifact: ModelArtifact? = nil, hasChatTemplate: Bool? = nil, registeredAt: Date = Date(),
-                lastUsedAt: Date? = nil, downloadedAt: Date? = nil) {
+    public init(
+        id: String,
+        name: String,
+        category: ModelCategory,
+        format: ModelFormat,
+        framework: InferenceFramework,
+        localPath: URL? = nil,
+        sizeBytes: Int64? = nil,
+        contextLength: Int? = nil,
+        downloadURL: URL? = nil,
+        sha256: String? = nil,
+        artifact: ModelArtifact? = nil,
+        hasChatTemplate: Bool? = nil,
+        registeredAt: Date = Date(),
+        lastUsedAt: Date? = nil,
+        downloadedAt: Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.category = category
@@ -72,8 +84,11 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     public static func validate(id: String) throws(SDKException) {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
         guard !id.isEmpty, id.count <= 128, id.allSatisfy(allowed.contains), id.first != ".", id.first != "-" else {
-            throw SDKException(.invalidModelId, "Invalid model id '\(id)'",
-                               recovery: "Use 1–128 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit")
+            throw SDKException(
+                .invalidModelId,
+                "Invalid model id '\(id)'",
+                recovery: "Use 1–128 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit"
+            )
         }
     }
 }

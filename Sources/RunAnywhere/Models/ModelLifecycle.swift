@@ -41,9 +41,11 @@ actor ModelLifecycle<Service: Sendable> {
         // A load in flight decides first: the current model may be on its way out.
         if let loading {
             guard loading.id == id else {
-                throw SDKException(.modelLoadInProgress,
-                                   "Cannot load '\(id)' while '\(loading.id)' is loading for \(category.rawValue)",
-                                   recovery: "Wait for the first load to finish, then load again")
+                throw SDKException(
+                    .modelLoadInProgress,
+                    "Cannot load '\(id)' while '\(loading.id)' is loading for \(category.rawValue)",
+                    recovery: "Wait for the first load to finish, then load again"
+                )
             }
             do { return try await loading.task.value.0 } catch {
                 throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(id)' failed")
@@ -52,16 +54,26 @@ actor ModelLifecycle<Service: Sendable> {
         if let current, current.model.id == id { return current.service }
         let model = try registry.get(id)
         guard model.category == category else {
-            throw SDKException(.invalidInput, "Model '\(id)' is a \(model.category.rawValue) model, not \(category.rawValue)")
+            throw SDKException(
+                .invalidInput,
+                "Model '\(id)' is a \(model.category.rawValue) model, not \(category.rawValue)"
+            )
         }
         guard let path = model.localPath else {
-            throw SDKException(.modelFileNotFound, "Model '\(id)' has no local files",
-                               recovery: model.isDownloadable ? "Download it first: RunAnywhere.downloadModel(\"\(id)\") or `runanywhere models download \(id)`"
-                                                              : "Import its files first")
+            throw SDKException(
+                .modelFileNotFound,
+                "Model '\(id)' has no local files",
+                recovery: model.isDownloadable
+                    ? "Download it first: RunAnywhere.downloadModel(\"\(id)\") or `runanywhere models download \(id)`"
+                    : "Import its files first"
+            )
         }
         guard FileSystem.isReadableFile(path) else {
-            throw SDKException(.modelFileNotFound, "The file of model '\(id)' is missing: \(path.path)",
-                               recovery: "Import the model again, or remove it with `runanywhere models remove \(id)`")
+            throw SDKException(
+                .modelFileNotFound,
+                "The file of model '\(id)' is missing: \(path.path)",
+                recovery: "Import the model again, or remove it with `runanywhere models remove \(id)`"
+            )
         }
 
         // The previous model goes first, inside the task, so the two never share memory

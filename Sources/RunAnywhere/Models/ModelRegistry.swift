@@ -40,9 +40,13 @@ final class ModelRegistry: Sendable {
                 let decoded = try Self.decoder.decode(RegistryFile.self, from: data)
                 for model in decoded.models { loaded[model.id] = model }
             } catch {
-                throw SDKException(.registryCorrupted, "The model registry \(file.path) cannot be read (\(Self.describe(error)))",
-                                   recovery: "Move the file aside; the models under \(paths.modelsDirectory.path) are untouched and are rediscovered at the next start",
-                                   underlying: error)
+                throw SDKException(
+                    .registryCorrupted,
+                    "The model registry \(file.path) cannot be read (\(Self.describe(error)))",
+                    recovery:
+                        "Move the file aside; the models under \(paths.modelsDirectory.path) are untouched and are rediscovered at the next start",
+                    underlying: error
+                )
             }
         }
         let discovered = discoverModels(excluding: Set(loaded.keys))
@@ -50,7 +54,9 @@ final class ModelRegistry: Sendable {
         let vanished = Self.forgetVanishedFiles(in: &loaded)
         models.withLock { $0 = loaded }
         if !discovered.isEmpty {
-            logger.info("Discovered \(discovered.count) model(s) on disk: \(discovered.map(\.id).joined(separator: ", "))")
+            logger.info(
+                "Discovered \(discovered.count) model(s) on disk: \(discovered.map(\.id).joined(separator: ", "))"
+            )
         }
         if !vanished.isEmpty {
             logger.warning("Files of \(vanished.joined(separator: ", ")) are gone: no longer marked downloaded")
@@ -84,7 +90,8 @@ final class ModelRegistry: Sendable {
                 let dir = frameworkDir.appendingPathComponent(id, isDirectory: true)
                 if let model = readSidecar(in: dir), model.id == id {
                     found.append(model)
-                } else if let model = inspectors.discover(folder: dir, id: id, framework: InferenceFramework(framework)) {
+                } else if let model = inspectors.discover(folder: dir, id: id, framework: InferenceFramework(framework))
+                {
                     found.append(model)
                 }
             }
@@ -94,7 +101,8 @@ final class ModelRegistry: Sendable {
 
     private func readSidecar(in dir: URL) -> ModelInfo? {
         guard let data = try? Data(contentsOf: dir.appendingPathComponent(Self.sidecarName)),
-              var model = try? Self.decoder.decode(ModelInfo.self, from: data) else { return nil }
+            var model = try? Self.decoder.decode(ModelInfo.self, from: data)
+        else { return nil }
         // The folder may have moved with the whole home: trust the folder, not the old path.
         if let relative = model.artifact?.primaryPath ?? model.localPath?.lastPathComponent {
             model.localPath = dir.appendingPathComponent(relative)
@@ -111,14 +119,19 @@ final class ModelRegistry: Sendable {
 
     /// Models matching the given category and framework (either may be `nil`).
     func models(category: ModelCategory? = nil, framework: InferenceFramework? = nil) -> [ModelInfo] {
-        list().filter { (category == nil || $0.category == category) && (framework == nil || $0.framework == framework) }
+        list().filter {
+            (category == nil || $0.category == category) && (framework == nil || $0.framework == framework)
+        }
     }
 
     /// One model, or `.modelNotFound`.
     func get(_ id: String) throws(SDKException) -> ModelInfo {
         guard let model = models.withLock({ $0[id] }) else {
-            throw SDKException(.modelNotFound, "No model with id '\(id)' is registered",
-                               recovery: "See `runanywhere models list`, or import the model first")
+            throw SDKException(
+                .modelNotFound,
+                "No model with id '\(id)' is registered",
+                recovery: "See `runanywhere models list`, or import the model first"
+            )
         }
         return model
     }
@@ -150,8 +163,15 @@ final class ModelRegistry: Sendable {
     /// renamed into `models/<framework>/<id>/`, and only then added to the index. Any
     /// failure undoes the steps taken: no half-imported folder, no index entry, and a
     /// moved source is put back.
-    func importModel(from source: URL, id: String, name: String?, category: ModelCategory,
-                     framework: InferenceFramework, mode: ModelImportMode, primaryFile: String? = nil) throws(SDKException) -> ModelInfo {
+    func importModel(
+        from source: URL,
+        id: String,
+        name: String?,
+        category: ModelCategory,
+        framework: InferenceFramework,
+        mode: ModelImportMode,
+        primaryFile: String? = nil
+    ) throws(SDKException) -> ModelInfo {
         try ModelInfo.validate(id: id)
         if models.withLock({ $0[id] }) != nil { throw Self.alreadyRegistered(id) }
         let source = source.standardizedFileURL
@@ -164,9 +184,15 @@ final class ModelRegistry: Sendable {
         try framework.validate()
         let size = FileSystem.allocatedSize(of: source)
         let destinationDir = paths.modelDirectory(framework: framework, id: id)
-        var model = ModelInfo(id: id, name: name ?? id, category: category, format: .guess(fromFileName: fileName),
-                              framework: framework, localPath: destinationDir.appendingPathComponent(fileName),
-                              sizeBytes: size)
+        var model = ModelInfo(
+            id: id,
+            name: name ?? id,
+            category: category,
+            format: .guess(fromFileName: fileName),
+            framework: framework,
+            localPath: destinationDir.appendingPathComponent(fileName),
+            sizeBytes: size
+        )
         model = try inspectors.inspect(model, file: primarySource)
         if let name { model.name = name }
         try paths.createDirectories()
@@ -179,8 +205,11 @@ final class ModelRegistry: Sendable {
         var placed = false
         do throws(SDKException) {
             guard !fm.fileExists(atPath: destinationDir.path) else {
-                throw SDKException(.fileSystemError, "\(destinationDir.path) already exists but is not registered",
-                                   recovery: "Remove the folder or restart the SDK so it is discovered")
+                throw SDKException(
+                    .fileSystemError,
+                    "\(destinationDir.path) already exists but is not registered",
+                    recovery: "Remove the folder or restart the SDK so it is discovered"
+                )
             }
             try FileSystem.transfer(source, to: stagedContent, move: mode == .move)
             movedIntoStage = mode == .move
@@ -212,17 +241,23 @@ final class ModelRegistry: Sendable {
     private static func primaryFile(in folder: URL, named name: String?) throws(SDKException) -> String {
         if let name {
             guard !name.contains("/"), !name.hasPrefix(".") else {
-                throw SDKException(.invalidInput, "The primary file must be a plain file name inside the folder (got '\(name)')")
+                throw SDKException(
+                    .invalidInput,
+                    "The primary file must be a plain file name inside the folder (got '\(name)')"
+                )
             }
             return name
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let candidates = files.filter { ModelFormat.guess(fromFileName: $0) != .unknown }.sorted()
         guard candidates.count == 1 else {
-            throw SDKException(.invalidInput,
-                               candidates.isEmpty ? "\(folder.path) holds no model file (.gguf, .onnx, .bin, .ggml)"
-                                                  : "\(folder.path) holds several model files: \(candidates.joined(separator: ", "))",
-                               recovery: "Name the primary file (--file / primaryFile:)")
+            throw SDKException(
+                .invalidInput,
+                candidates.isEmpty
+                    ? "\(folder.path) holds no model file (.gguf, .onnx, .bin, .ggml)"
+                    : "\(folder.path) holds several model files: \(candidates.joined(separator: ", "))",
+                recovery: "Name the primary file (--file / primaryFile:)"
+            )
         }
         return candidates[0]
     }
@@ -236,11 +271,16 @@ final class ModelRegistry: Sendable {
         let fm = FileManager.default
         let dir = paths.modelDirectory(framework: model.framework, id: model.id)
         var installed = model
-        installed.localPath = dir.appendingPathComponent(model.artifact?.primaryPath ?? model.localPath?.lastPathComponent ?? "")
+        installed.localPath = dir.appendingPathComponent(
+            model.artifact?.primaryPath ?? model.localPath?.lastPathComponent ?? ""
+        )
         try FileSystem.atomicWrite(try Self.encode(installed), to: stage.appendingPathComponent(Self.sidecarName))
         var stale: URL?
         if fm.fileExists(atPath: dir.path) {
-            let trash = paths.tempDirectory.appendingPathComponent("remove-\(model.id)-\(UUID().uuidString)", isDirectory: true)
+            let trash = paths.tempDirectory.appendingPathComponent(
+                "remove-\(model.id)-\(UUID().uuidString)",
+                isDirectory: true
+            )
             try FileSystem.transfer(dir, to: trash, move: true)
             stale = trash
         }
@@ -328,8 +368,11 @@ final class ModelRegistry: Sendable {
     }
 
     private static func alreadyRegistered(_ id: String) -> SDKException {
-        SDKException(.modelAlreadyExists, "A model with id '\(id)' is already registered",
-                     recovery: "Choose another id or remove the existing model first")
+        SDKException(
+            .modelAlreadyExists,
+            "A model with id '\(id)' is already registered",
+            recovery: "Choose another id or remove the existing model first"
+        )
     }
 
     // MARK: Coding
@@ -355,9 +398,11 @@ final class ModelRegistry: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        case DecodingError.dataCorrupted(let context):
+            context.underlyingError.map { "\($0)" } ?? context.debugDescription
         case DecodingError.keyNotFound(let key, _): "missing field '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context): context.debugDescription
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            context.debugDescription
         default: "\(error)"
         }
     }

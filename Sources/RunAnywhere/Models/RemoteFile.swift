@@ -24,9 +24,13 @@ public struct RemoteFile: Sendable, Codable, Equatable {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw SDKException(.invalidInput, "'\(url.absoluteString)' is not an http or https URL")
         }
-        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.hasPrefix(".") else {
-            throw SDKException(.invalidInput, "'\(fileName)' is not a usable file name",
-                               recovery: "Give the file a plain name (fileName:)")
+        guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.hasPrefix(".")
+        else {
+            throw SDKException(
+                .invalidInput,
+                "'\(fileName)' is not a usable file name",
+                recovery: "Give the file a plain name (fileName:)"
+            )
         }
         if let sha256 {
             guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit) else {

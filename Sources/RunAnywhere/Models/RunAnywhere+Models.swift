@@ -7,8 +7,10 @@ extension RunAnywhereSDK {
     }
 
     /// Registered models of a category and/or framework.
-    public func models(category: ModelCategory? = nil,
-                              framework: InferenceFramework? = nil) throws(SDKException) -> [ModelInfo] {
+    public func models(
+        category: ModelCategory? = nil,
+        framework: InferenceFramework? = nil
+    ) throws(SDKException) -> [ModelInfo] {
         try runtime().registry.models(category: category, framework: framework)
     }
 
@@ -46,11 +48,24 @@ extension RunAnywhereSDK {
     ///                                         framework: .llamaCpp)
     /// ```
     @discardableResult
-    public func importModel(from file: URL, id: String, name: String? = nil, category: ModelCategory,
-                                   framework: InferenceFramework,
-                                   mode: ModelImportMode = .copy, primaryFile: String? = nil) throws(SDKException) -> ModelInfo {
-        let model = try runtime().registry.importModel(from: file, id: id, name: name, category: category,
-                                                       framework: framework, mode: mode, primaryFile: primaryFile)
+    public func importModel(
+        from file: URL,
+        id: String,
+        name: String? = nil,
+        category: ModelCategory,
+        framework: InferenceFramework,
+        mode: ModelImportMode = .copy,
+        primaryFile: String? = nil
+    ) throws(SDKException) -> ModelInfo {
+        let model = try runtime().registry.importModel(
+            from: file,
+            id: id,
+            name: name,
+            category: category,
+            framework: framework,
+            mode: mode,
+            primaryFile: primaryFile
+        )
         events.publish(.modelRegistered(modelId: id))
         return model
     }
@@ -77,8 +92,10 @@ extension RunAnywhere {
     /// Registered models of a category and/or framework.
     ///
     /// Calls ``RunAnywhereSDK/models(category:framework:)`` on the shared instance.
-    public static func models(category: ModelCategory? = nil,
-                              framework: InferenceFramework? = nil) throws(SDKException) -> [ModelInfo] {
+    public static func models(
+        category: ModelCategory? = nil,
+        framework: InferenceFramework? = nil
+    ) throws(SDKException) -> [ModelInfo] {
         try sdk().models(category: category, framework: framework)
     }
 
@@ -101,10 +118,24 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/importModel(from:id:name:category:framework:mode:primaryFile:)`` on the shared instance.
     @discardableResult
-    public static func importModel(from file: URL, id: String, name: String? = nil, category: ModelCategory,
-                                   framework: InferenceFramework,
-                                   mode: ModelImportMode = .copy, primaryFile: String? = nil) throws(SDKException) -> ModelInfo {
-        try sdk().importModel(from: file, id: id, name: name, category: category, framework: framework, mode: mode, primaryFile: primaryFile)
+    public static func importModel(
+        from file: URL,
+        id: String,
+        name: String? = nil,
+        category: ModelCategory,
+        framework: InferenceFramework,
+        mode: ModelImportMode = .copy,
+        primaryFile: String? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try sdk().importModel(
+            from: file,
+            id: id,
+            name: name,
+            category: category,
+            framework: framework,
+            mode: mode,
+            primaryFile: primaryFile
+        )
     }
 
     /// Unregisters a model and deletes its files from the store (files registered from

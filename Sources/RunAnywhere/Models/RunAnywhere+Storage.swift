@@ -15,15 +15,25 @@ extension RunAnywhereSDK {
             guard let path = model.localPath else { return nil }
             let storeDir = paths.modelDirectory(framework: model.framework, id: model.id)
             let inStore = path.standardizedFileURL.path.hasPrefix(storeDir.path + "/")
-            return StoredModel(id: model.id, name: model.name, category: model.category, framework: model.framework,
-                               path: path, sizeBytes: FileSystem.allocatedSize(of: inStore ? storeDir : path),
-                               downloadedAt: model.downloadedAt, lastUsedAt: model.lastUsedAt)
+            return StoredModel(
+                id: model.id,
+                name: model.name,
+                category: model.category,
+                framework: model.framework,
+                path: path,
+                sizeBytes: FileSystem.allocatedSize(of: inStore ? storeDir : path),
+                downloadedAt: model.downloadedAt,
+                lastUsedAt: model.lastUsedAt
+            )
         }
-        return StorageInfo(device: FileSystem.volumeSpace(at: paths.home), home: paths.home,
-                           modelsBytes: stored.reduce(0) { $0 + $1.sizeBytes },
-                           cacheBytes: FileSystem.allocatedSize(of: paths.cacheDirectory),
-                           tempBytes: FileSystem.allocatedSize(of: paths.tempDirectory),
-                           models: stored.sorted { ($0.sizeBytes, $1.id) > ($1.sizeBytes, $0.id) })
+        return StorageInfo(
+            device: FileSystem.volumeSpace(at: paths.home),
+            home: paths.home,
+            modelsBytes: stored.reduce(0) { $0 + $1.sizeBytes },
+            cacheBytes: FileSystem.allocatedSize(of: paths.cacheDirectory),
+            tempBytes: FileSystem.allocatedSize(of: paths.tempDirectory),
+            models: stored.sorted { ($0.sizeBytes, $1.id) > ($1.sizeBytes, $0.id) }
+        )
     }
 
     /// Deletes a model's files to free space.

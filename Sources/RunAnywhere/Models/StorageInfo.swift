@@ -16,8 +16,14 @@ public struct StorageInfo: Sendable, Equatable {
     public var models: [StoredModel]
 
     /// Creates a report.
-    public init(device: DeviceStorageInfo, home: URL, modelsBytes: Int64, cacheBytes: Int64, tempBytes: Int64,
-                models: [StoredModel]) {
+    public init(
+        device: DeviceStorageInfo,
+        home: URL,
+        modelsBytes: Int64,
+        cacheBytes: Int64,
+        tempBytes: Int64,
+        models: [StoredModel]
+    ) {
         self.device = device
         self.home = home
         self.modelsBytes = modelsBytes

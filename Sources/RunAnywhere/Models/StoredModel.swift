@@ -20,8 +20,16 @@ public struct StoredModel: Sendable, Equatable, Identifiable {
     public var lastUsedAt: Date?
 
     /// Creates a report.
-    public init(id: String, name: String, category: ModelCategory, framework: InferenceFramework, path: URL,
-                sizeBytes: Int64, downloadedAt: Date?, lastUsedAt: Date?) {
+    public init(
+        id: String,
+        name: String,
+        category: ModelCategory,
+        framework: InferenceFramework,
+        path: URL,
+        sizeBytes: Int64,
+        downloadedAt: Date?,
+        lastUsedAt: Date?
+    ) {
         self.id = id
         self.name = name
         self.category = category

@@ -51,7 +51,10 @@ public final class EventBus: Sendable {
     public var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     private func subscribe(_ categories: Set<EventCategory>?) -> AsyncStream<SDKEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SDKEvent.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SDKEvent.self,
+            bufferingPolicy: .bufferingNewest(bufferLimit)
+        )
         let id = UUID()
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }

@@ -91,13 +91,22 @@ public enum RunAnywhere {
     ///   - environment: Decides validation rules and the default log level.
     ///   - storageDirectory: The SDK's home; defaults to ``SDKPaths/defaultHome(environment:)``.
     /// - Throws: ``SDKException`` for invalid parameters, unusable storage or a corrupt registry.
-    public static func initialize(apiKey: String? = nil, baseURL: String? = nil,
-                                  environment: SDKEnvironment = .development,
-                                  storageDirectory: URL? = nil) throws(SDKException) {
+    public static func initialize(
+        apiKey: String? = nil,
+        baseURL: String? = nil,
+        environment: SDKEnvironment = .development,
+        storageDirectory: URL? = nil
+    ) throws(SDKException) {
         if isInitialized { return }
         let modules = state.withLock { $0.modules }
-        let sdk = try RunAnywhereSDK(home: storageDirectory ?? SDKPaths.defaultHome(), environment: environment,
-                                     apiKey: apiKey, baseURL: baseURL, modules: modules, events: events)
+        let sdk = try RunAnywhereSDK(
+            home: storageDirectory ?? SDKPaths.defaultHome(),
+            environment: environment,
+            apiKey: apiKey,
+            baseURL: baseURL,
+            modules: modules,
+            events: events
+        )
         let won = state.withLock { state -> Bool in
             guard state.shared == nil else { return false }
             state.shared = sdk
@@ -134,8 +143,11 @@ public enum RunAnywhere {
     /// The shared instance, or `.notInitialized`.
     static func sdk() throws(SDKException) -> RunAnywhereSDK {
         guard let shared else {
-            throw SDKException(.notInitialized, "The SDK is not initialized",
-                               recovery: "Call RunAnywhere.initialize() first")
+            throw SDKException(
+                .notInitialized,
+                "The SDK is not initialized",
+                recovery: "Call RunAnywhere.initialize() first"
+            )
         }
         return shared
     }

@@ -51,15 +51,32 @@ public final class RunAnywhereSDK: Sendable {
     ///   - baseURL: Required (https) outside `.development`.
     ///   - modules: The backends, e.g. `[LlamaCPPModule(), WhisperCPPModule()]`.
     /// - Throws: ``SDKException`` for invalid parameters, unusable storage or a corrupt registry.
-    public convenience init(home: URL, environment: SDKEnvironment = .development, apiKey: String? = nil,
-                            baseURL: String? = nil, modules: [any BackendModule] = []) throws(SDKException) {
-        try self.init(home: home, environment: environment, apiKey: apiKey, baseURL: baseURL, modules: modules,
-                      events: EventBus())
+    public convenience init(
+        home: URL,
+        environment: SDKEnvironment = .development,
+        apiKey: String? = nil,
+        baseURL: String? = nil,
+        modules: [any BackendModule] = []
+    ) throws(SDKException) {
+        try self.init(
+            home: home,
+            environment: environment,
+            apiKey: apiKey,
+            baseURL: baseURL,
+            modules: modules,
+            events: EventBus()
+        )
     }
 
     /// The designated initializer; the shared instance passes the facade's long-lived bus.
-    init(home: URL, environment: SDKEnvironment, apiKey: String?, baseURL: String?, modules: [any BackendModule],
-         events: EventBus) throws(SDKException) {
+    init(
+        home: URL,
+        environment: SDKEnvironment,
+        apiKey: String?,
+        baseURL: String?,
+        modules: [any BackendModule],
+        events: EventBus
+    ) throws(SDKException) {
         let start = ContinuousClock.now
         events.publish(.initStarted(environment: environment))
         do throws(SDKException) {
@@ -137,8 +154,11 @@ public final class RunAnywhereSDK: Sendable {
     /// The runtime, or `.notInitialized` once shut down.
     func runtime() throws(SDKException) -> SDKRuntime {
         guard !isShutDown else {
-            throw SDKException(.notInitialized, "This SDK instance has been shut down",
-                               recovery: "Create a new RunAnywhereSDK (or call RunAnywhere.initialize() again)")
+            throw SDKException(
+                .notInitialized,
+                "This SDK instance has been shut down",
+                recovery: "Create a new RunAnywhereSDK (or call RunAnywhere.initialize() again)"
+            )
         }
         return live
     }

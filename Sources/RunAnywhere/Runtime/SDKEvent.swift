@@ -63,7 +63,13 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         case generationStarted(generationId: UUID, modelId: String)
         /// A generation ended, not cancelled: `tokens` generated in `durationMs` milliseconds,
         /// at `tokensPerSecond` after the first token.
-        case generationCompleted(generationId: UUID, modelId: String, tokens: Int, durationMs: Double, tokensPerSecond: Double)
+        case generationCompleted(
+            generationId: UUID,
+            modelId: String,
+            tokens: Int,
+            durationMs: Double,
+            tokensPerSecond: Double
+        )
         /// A generation failed.
         case generationFailed(generationId: UUID, modelId: String, error: SDKException)
         /// A generation was cancelled after `tokens` tokens.

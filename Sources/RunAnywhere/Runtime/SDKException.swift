@@ -162,13 +162,13 @@ extension SDKException {
             case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText:
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
-                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
-                 .modelNotDownloadable:
+                .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
+                .modelNotDownloadable:
                 .model
             case .contextLengthExceeded, .generationFailed, .generationCancelled:
                 .generation
             case .registryCorrupted, .fileSystemError, .insufficientStorage, .checksumMismatch, .invalidArchive,
-                 .unsafeArchive:
+                .unsafeArchive:
                 .storage
             case .networkUnavailable, .downloadFailed, .downloadCancelled:
                 .network

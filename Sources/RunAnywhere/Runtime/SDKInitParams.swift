@@ -22,17 +22,24 @@ public struct SDKInitParams: Sendable, Equatable {
         let urlText = baseURL?.trimmingCharacters(in: .whitespacesAndNewlines)
         if environment.requiresAPIKey {
             guard let key, !key.isEmpty else {
-                throw SDKException(.invalidAPIKey, "An API key is required in the \(environment) environment",
-                                   recovery: "Pass apiKey:, or use environment: .development for local work")
+                throw SDKException(
+                    .invalidAPIKey,
+                    "An API key is required in the \(environment) environment",
+                    recovery: "Pass apiKey:, or use environment: .development for local work"
+                )
             }
             guard key.count >= Self.minimumAPIKeyLength else {
-                throw SDKException(.invalidAPIKey, "The API key is too short (\(key.count) characters, at least \(Self.minimumAPIKeyLength) expected)")
+                throw SDKException(
+                    .invalidAPIKey,
+                    "The API key is too short (\(key.count) characters, at least \(Self.minimumAPIKeyLength) expected)"
+                )
             }
         }
         var url: URL?
         if let urlText, !urlText.isEmpty {
             guard let parsed = URL(string: urlText), let scheme = parsed.scheme?.lowercased(),
-                  ["http", "https"].contains(scheme), parsed.host?.isEmpty == false else {
+                ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
+            else {
                 throw SDKException(.invalidBaseURL, "The base URL '\(urlText)' is not a valid http(s) URL")
             }
             url = parsed
@@ -42,7 +49,10 @@ public struct SDKInitParams: Sendable, Equatable {
                 throw SDKException(.invalidBaseURL, "A base URL is required in the \(environment) environment")
             }
             guard url.scheme?.lowercased() == "https" else {
-                throw SDKException(.invalidBaseURL, "The \(environment) environment requires an https base URL, got '\(url.absoluteString)'")
+                throw SDKException(
+                    .invalidBaseURL,
+                    "The \(environment) environment requires an https base URL, got '\(url.absoluteString)'"
+                )
             }
         }
         self.apiKey = (key?.isEmpty ?? true) ? nil : key

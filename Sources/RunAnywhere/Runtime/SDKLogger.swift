@@ -68,36 +68,69 @@ public struct SDKLogger: Sendable {
     }
 
     /// Logs at `level` if the SDK-wide level lets it through.
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
-                    file: String = #fileID, function: String = #function, line: UInt = #line) {
+    public func log(
+        _ level: LogLevel,
+        _ message: @autoclosure () -> String,
+        metadata: Logger.Metadata? = nil,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
         guard level >= Self.currentLevel else { return }
         var logger = self.logger
         logger.logLevel = Self.currentLevel.swiftLogLevel
-        logger.log(level: level.swiftLogLevel, "\(message())", metadata: metadata.map(Self.redact),
-                   source: "RunAnywhere", file: file, function: function, line: line)
+        logger.log(
+            level: level.swiftLogLevel,
+            "\(message())",
+            metadata: metadata.map(Self.redact),
+            source: "RunAnywhere",
+            file: file,
+            function: function,
+            line: line
+        )
     }
 
     /// Logs a debug message.
-    public func debug(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
-                      file: String = #fileID, function: String = #function, line: UInt = #line) {
+    public func debug(
+        _ message: @autoclosure () -> String,
+        metadata: Logger.Metadata? = nil,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
         log(.debug, message(), metadata: metadata, file: file, function: function, line: line)
     }
 
     /// Logs an informational message.
-    public func info(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
-                     file: String = #fileID, function: String = #function, line: UInt = #line) {
+    public func info(
+        _ message: @autoclosure () -> String,
+        metadata: Logger.Metadata? = nil,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
         log(.info, message(), metadata: metadata, file: file, function: function, line: line)
     }
 
     /// Logs a warning.
-    public func warning(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
-                        file: String = #fileID, function: String = #function, line: UInt = #line) {
+    public func warning(
+        _ message: @autoclosure () -> String,
+        metadata: Logger.Metadata? = nil,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
         log(.warning, message(), metadata: metadata, file: file, function: function, line: line)
     }
 
     /// Logs an error.
-    public func error(_ message: @autoclosure () -> String, metadata: Logger.Metadata? = nil,
-                      file: String = #fileID, function: String = #function, line: UInt = #line) {
+    public func error(
+        _ message: @autoclosure () -> String,
+        metadata: Logger.Metadata? = nil,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
         log(.error, message(), metadata: metadata, file: file, function: function, line: line)
     }
 }

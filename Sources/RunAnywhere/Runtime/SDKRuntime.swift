@@ -78,14 +78,17 @@ final class SDKRuntime: Sendable {
         let fm = FileManager.default
         let now = Date()
         func age(_ url: URL) -> TimeInterval {
-            let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            let modified =
+                (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate)
+                ?? .distantPast
             return now.timeIntervalSince(modified)
         }
         let active = Set(downloads.activeDownloads)
         if let items = try? fm.contentsOfDirectory(at: paths.downloadsDirectory, includingPropertiesForKeys: nil) {
             for item in items {
                 let id = item.lastPathComponent
-                guard !active.contains(id), !FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName)) else { continue }
+                guard !active.contains(id), !FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName))
+                else { continue }
                 let model = try? registry.get(id)
                 let resumable = model.map { $0.isDownloadable && !$0.isDownloaded } ?? false
                 if !resumable || age(item) > 7 * 86_400 {
@@ -94,8 +97,11 @@ final class SDKRuntime: Sendable {
                 }
             }
         }
-        guard let items = try? fm.contentsOfDirectory(at: paths.tempDirectory, includingPropertiesForKeys: nil) else { return }
-        for item in items where item.lastPathComponent != paths.downloadsDirectory.lastPathComponent && age(item) > 3600 {
+        guard let items = try? fm.contentsOfDirectory(at: paths.tempDirectory, includingPropertiesForKeys: nil) else {
+            return
+        }
+        for item in items where item.lastPathComponent != paths.downloadsDirectory.lastPathComponent && age(item) > 3600
+        {
             try? fm.removeItem(at: item)
             logger.info("Removed the stale temporary \(item.path)")
         }
@@ -105,9 +111,12 @@ final class SDKRuntime: Sendable {
     func cleanTempFiles() -> Int64 {
         let active = Set(downloads.activeDownloads)
         var freed = FileSystem.removeContents(of: paths.downloadsDirectory) { item in
-            active.contains(item.lastPathComponent) || FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName))
+            active.contains(item.lastPathComponent)
+                || FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName))
         }
-        freed += FileSystem.removeContents(of: paths.tempDirectory) { $0.lastPathComponent == self.paths.downloadsDirectory.lastPathComponent }
+        freed += FileSystem.removeContents(of: paths.tempDirectory) {
+            $0.lastPathComponent == self.paths.downloadsDirectory.lastPathComponent
+        }
         return freed
     }
 

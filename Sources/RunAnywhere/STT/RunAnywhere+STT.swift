@@ -29,7 +29,10 @@ extension RunAnywhereSDK {
     ///
     /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, NaN samples),
     ///   `.invalidInput` (options), `.backendError`.
-    public func transcribe(_ audio: AudioBuffer, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+    public func transcribe(
+        _ audio: AudioBuffer,
+        options: STTOptions = STTOptions()
+    ) async throws(SDKException) -> STTOutput {
         try await runtime().stt.transcribe(audio, options: options)
     }
 
@@ -47,8 +50,10 @@ extension RunAnywhereSDK {
     ///     print(partial.isFinal ? "final:" : "partial:", partial.text)
     /// }
     /// ```
-    public func transcribeStream(_ audio: AsyncStream<AudioBuffer>,
-                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+    public func transcribeStream(
+        _ audio: AsyncStream<AudioBuffer>,
+        options: STTOptions = STTOptions()
+    ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         do {
             return try runtime().stt.stream(audio, options: options)
         } catch {
@@ -58,8 +63,10 @@ extension RunAnywhereSDK {
 
     /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
     /// mono PCM chunks at `options.sampleRate`.
-    public func transcribeStream(_ audio: AsyncStream<Data>,
-                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+    public func transcribeStream(
+        _ audio: AsyncStream<Data>,
+        options: STTOptions = STTOptions()
+    ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
     }
 
@@ -88,7 +95,10 @@ extension RunAnywhere {
     /// Transcribes a recording of any rate and channel count (it is converted to 16 kHz mono).
     ///
     /// Calls ``RunAnywhereSDK/transcribe(_:options:)`` on the shared instance.
-    public static func transcribe(_ audio: AudioBuffer, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+    public static func transcribe(
+        _ audio: AudioBuffer,
+        options: STTOptions = STTOptions()
+    ) async throws(SDKException) -> STTOutput {
         try await sdk().transcribe(audio, options: options)
     }
 
@@ -96,7 +106,10 @@ extension RunAnywhere {
     /// at `options.sampleRate`.
     ///
     /// Calls ``RunAnywhereSDK/transcribe(audio:options:)`` on the shared instance.
-    public static func transcribe(audio: Data, options: STTOptions = STTOptions()) async throws(SDKException) -> STTOutput {
+    public static func transcribe(
+        audio: Data,
+        options: STTOptions = STTOptions()
+    ) async throws(SDKException) -> STTOutput {
         try await sdk().transcribe(audio: audio, options: options)
     }
 
@@ -108,8 +121,10 @@ extension RunAnywhere {
     /// Transcribes audio while it arrives: partial results, then one final result.
     ///
     /// Calls ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` on the shared instance.
-    public static func transcribeStream(_ audio: AsyncStream<AudioBuffer>,
-                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+    public static func transcribeStream(
+        _ audio: AsyncStream<AudioBuffer>,
+        options: STTOptions = STTOptions()
+    ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         do {
             return try sdk().transcribeStream(audio, options: options)
         } catch {
@@ -119,8 +134,10 @@ extension RunAnywhere {
 
     /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
     /// mono PCM chunks at `options.sampleRate`.
-    public static func transcribeStream(_ audio: AsyncStream<Data>,
-                                        options: STTOptions = STTOptions()) -> AsyncThrowingStream<STTPartialResult, any Error> {
+    public static func transcribeStream(
+        _ audio: AsyncStream<Data>,
+        options: STTOptions = STTOptions()
+    ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
     }
 }

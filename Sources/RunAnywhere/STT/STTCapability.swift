@@ -35,8 +35,11 @@ actor STTCapability {
 
     func loadedService() async throws(SDKException) -> any STTService {
         guard let service = await lifecycle.currentService else {
-            throw SDKException(.modelNotLoaded, "No speech-recognition model is loaded",
-                               recovery: "Call RunAnywhere.loadSTTModel(_:) first, e.g. with \"whisper-tiny-en\"")
+            throw SDKException(
+                .modelNotLoaded,
+                "No speech-recognition model is loaded",
+                recovery: "Call RunAnywhere.loadSTTModel(_:) first, e.g. with \"whisper-tiny-en\""
+            )
         }
         return service
     }
@@ -49,15 +52,27 @@ actor STTCapability {
         return try await run(service, audio.speechInput(), options: options)
     }
 
-    private func run(_ service: any STTService, _ input: AudioBuffer, options: STTOptions) async throws(SDKException) -> STTOutput {
+    private func run(
+        _ service: any STTService,
+        _ input: AudioBuffer,
+        options: STTOptions
+    ) async throws(SDKException) -> STTOutput {
         let start = ContinuousClock.now
         do {
             let result = try await service.transcribe(input, options: options)
             let ms = start.duration(to: .now).milliseconds
-            let output = STTOutput(text: result.text, segments: options.enableTimestamps ? result.segments : [],
-                                   language: result.language, confidence: result.confidence,
-                                   modelId: service.model.id, audioDuration: input.duration, processingTimeMs: ms)
-            events.publish(.transcriptionCompleted(modelId: service.model.id, audioSeconds: input.duration, durationMs: ms))
+            let output = STTOutput(
+                text: result.text,
+                segments: options.enableTimestamps ? result.segments : [],
+                language: result.language,
+                confidence: result.confidence,
+                modelId: service.model.id,
+                audioDuration: input.duration,
+                processingTimeMs: ms
+            )
+            events.publish(
+                .transcriptionCompleted(modelId: service.model.id, audioSeconds: input.duration, durationMs: ms)
+            )
             return output
         } catch {
             let sdkError = SDKException.wrap(error, as: .backendError, "Transcription failed")
@@ -70,8 +85,14 @@ actor STTCapability {
     static func validate(_ audio: AudioBuffer) throws(SDKException) {
         try audio.validate()
         guard audio.duration >= minimumDuration else {
-            throw SDKException(.invalidAudio, String(format: "The audio is too short to transcribe: %.3f s (at least %.1f s)",
-                                                     audio.duration, minimumDuration))
+            throw SDKException(
+                .invalidAudio,
+                String(
+                    format: "The audio is too short to transcribe: %.3f s (at least %.1f s)",
+                    audio.duration,
+                    minimumDuration
+                )
+            )
         }
     }
 
@@ -81,7 +102,10 @@ actor STTCapability {
     /// new audio. When the window passes ``maximumWindow``, every segment but the last is
     /// committed and the window restarts at the last segment, so the cost per partial
     /// stays bounded however long the stream runs.
-    nonisolated func stream(_ chunks: AsyncStream<AudioBuffer>, options: STTOptions) -> AsyncThrowingStream<STTPartialResult, any Error> {
+    nonisolated func stream(
+        _ chunks: AsyncStream<AudioBuffer>,
+        options: STTOptions
+    ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         let (stream, continuation) = AsyncThrowingStream<STTPartialResult, any Error>.makeStream()
         let task = Task {
             do {
@@ -101,14 +125,29 @@ actor STTCapability {
                     window.append(input)
                     total += input.duration
                     sinceLast += input.duration
-                    guard sinceLast >= options.partialInterval, window.duration >= Self.minimumDuration else { continue }
+                    guard sinceLast >= options.partialInterval, window.duration >= Self.minimumDuration else {
+                        continue
+                    }
                     sinceLast = 0
                     let output = try await self.run(service, window, options: options)
-                    continuation.yield(STTPartialResult(text: Self.join(committedText, output.text), isFinal: false, audioDuration: total))
-                    if window.duration > Self.maximumWindow, output.segments.count > 1, let last = output.segments.last {
+                    continuation.yield(
+                        STTPartialResult(
+                            text: Self.join(committedText, output.text),
+                            isFinal: false,
+                            audioDuration: total
+                        )
+                    )
+                    if window.duration > Self.maximumWindow, output.segments.count > 1, let last = output.segments.last
+                    {
                         for segment in output.segments.dropLast() {
-                            committed.append(STTSegment(text: segment.text, start: segment.start + windowStart,
-                                                        end: segment.end + windowStart, confidence: segment.confidence))
+                            committed.append(
+                                STTSegment(
+                                    text: segment.text,
+                                    start: segment.start + windowStart,
+                                    end: segment.end + windowStart,
+                                    confidence: segment.confidence
+                                )
+                            )
                             committedText = Self.join(committedText, segment.text)
                         }
                         window = window.slice(from: last.start, to: window.duration)
@@ -122,18 +161,36 @@ actor STTCapability {
                 if window.duration >= Self.minimumDuration {
                     final = try await self.run(service, window, options: options)
                 } else {
-                    final = STTOutput(text: "", segments: [], language: nil, confidence: nil, modelId: service.model.id,
-                                      audioDuration: window.duration, processingTimeMs: 0)
+                    final = STTOutput(
+                        text: "",
+                        segments: [],
+                        language: nil,
+                        confidence: nil,
+                        modelId: service.model.id,
+                        audioDuration: window.duration,
+                        processingTimeMs: 0
+                    )
                 }
-                final.segments = committed + final.segments.map {
-                    STTSegment(text: $0.text, start: $0.start + windowStart, end: $0.end + windowStart, confidence: $0.confidence)
-                }
+                final.segments =
+                    committed
+                    + final.segments.map {
+                        STTSegment(
+                            text: $0.text,
+                            start: $0.start + windowStart,
+                            end: $0.end + windowStart,
+                            confidence: $0.confidence
+                        )
+                    }
                 final.text = Self.join(committedText, final.text)
                 final.audioDuration = total
-                continuation.yield(STTPartialResult(text: final.text, isFinal: true, audioDuration: total, output: final))
+                continuation.yield(
+                    STTPartialResult(text: final.text, isFinal: true, audioDuration: total, output: final)
+                )
                 continuation.finish()
             } catch {
-                continuation.finish(throwing: SDKException.wrap(error, as: .backendError, "Streaming transcription failed"))
+                continuation.finish(
+                    throwing: SDKException.wrap(error, as: .backendError, "Streaming transcription failed")
+                )
             }
         }
         continuation.onTermination = { _ in task.cancel() }
@@ -141,7 +198,8 @@ actor STTCapability {
     }
 
     private static func join(_ a: String, _ b: String) -> String {
-        let a = a.trimmingCharacters(in: .whitespaces), b = b.trimmingCharacters(in: .whitespaces)
+        let a = a.trimmingCharacters(in: .whitespaces)
+        let b = b.trimmingCharacters(in: .whitespaces)
         return a.isEmpty ? b : b.isEmpty ? a : a + " " + b
     }
 }

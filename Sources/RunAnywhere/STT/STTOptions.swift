@@ -23,9 +23,15 @@ public struct STTOptions: Sendable, Codable, Equatable {
     public var sampleRate: Int
 
     /// Creates options; every parameter has a sensible default.
-    public init(language: String? = nil, translate: Bool = false, enableTimestamps: Bool = true,
-                threads: Int? = nil, initialPrompt: String? = nil, partialInterval: TimeInterval = 1.0,
-                sampleRate: Int = 16_000) {
+    public init(
+        language: String? = nil,
+        translate: Bool = false,
+        enableTimestamps: Bool = true,
+        threads: Int? = nil,
+        initialPrompt: String? = nil,
+        partialInterval: TimeInterval = 1.0,
+        sampleRate: Int = 16_000
+    ) {
         self.language = language
         self.translate = translate
         self.enableTimestamps = enableTimestamps
@@ -38,10 +44,16 @@ public struct STTOptions: Sendable, Codable, Equatable {
     /// Checks the values; the SDK calls this before any work.
     public func validate() throws(SDKException) {
         if let language, !(language == "auto" || (2...3).contains(language.count) && language.allSatisfy(\.isLetter)) {
-            throw SDKException(.invalidInput, "Unknown language code '\(language)'", recovery: "Use an ISO 639-1 code such as \"en\", or nil to detect")
+            throw SDKException(
+                .invalidInput,
+                "Unknown language code '\(language)'",
+                recovery: "Use an ISO 639-1 code such as \"en\", or nil to detect"
+            )
         }
         if let threads, threads < 1 { throw SDKException(.invalidInput, "threads must be at least 1 (got \(threads))") }
         guard partialInterval > 0 else { throw SDKException(.invalidInput, "partialInterval must be positive") }
-        guard (1000...384_000).contains(sampleRate) else { throw SDKException(.invalidInput, "Unsupported sample rate \(sampleRate) Hz") }
+        guard (1000...384_000).contains(sampleRate) else {
+            throw SDKException(.invalidInput, "Unsupported sample rate \(sampleRate) Hz")
+        }
     }
 }

@@ -42,8 +42,15 @@ public struct STTOutput: Sendable, Codable, Equatable {
     }
 
     /// Creates an output; the STT capability makes these.
-    public init(text: String, segments: [STTSegment], language: String?, confidence: Float?,
-                modelId: String, audioDuration: TimeInterval, processingTimeMs: Double) {
+    public init(
+        text: String,
+        segments: [STTSegment],
+        language: String?,
+        confidence: Float?,
+        modelId: String,
+        audioDuration: TimeInterval,
+        processingTimeMs: Double
+    ) {
         self.text = text
         self.segments = segments
         self.language = language

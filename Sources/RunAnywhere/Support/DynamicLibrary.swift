@@ -13,8 +13,11 @@ package struct DynamicLibrary: @unchecked Sendable {
     /// Opens the first of `candidates` (paths or sonames) that loads.
     ///
     /// - Throws: `.backendError` listing why each candidate failed, with `recovery`.
-    package init(_ candidates: [String], flags: Int32 = RTLD_NOW | RTLD_LOCAL,
-                 recovery: String? = nil) throws(SDKException) {
+    package init(
+        _ candidates: [String],
+        flags: Int32 = RTLD_NOW | RTLD_LOCAL,
+        recovery: String? = nil
+    ) throws(SDKException) {
         var reasons: [String] = []
         for candidate in candidates {
             if let handle = dlopen(candidate, flags) {
@@ -24,8 +27,11 @@ package struct DynamicLibrary: @unchecked Sendable {
             }
             reasons.append(dlerror().map { String(cString: $0) } ?? candidate)
         }
-        throw SDKException(.backendError, "Cannot open \(candidates.first ?? "the library"): \(reasons.joined(separator: "; "))",
-                           recovery: recovery)
+        throw SDKException(
+            .backendError,
+            "Cannot open \(candidates.first ?? "the library"): \(reasons.joined(separator: "; "))",
+            recovery: recovery
+        )
     }
 
     /// The function `name`, as the C function type `T`.

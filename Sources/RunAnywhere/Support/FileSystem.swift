@@ -37,8 +37,11 @@ enum FileSystem {
                 try fm.copyItem(at: source, to: destination)
             }
         } catch {
-            throw SDKException(.fileSystemError, "Cannot \(move ? "move" : "copy") \(source.path) to \(destination.path)",
-                               underlying: error)
+            throw SDKException(
+                .fileSystemError,
+                "Cannot \(move ? "move" : "copy") \(source.path) to \(destination.path)",
+                underlying: error
+            )
         }
     }
 
@@ -74,8 +77,11 @@ enum FileSystem {
     }
 
     /// The SHA-256 of a file, lowercase hex, read in 1 MiB pieces so memory stays flat.
-    static func sha256(of url: URL, cancel: CancellationFlag? = nil,
-                       progress: (Int64) -> Void = { _ in }) throws(SDKException) -> String {
+    static func sha256(
+        of url: URL,
+        cancel: CancellationFlag? = nil,
+        progress: (Int64) -> Void = { _ in }
+    ) throws(SDKException) -> String {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else {
             throw SDKException(.fileSystemError, "Cannot open \(url.path): \(String(cString: strerror(errno)))")
@@ -96,7 +102,10 @@ enum FileSystem {
             done += Int64(n)
             progress(done)
             if cancel?.isCancelled == true {
-                throw SDKException(.downloadCancelled, "The download was cancelled while checking \(url.lastPathComponent)")
+                throw SDKException(
+                    .downloadCancelled,
+                    "The download was cancelled while checking \(url.lastPathComponent)"
+                )
             }
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()

@@ -35,7 +35,10 @@ extension RunAnywhereSDK {
 
     /// Synthesizes `text` one sentence at a time, yielding each sentence's audio as soon as
     /// it is ready, so playback can begin long before the whole text is done.
-    public func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncThrowingStream<TTSOutput, any Error> {
+    public func synthesizeStream(
+        _ text: String,
+        options: TTSOptions = TTSOptions()
+    ) -> AsyncThrowingStream<TTSOutput, any Error> {
         do {
             return try runtime().tts.stream(text, options: options)
         } catch {
@@ -48,14 +51,22 @@ extension RunAnywhereSDK {
     ///
     /// - Throws: what ``synthesize(_:options:)`` throws, and `.audioDeviceUnavailable`.
     @discardableResult
-    public func speak(_ text: String, options: TTSOptions = TTSOptions(),
-                             output: (any AudioOutput)? = nil) async throws(SDKException) -> TTSSpeakResult {
+    public func speak(
+        _ text: String,
+        options: TTSOptions = TTSOptions(),
+        output: (any AudioOutput)? = nil
+    ) async throws(SDKException) -> TTSSpeakResult {
         let runtime = try runtime()
         let sink: any AudioOutput
-        if let output { sink = output } else {
+        if let output {
+            sink = output
+        } else {
             guard ALSAAudioOutput.isAvailable() else {
-                throw SDKException(.audioDeviceUnavailable, "This machine has no sound output device",
-                                   recovery: "Pass an output, e.g. WAVFileAudioOutput(url:)")
+                throw SDKException(
+                    .audioDeviceUnavailable,
+                    "This machine has no sound output device",
+                    recovery: "Pass an output, e.g. WAVFileAudioOutput(url:)"
+                )
             }
             sink = ALSAAudioOutput()
         }
@@ -94,7 +105,10 @@ extension RunAnywhere {
     /// Synthesizes `text`. Long text is spoken sentence by sentence and joined.
     ///
     /// Calls ``RunAnywhereSDK/synthesize(_:options:)`` on the shared instance.
-    public static func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws(SDKException) -> TTSOutput {
+    public static func synthesize(
+        _ text: String,
+        options: TTSOptions = TTSOptions()
+    ) async throws(SDKException) -> TTSOutput {
         try await sdk().synthesize(text, options: options)
     }
 
@@ -103,8 +117,11 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/speak(_:options:output:)`` on the shared instance.
     @discardableResult
-    public static func speak(_ text: String, options: TTSOptions = TTSOptions(),
-                             output: (any AudioOutput)? = nil) async throws(SDKException) -> TTSSpeakResult {
+    public static func speak(
+        _ text: String,
+        options: TTSOptions = TTSOptions(),
+        output: (any AudioOutput)? = nil
+    ) async throws(SDKException) -> TTSSpeakResult {
         try await sdk().speak(text, options: options, output: output)
     }
 
@@ -116,7 +133,10 @@ extension RunAnywhere {
     /// Synthesizes `text` one sentence at a time.
     ///
     /// Calls ``RunAnywhereSDK/synthesizeStream(_:options:)`` on the shared instance.
-    public static func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncThrowingStream<TTSOutput, any Error> {
+    public static func synthesizeStream(
+        _ text: String,
+        options: TTSOptions = TTSOptions()
+    ) -> AsyncThrowingStream<TTSOutput, any Error> {
         do {
             return try sdk().synthesizeStream(text, options: options)
         } catch {

@@ -11,11 +11,17 @@ struct SpeechTextSplitter {
     func split(_ text: String) -> [String] {
         var pieces: [String] = []
         for sentence in sentences(text) {
-            if sentence.count <= maxLength { pieces.append(sentence); continue }
+            if sentence.count <= maxLength {
+                pieces.append(sentence)
+                continue
+            }
             var current = ""
             for clause in split(sentence, after: ",;:—–") {
                 if clause.count > maxLength {
-                    if !current.isEmpty { pieces.append(current); current = "" }
+                    if !current.isEmpty {
+                        pieces.append(current)
+                        current = ""
+                    }
                     pieces += wrap(clause)
                 } else if current.count + clause.count + 1 > maxLength {
                     pieces.append(current)
@@ -58,7 +64,10 @@ struct SpeechTextSplitter {
         for word in text.split(whereSeparator: \.isWhitespace) {
             var word = String(word)
             while word.count > maxLength {
-                if !current.isEmpty { lines.append(current); current = "" }
+                if !current.isEmpty {
+                    lines.append(current)
+                    current = ""
+                }
                 lines.append(String(word.prefix(maxLength)))
                 word = String(word.dropFirst(maxLength))
             }

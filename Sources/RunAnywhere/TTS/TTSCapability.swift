@@ -43,8 +43,11 @@ actor TTSCapability {
     private func systemService() async throws(SDKException) -> any TTSService {
         if let system { return system }
         guard let provider = services.systemTTSFactory else {
-            throw SDKException(.noBackendForModel, "No voice model is loaded and no system voice is registered",
-                               recovery: "Load a voice with RunAnywhere.loadTTSModel(_:), or register SystemVoice")
+            throw SDKException(
+                .noBackendForModel,
+                "No voice model is loaded and no system voice is registered",
+                recovery: "Load a voice with RunAnywhere.loadTTSModel(_:), or register SystemVoice"
+            )
         }
         do {
             let service = try await provider.factory()
@@ -58,7 +61,8 @@ actor TTSCapability {
     /// Voices of the loaded model, of every downloaded voice model, and of the system voice.
     func voices() async -> [TTSVoice] {
         var voices = await lifecycle.currentService?.voices ?? []
-        for model in registry.models(category: .speechSynthesis) where model.isDownloaded && !voices.contains(where: { $0.id == model.id }) {
+        for model in registry.models(category: .speechSynthesis)
+        where model.isDownloaded && !voices.contains(where: { $0.id == model.id }) {
             voices.append(TTSVoice(id: model.id, name: model.name, language: "", sampleRate: 0, isSystem: false))
         }
         if let system = try? await systemService() { voices += system.voices }
@@ -78,16 +82,23 @@ actor TTSCapability {
         }
         let system = try await systemService()
         guard let requested else {
-            guard let first = system.voices.first else { throw SDKException(.voiceNotFound, "The system voice has no voices") }
+            guard let first = system.voices.first else {
+                throw SDKException(.voiceNotFound, "The system voice has no voices")
+            }
             return (system, first.id)
         }
         // System voice ids carry their engine's prefix (`espeak-ng:en-us`); the bare name answers too.
-        let matches = { (id: String) in id == requested || id.split(separator: ":", maxSplits: 1).last.map(String.init) == requested }
+        let matches = { (id: String) in
+            id == requested || id.split(separator: ":", maxSplits: 1).last.map(String.init) == requested
+        }
         if let voice = system.voices.first(where: { matches($0.id) }) {
             return (system, voice.id)
         }
-        throw SDKException(.voiceNotFound, "No voice '\(requested)'",
-                           recovery: "See RunAnywhere.availableTTSVoices() or `runanywhere speak --list-voices`")
+        throw SDKException(
+            .voiceNotFound,
+            "No voice '\(requested)'",
+            recovery: "See RunAnywhere.availableTTSVoices() or `runanywhere speak --list-voices`"
+        )
     }
 
     private func loadedOrFail() async throws(SDKException) -> any TTSService {
@@ -111,7 +122,12 @@ actor TTSCapability {
             throw SDKException.wrap(error, as: .backendError, "Synthesis failed")
         }
         guard let audio else { throw SDKException(.emptyText, "There is nothing to say") }
-        return TTSOutput(audio: audio, text: text, voice: voice, processingTimeMs: start.duration(to: .now).milliseconds)
+        return TTSOutput(
+            audio: audio,
+            text: text,
+            voice: voice,
+            processingTimeMs: start.duration(to: .now).milliseconds
+        )
     }
 
     /// Synthesizes `text` piece by piece: each sentence's audio is yielded as soon as it exists.
@@ -129,13 +145,23 @@ actor TTSCapability {
                     let pieceStart = ContinuousClock.now
                     let audio = try await service.synthesize(piece, voice: resolved, options: options)
                     try audio.validate()
-                    let output = TTSOutput(audio: audio.mono().scaled(by: options.volume), text: piece, voice: resolved,
-                                           processingTimeMs: pieceStart.duration(to: .now).milliseconds)
+                    let output = TTSOutput(
+                        audio: audio.mono().scaled(by: options.volume),
+                        text: piece,
+                        voice: resolved,
+                        processingTimeMs: pieceStart.duration(to: .now).milliseconds
+                    )
                     seconds += output.duration
                     continuation.yield(output)
                 }
-                self.events.publish(.synthesisCompleted(voice: resolved, characters: text.count, audioSeconds: seconds,
-                                                        durationMs: start.duration(to: .now).milliseconds))
+                self.events.publish(
+                    .synthesisCompleted(
+                        voice: resolved,
+                        characters: text.count,
+                        audioSeconds: seconds,
+                        durationMs: start.duration(to: .now).milliseconds
+                    )
+                )
                 continuation.finish()
             } catch is CancellationError {
                 continuation.finish()
@@ -149,7 +175,10 @@ actor TTSCapability {
         return stream
     }
 
-    private func prepare(_ text: String, options: TTSOptions) async throws(SDKException) -> (any TTSService, String, [String]) {
+    private func prepare(
+        _ text: String,
+        options: TTSOptions
+    ) async throws(SDKException) -> (any TTSService, String, [String]) {
         try options.validate()
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw SDKException(.emptyText, "The text to speak is empty")
@@ -163,7 +192,11 @@ actor TTSCapability {
     }
 
     /// Synthesizes and plays `text`; the next sentence is synthesized while one plays.
-    func speak(_ text: String, options: TTSOptions, output: any AudioOutput) async throws(SDKException) -> TTSSpeakResult {
+    func speak(
+        _ text: String,
+        options: TTSOptions,
+        output: any AudioOutput
+    ) async throws(SDKException) -> TTSSpeakResult {
         let id = UUID()
         speaking[id] = output
         defer { speaking[id] = nil }

@@ -119,7 +119,10 @@ extension RunAnywhere {
     /// ``detectVoiceActivity(_:)`` over raw 16-bit little-endian mono PCM at `sampleRate`.
     ///
     /// Calls ``RunAnywhereSDK/detectVoiceActivity(_:sampleRate:)`` on the shared instance.
-    public static func detectVoiceActivity(_ pcm: Data, sampleRate: Int = 16_000) async throws(SDKException) -> VADResult {
+    public static func detectVoiceActivity(
+        _ pcm: Data,
+        sampleRate: Int = 16_000
+    ) async throws(SDKException) -> VADResult {
         try await sdk().detectVoiceActivity(pcm, sampleRate: sampleRate)
     }
 
@@ -145,7 +148,9 @@ extension RunAnywhere {
     /// Speech starts and ends while `audio` arrives.
     ///
     /// Calls ``RunAnywhereSDK/streamVAD(_:)`` on the shared instance.
-    public static func streamVAD(_ audio: AsyncStream<AudioBuffer>) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
+    public static func streamVAD(
+        _ audio: AsyncStream<AudioBuffer>
+    ) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
         do {
             return try sdk().streamVAD(audio)
         } catch {

@@ -18,7 +18,8 @@ actor VADCapability {
     init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
         self.services = services
         self.events = events
-        self.lifecycle = ModelLifecycle(category: .voiceActivityDetection, registry: registry, events: events) { service in
+        self.lifecycle = ModelLifecycle(category: .voiceActivityDetection, registry: registry, events: events) {
+            service in
             await service.unload()
         }
     }
@@ -70,8 +71,10 @@ actor VADCapability {
         let service: any VADService = await lifecycle.currentService ?? energy
         let identity = ObjectIdentifier(service)
         if activeService != identity {
-            tracker = VoiceActivityTracker(configuration: configuration,
-                                           frameDuration: Double(service.frameSize) / Double(service.sampleRate))
+            tracker = VoiceActivityTracker(
+                configuration: configuration,
+                frameDuration: Double(service.frameSize) / Double(service.sampleRate)
+            )
             pending = []
             activeService = identity
         }
@@ -93,8 +96,12 @@ actor VADCapability {
             if let event = tracker!.consume(probability) { found.append(event) }
         }
         for event in found { publish(event) }
-        return VADResult(isSpeech: tracker!.isSpeech, probability: probabilities.max() ?? 0,
-                         energyDecibels: chunk.rmsDecibels, events: found)
+        return VADResult(
+            isSpeech: tracker!.isSpeech,
+            probability: probabilities.max() ?? 0,
+            energyDecibels: chunk.rmsDecibels,
+            events: found
+        )
     }
 
     /// Ends the stream: an open speech segment is closed at the end of the audio.

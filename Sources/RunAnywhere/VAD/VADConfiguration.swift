@@ -17,8 +17,12 @@ public struct VADConfiguration: Sendable, Codable, Equatable {
     public var energyFloorDecibels: Float
 
     /// Creates a configuration; every parameter has a sensible default.
-    public init(threshold: Float = 0.5, minSpeechDuration: TimeInterval = 0.25,
-                minSilenceDuration: TimeInterval = 0.5, energyFloorDecibels: Float = -50) {
+    public init(
+        threshold: Float = 0.5,
+        minSpeechDuration: TimeInterval = 0.25,
+        minSilenceDuration: TimeInterval = 0.5,
+        energyFloorDecibels: Float = -50
+    ) {
         self.threshold = threshold
         self.minSpeechDuration = minSpeechDuration
         self.minSilenceDuration = minSilenceDuration

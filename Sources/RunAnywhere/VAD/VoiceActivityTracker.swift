@@ -38,7 +38,10 @@ struct VoiceActivityTracker: Sendable {
         guard Double(runLength) * frameDuration >= needed else { return nil }
         isSpeech.toggle()
         runLength = 0
-        return SpeechActivityEvent(kind: isSpeech ? .speechStarted : .speechEnded, time: Double(runStart) * frameDuration)
+        return SpeechActivityEvent(
+            kind: isSpeech ? .speechStarted : .speechEnded,
+            time: Double(runStart) * frameDuration
+        )
     }
 
     /// Closes an open speech segment at the end of the stream.

@@ -21,7 +21,9 @@ extension RunAnywhereSDK {
 
     /// Builds the voice agent from the models already loaded (STT and LLM required; the
     /// system voice and the energy VAD stand in for missing TTS and VAD models).
-    public func initializeVoiceAgentWithLoadedModels(_ template: VoiceAgentConfiguration? = nil) async throws(SDKException) {
+    public func initializeVoiceAgentWithLoadedModels(
+        _ template: VoiceAgentConfiguration? = nil
+    ) async throws(SDKException) {
         try await runtime().voiceAgent.initializeWithLoadedModels(template: template)
     }
 
@@ -42,8 +44,13 @@ extension RunAnywhereSDK {
     public func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
         let agent = try runtime().voiceAgent
         let result = try await agent.runTurn(audio, output: nil, endOfSpeech: .now, silenceWait: 0) { _ in }
-        return result ?? VoiceAgentResult(transcript: "", responseText: "", audio: AudioBuffer(samples: [], sampleRate: 16_000),
-                                          timings: VoiceTurnTimings())
+        return result
+            ?? VoiceAgentResult(
+                transcript: "",
+                responseText: "",
+                audio: AudioBuffer(samples: [], sampleRate: 16_000),
+                timings: VoiceTurnTimings()
+            )
     }
 
     /// ``processVoiceTurn(_:)`` on WAV bytes or raw 16 kHz PCM16.
@@ -88,7 +95,9 @@ extension RunAnywhere {
     /// system voice and the energy VAD stand in for missing TTS and VAD models).
     ///
     /// Calls ``RunAnywhereSDK/initializeVoiceAgentWithLoadedModels(_:)`` on the shared instance.
-    public static func initializeVoiceAgentWithLoadedModels(_ template: VoiceAgentConfiguration? = nil) async throws(SDKException) {
+    public static func initializeVoiceAgentWithLoadedModels(
+        _ template: VoiceAgentConfiguration? = nil
+    ) async throws(SDKException) {
         try await sdk().initializeVoiceAgentWithLoadedModels(template)
     }
 

@@ -111,8 +111,13 @@ struct UtteranceSegmenter: Sendable {
                 let usable = earlyFrom.map { $0 >= event.time - 0.05 } ?? false
                 if earlyFrom != nil, !usable { actions.append(.cancelEarlyTranscription) }
                 earlyFrom = nil
-                actions.append(.endOfTurn(spoken.slice(from: 0, to: end), endTime: event.time,
-                                          useEarlyTranscription: usable))
+                actions.append(
+                    .endOfTurn(
+                        spoken.slice(from: 0, to: end),
+                        endTime: event.time,
+                        useEarlyTranscription: usable
+                    )
+                )
             }
         }
 
@@ -138,8 +143,14 @@ struct UtteranceSegmenter: Sendable {
         utterance = nil
         if earlyFrom != nil {
             earlyFrom = nil
-            return [.speechEnded(at: final.time), .cancelEarlyTranscription, .endOfTurn(spoken, endTime: final.time,
-                                                                                      useEarlyTranscription: false)]
+            return [
+                .speechEnded(at: final.time), .cancelEarlyTranscription,
+                .endOfTurn(
+                    spoken,
+                    endTime: final.time,
+                    useEarlyTranscription: false
+                ),
+            ]
         }
         return [.speechEnded(at: final.time), .endOfTurn(spoken, endTime: final.time, useEarlyTranscription: false)]
     }

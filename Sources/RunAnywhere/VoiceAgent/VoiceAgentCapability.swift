@@ -32,17 +32,24 @@ actor VoiceAgentCapability {
         // Every model is checked before anything loads, so a missing one fails fast and clearly.
         let wanted: [(String?, ModelCategory, String)] = [
             (configuration.sttModelId, .speechRecognition, "STT"), (configuration.llmModelId, .llm, "LLM"),
-            (configuration.ttsModelId, .speechSynthesis, "TTS"), (configuration.vadModelId, .voiceActivityDetection, "VAD"),
+            (configuration.ttsModelId, .speechSynthesis, "TTS"),
+            (configuration.vadModelId, .voiceActivityDetection, "VAD"),
         ]
         for (id, category, role) in wanted {
             guard let id else { continue }
             let model: ModelInfo
             do { model = try registry.get(id) } catch {
-                throw SDKException(.modelNotFound, "The voice agent's \(role) model '\(id)' is not registered",
-                                   recovery: "Import or download it first (see `runanywhere models list`)")
+                throw SDKException(
+                    .modelNotFound,
+                    "The voice agent's \(role) model '\(id)' is not registered",
+                    recovery: "Import or download it first (see `runanywhere models list`)"
+                )
             }
             guard model.category == category else {
-                throw SDKException(.invalidInput, "'\(id)' is a \(model.category.rawValue) model, not the \(role) model the voice agent needs")
+                throw SDKException(
+                    .invalidInput,
+                    "'\(id)' is a \(model.category.rawValue) model, not the \(role) model the voice agent needs"
+                )
             }
             guard model.isDownloaded else {
                 throw SDKException(.modelFileNotFound, "The voice agent's \(role) model '\(id)' has no local files")
@@ -59,10 +66,18 @@ actor VoiceAgentCapability {
 
     func initializeWithLoadedModels(template: VoiceAgentConfiguration?) async throws(SDKException) {
         guard let sttModel = await stt.currentModel else {
-            throw SDKException(.modelNotLoaded, "No speech-recognition model is loaded", recovery: "Call RunAnywhere.loadSTTModel(_:) first")
+            throw SDKException(
+                .modelNotLoaded,
+                "No speech-recognition model is loaded",
+                recovery: "Call RunAnywhere.loadSTTModel(_:) first"
+            )
         }
         guard let llmModel = await llm.currentModel else {
-            throw SDKException(.modelNotLoaded, "No language model is loaded", recovery: "Call RunAnywhere.loadModel(_:) first")
+            throw SDKException(
+                .modelNotLoaded,
+                "No language model is loaded",
+                recovery: "Call RunAnywhere.loadModel(_:) first"
+            )
         }
         var configuration = template ?? VoiceAgentConfiguration(sttModelId: sttModel.id, llmModelId: llmModel.id)
         configuration.sttModelId = sttModel.id
@@ -80,9 +95,12 @@ actor VoiceAgentCapability {
             if let model { return .loaded(modelId: model.id) }
             return fallback.map { .builtIn($0) } ?? .notLoaded
         }
-        return VoiceAgentComponentStates(stt: state(await stt.currentModel), llm: state(await llm.currentModel),
-                                         tts: state(await tts.currentModel, fallback: "system voice"),
-                                         vad: state(await vad.currentModel, fallback: "energy"))
+        return VoiceAgentComponentStates(
+            stt: state(await stt.currentModel),
+            llm: state(await llm.currentModel),
+            tts: state(await tts.currentModel, fallback: "system voice"),
+            vad: state(await vad.currentModel, fallback: "energy")
+        )
     }
 
     func cleanup() async {
@@ -98,8 +116,11 @@ actor VoiceAgentCapability {
 
     func ready() throws(SDKException) -> VoiceAgentConfiguration {
         guard let configuration else {
-            throw SDKException(.notInitialized, "The voice agent is not initialized",
-                               recovery: "Call RunAnywhere.initializeVoiceAgent(_:) first")
+            throw SDKException(
+                .notInitialized,
+                "The voice agent is not initialized",
+                recovery: "Call RunAnywhere.initializeVoiceAgent(_:) first"
+            )
         }
         return configuration
     }
@@ -111,9 +132,16 @@ actor VoiceAgentCapability {
 
     /// System prompt, the history that fits the context (oldest turns dropped first), and
     /// the new user turn; history that no longer fits is forgotten.
-    private func messages(for transcript: String, configuration: VoiceAgentConfiguration) async throws(SDKException) -> [ChatMessage] {
-        let fitted = try await llm.fitConversation(system: configuration.systemPrompt, history: history,
-                                                   user: transcript, reserve: configuration.generationOptions.maxTokens)
+    private func messages(
+        for transcript: String,
+        configuration: VoiceAgentConfiguration
+    ) async throws(SDKException) -> [ChatMessage] {
+        let fitted = try await llm.fitConversation(
+            system: configuration.systemPrompt,
+            history: history,
+            user: transcript,
+            reserve: configuration.generationOptions.maxTokens
+        )
         if fitted.keptHistory < history.count { history.removeFirst(history.count - fitted.keptHistory) }
         return fitted.messages
     }
@@ -135,9 +163,14 @@ actor VoiceAgentCapability {
     ///
     /// `early`, when given, is a transcription of the same utterance started while the
     /// VAD was still waiting out the silence; the turn waits for it instead of starting one.
-    func runTurn(_ utterance: AudioBuffer, early: Task<STTOutput, any Error>? = nil, output: (any AudioOutput)?,
-                 endOfSpeech: ContinuousClock.Instant, silenceWait: TimeInterval,
-                 emit: @escaping @Sendable (VoiceEvent) -> Void) async throws(SDKException) -> VoiceAgentResult? {
+    func runTurn(
+        _ utterance: AudioBuffer,
+        early: Task<STTOutput, any Error>? = nil,
+        output: (any AudioOutput)?,
+        endOfSpeech: ContinuousClock.Instant,
+        silenceWait: TimeInterval,
+        emit: @escaping @Sendable (VoiceEvent) -> Void
+    ) async throws(SDKException) -> VoiceAgentResult? {
         let configuration = try ready()
         var timings = VoiceTurnTimings()
         timings.silenceWaitMs = silenceWait * 1000
@@ -184,7 +217,10 @@ actor VoiceAgentCapability {
                 if Task.isCancelled { break }
                 speaking.withLock { state in
                     state.ttsMs += synthMs
-                    if first { state.ttsFirstChunkMs = synthMs; state.firstAudio = .now }
+                    if first {
+                        state.ttsFirstChunkMs = synthMs
+                        state.firstAudio = .now
+                    }
                 }
                 if spoken.isEmpty { spoken = AudioBuffer(samples: [], sampleRate: speech.sampleRate) }
                 spoken.append(speech.audio)
@@ -232,7 +268,11 @@ actor VoiceAgentCapability {
         if !cancelled { send(splitter.finish()) }
         sentenceSink.finish()
         if cancelled { speaker.cancel() }
-        let audio = await withTaskCancellationHandler { await speaker.value } onCancel: { speaker.cancel() }
+        let audio = await withTaskCancellationHandler {
+            await speaker.value
+        } onCancel: {
+            speaker.cancel()
+        }
         let end = ContinuousClock.now
 
         let reply = response.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -245,8 +285,13 @@ actor VoiceAgentCapability {
         timings.ttsMs = state.ttsMs
         timings.endOfSpeechToFirstAudioMs = state.firstAudio.map { endOfSpeech.duration(to: $0).milliseconds } ?? 0
         timings.totalMs = endOfSpeech.duration(to: end).milliseconds
-        let result = VoiceAgentResult(transcript: transcript, responseText: reply, audio: audio, timings: timings,
-                                      interrupted: cancelled || Task.isCancelled)
+        let result = VoiceAgentResult(
+            transcript: transcript,
+            responseText: reply,
+            audio: audio,
+            timings: timings,
+            interrupted: cancelled || Task.isCancelled
+        )
         if !result.interrupted { emit(.turnCompleted(result)) }
         logger.debug("Turn: \(String(format: "%.0f", timings.endOfSpeechToFirstAudioMs)) ms to first audio")
         return result

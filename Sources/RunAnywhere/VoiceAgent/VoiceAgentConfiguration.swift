@@ -44,7 +44,12 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
 
     /// Short replies on one thread: the other core is left to speech synthesis, which runs
     /// while the reply is still being generated, and to speech recognition.
-    public static let defaultGenerationOptions = LLMGenerationOptions(maxTokens: 64, temperature: 0.3, repetitionPenalty: 1.1, threads: 1)
+    public static let defaultGenerationOptions = LLMGenerationOptions(
+        maxTokens: 64,
+        temperature: 0.3,
+        repetitionPenalty: 1.1,
+        threads: 1
+    )
 
     /// The agent's own voice-activity settings: speech counts after 0.2 s (a little sooner
     /// than ``VADConfiguration``'s default, so short answers like "yes" are heard) and half a
@@ -55,12 +60,20 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     public static let defaultSTTOptions = STTOptions(language: "en")
 
     /// Creates a configuration; everything but the two core models has a default.
-    public init(sttModelId: String, llmModelId: String, ttsModelId: String? = nil, vadModelId: String? = nil,
-                systemPrompt: String = defaultSystemPrompt,
-                generationOptions: LLMGenerationOptions = defaultGenerationOptions,
-                ttsOptions: TTSOptions = TTSOptions(), sttOptions: STTOptions = defaultSTTOptions,
-                vad: VADConfiguration = defaultVAD, bargeIn: Bool = true,
-                partialTranscripts: Bool = true, preRoll: TimeInterval = 0.3) {
+    public init(
+        sttModelId: String,
+        llmModelId: String,
+        ttsModelId: String? = nil,
+        vadModelId: String? = nil,
+        systemPrompt: String = defaultSystemPrompt,
+        generationOptions: LLMGenerationOptions = defaultGenerationOptions,
+        ttsOptions: TTSOptions = TTSOptions(),
+        sttOptions: STTOptions = defaultSTTOptions,
+        vad: VADConfiguration = defaultVAD,
+        bargeIn: Bool = true,
+        partialTranscripts: Bool = true,
+        preRoll: TimeInterval = 0.3
+    ) {
         self.sttModelId = sttModelId
         self.llmModelId = llmModelId
         self.ttsModelId = ttsModelId
@@ -82,7 +95,10 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         try sttOptions.validate()
         try vad.validate()
         guard vad.minSilenceDuration >= 0.1 else {
-            throw SDKException(.invalidInput, "vad.minSilenceDuration must be at least 0.1 s (got \(vad.minSilenceDuration))")
+            throw SDKException(
+                .invalidInput,
+                "vad.minSilenceDuration must be at least 0.1 s (got \(vad.minSilenceDuration))"
+            )
         }
         guard preRoll >= 0, preRoll <= 2 else { throw SDKException(.invalidInput, "preRoll must be between 0 and 2 s") }
         guard bargeInSpeechDuration > 0, bargeInSpeechDuration <= 2 else {

@@ -14,7 +14,13 @@ public struct VoiceAgentResult: Sendable, Equatable {
     public var interrupted: Bool
 
     /// Creates a result.
-    public init(transcript: String, responseText: String, audio: AudioBuffer, timings: VoiceTurnTimings, interrupted: Bool = false) {
+    public init(
+        transcript: String,
+        responseText: String,
+        audio: AudioBuffer,
+        timings: VoiceTurnTimings,
+        interrupted: Bool = false
+    ) {
         self.transcript = transcript
         self.responseText = responseText
         self.audio = audio

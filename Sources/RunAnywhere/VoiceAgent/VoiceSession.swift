@@ -36,7 +36,11 @@ struct VoiceSession: Sendable {
         return stream
     }
 
-    private func listen(input: any AudioInput, output: any AudioOutput, emit: @escaping @Sendable (VoiceEvent) -> Void) async throws {
+    private func listen(
+        input: any AudioInput,
+        output: any AudioOutput,
+        emit: @escaping @Sendable (VoiceEvent) -> Void
+    ) async throws {
         let configuration = try await agent.ready()
         await vad.reset()
         try await vad.configure(configuration.vad)
@@ -60,10 +64,18 @@ struct VoiceSession: Sendable {
             turn = Task {
                 await previous?.value  // without barge-in, turns queue
                 do {
-                    _ = try await agent.runTurn(audio, early: early, output: output, endOfSpeech: detected,
-                                                silenceWait: silenceWait, emit: emit)
+                    _ = try await agent.runTurn(
+                        audio,
+                        early: early,
+                        output: output,
+                        endOfSpeech: detected,
+                        silenceWait: silenceWait,
+                        emit: emit
+                    )
                 } catch {
-                    if !Task.isCancelled { emit(.error(SDKException.wrap(error, as: .internalError, "The voice turn failed"))) }
+                    if !Task.isCancelled {
+                        emit(.error(SDKException.wrap(error, as: .internalError, "The voice turn failed")))
+                    }
                 }
                 flags.turnActive.withLock { $0 = false }
                 if !Task.isCancelled { emit(.listening) }

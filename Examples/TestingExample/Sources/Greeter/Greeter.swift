@@ -12,8 +12,10 @@ public struct Greeter: Sendable {
     /// Transcribes `audio` and writes a greeting for whoever spoke, in at most `maxTokens` tokens.
     public func greet(_ audio: AudioBuffer, maxTokens: Int = 16) async throws -> (heard: String, reply: String) {
         let heard = try await sdk.transcribe(audio).text
-        let reply = try await sdk.generate("Greet \(heard) warmly.",
-                                           options: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0.7, seed: 1))
+        let reply = try await sdk.generate(
+            "Greet \(heard) warmly.",
+            options: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0.7, seed: 1)
+        )
         return (heard, reply.text)
     }
 }

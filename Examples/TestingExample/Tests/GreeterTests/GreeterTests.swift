@@ -13,8 +13,14 @@ struct GreeterTests {
         let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: [DeterministicBackend()])
         try registerDeterministicModels(in: sdk)
         try await sdk.loadModel("test-llm")
-        let a = try await sdk.generate("Hello", options: LLMGenerationOptions(maxTokens: 12, temperature: 0.7, seed: 42))
-        let b = try await sdk.generate("Hello", options: LLMGenerationOptions(maxTokens: 12, temperature: 0.7, seed: 42))
+        let a = try await sdk.generate(
+            "Hello",
+            options: LLMGenerationOptions(maxTokens: 12, temperature: 0.7, seed: 42)
+        )
+        let b = try await sdk.generate(
+            "Hello",
+            options: LLMGenerationOptions(maxTokens: 12, temperature: 0.7, seed: 42)
+        )
         #expect(a.text == b.text && a.generatedTokens <= 12)
         try await sdk.loadSTTModel("test-stt")
         let heard = try await sdk.transcribe(DeterministicBackend.speech(for: "turn on the lights"))
