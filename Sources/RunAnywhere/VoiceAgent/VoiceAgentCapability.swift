@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The voice agent: VAD → STT → LLM → TTS over the other capabilities.
 ///
@@ -192,51 +191,15 @@ actor VoiceAgentCapability {
         var options = configuration.generationOptions
         options.systemPrompt = nil
         let (sentences, sentenceSink) = AsyncStream<String>.makeStream()
-        let speaking = Mutex(SpeakingState())
         let tts = self.tts
         let ttsOptions = configuration.ttsOptions
-
-        // The speaker: synthesizes and plays sentences in order, while generation goes on.
-        // A sentence that fails to synthesize is skipped and reported; the turn goes on.
-        let speaker = Task { () -> AudioBuffer in
-            var spoken = AudioBuffer(samples: [], sampleRate: 22_050)
-            var first = true
-            var playing = true
-            for await sentence in sentences {
-                if Task.isCancelled { break }
-                let synthStart = ContinuousClock.now
-                let speech: TTSOutput
-                do throws(SDKException) {
-                    speech = try await tts.synthesize(sentence, options: ttsOptions)
-                } catch {
-                    // Only punctuation has nothing to say; anything else is worth reporting.
-                    if error.code != .emptyText, !Task.isCancelled { emit(.error(error)) }
-                    continue
-                }
-                let synthMs = synthStart.duration(to: .now).milliseconds
-                if Task.isCancelled { break }
-                speaking.withLock { state in
-                    state.ttsMs += synthMs
-                    if first {
-                        state.ttsFirstChunkMs = synthMs
-                        state.firstAudio = .now
-                    }
-                }
-                if spoken.isEmpty { spoken = AudioBuffer(samples: [], sampleRate: speech.sampleRate) }
-                spoken.append(speech.audio)
-                first = false
-                emit(.audioChunk(speech.audio, sentence: sentence))
-                guard playing, let output else { continue }
-                do throws(SDKException) {
-                    try await output.play(speech.audio)
-                } catch {
-                    // One report per turn; the audio still reaches the result and the events.
-                    playing = false
-                    emit(.error(error))
-                }
-            }
-            return spoken
-        }
+        let speaker = ReplySpeaker(
+            synthesize: { sentence throws(SDKException) in try await tts.synthesize(sentence, options: ttsOptions) },
+            output: output,
+            emit: emit
+        )
+        // The speaker synthesizes and plays sentences in order while generation goes on.
+        let speaking = Task { await speaker.speak(sentences) }
 
         let llmStart = ContinuousClock.now
         var response = ""
@@ -261,17 +224,17 @@ actor VoiceAgentCapability {
             }
         } catch {
             sentenceSink.finish()
-            speaker.cancel()
+            speaking.cancel()
             throw SDKException.wrap(error, as: .generationFailed, "The voice agent's reply failed")
         }
         let cancelled = Task.isCancelled
         if !cancelled { send(splitter.finish()) }
         sentenceSink.finish()
-        if cancelled { speaker.cancel() }
-        let audio = await withTaskCancellationHandler {
-            await speaker.value
+        if cancelled { speaking.cancel() }
+        let spoken = await withTaskCancellationHandler {
+            await speaking.value
         } onCancel: {
-            speaker.cancel()
+            speaking.cancel()
         }
         let end = ContinuousClock.now
 
@@ -280,26 +243,19 @@ actor VoiceAgentCapability {
         timings.llmFirstTokenMs = firstToken.map { llmStart.duration(to: $0).milliseconds } ?? 0
         timings.llmFirstSentenceMs = firstSentence.map { llmStart.duration(to: $0).milliseconds } ?? 0
         timings.llmMs = llmStart.duration(to: end).milliseconds
-        let state = speaking.withLock { $0 }
-        timings.ttsFirstChunkMs = state.ttsFirstChunkMs
-        timings.ttsMs = state.ttsMs
-        timings.endOfSpeechToFirstAudioMs = state.firstAudio.map { endOfSpeech.duration(to: $0).milliseconds } ?? 0
+        timings.ttsFirstChunkMs = spoken.firstChunkMs
+        timings.ttsMs = spoken.synthesisMs
+        timings.endOfSpeechToFirstAudioMs = spoken.firstAudio.map { endOfSpeech.duration(to: $0).milliseconds } ?? 0
         timings.totalMs = endOfSpeech.duration(to: end).milliseconds
         let result = VoiceAgentResult(
             transcript: transcript,
             responseText: reply,
-            audio: audio,
+            audio: spoken.audio,
             timings: timings,
             interrupted: cancelled || Task.isCancelled
         )
         if !result.interrupted { emit(.turnCompleted(result)) }
         logger.debug("Turn: \(String(format: "%.0f", timings.endOfSpeechToFirstAudioMs)) ms to first audio")
         return result
-    }
-
-    private struct SpeakingState: Sendable {
-        var firstAudio: ContinuousClock.Instant?
-        var ttsFirstChunkMs = 0.0
-        var ttsMs = 0.0
     }
 }
