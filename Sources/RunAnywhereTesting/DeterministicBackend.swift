@@ -89,6 +89,9 @@ public struct DeterministicBackend: BackendModule {
     /// A 1 kHz tone carries the text's UTF-8 bytes, one bit every 7.5 ms, with 0.15 s of
     /// silence before and after so voice-activity detection finds its start and end. It
     /// survives resampling, a change of volume and a 16-bit WAV round trip.
+    ///
+    /// Text past 65,535 UTF-8 bytes is cut at the last whole character before that, and a
+    /// `sampleRate` outside 8–384 kHz is brought into that range.
     public static func speech(for text: String, sampleRate: Int = 16_000) -> AudioBuffer {
         SpeechCode.encode(text, sampleRate: sampleRate)
     }
@@ -132,12 +135,12 @@ struct DeterministicSTTService: STTService {
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
         if timing.transcriptionDelay > .zero { try await Task.sleep(for: timing.transcriptionDelay) }
         guard let text = SpeechCode.decode(audio), !text.isEmpty else {
-            return STTServiceResult(text: "", segments: [], language: options.language, confidence: nil)
+            return STTServiceResult(text: "", segments: [], language: options.language ?? "en", confidence: nil)
         }
         let segment = STTSegment(
             text: text,
             start: SpeechCode.padding,
-            end: audio.duration - SpeechCode.padding,
+            end: max(SpeechCode.padding, audio.duration - SpeechCode.padding),
             confidence: 1
         )
         return STTServiceResult(text: text, segments: [segment], language: options.language ?? "en", confidence: 1)

@@ -22,7 +22,14 @@ enum SpeechCode {
 
     /// The code of `text` at `sampleRate`, with ``padding`` of silence on both sides.
     static func encode(_ text: String, sampleRate: Int, padding: TimeInterval = padding) -> AudioBuffer {
-        var payload = Array(text.utf8.prefix(maximumBytes))
+        let sampleRate = min(max(sampleRate, 8_000), 384_000)
+        // Whole characters only, so a cut never leaves half a UTF-8 sequence.
+        var payload: [UInt8] = []
+        for character in text {
+            let bytes = Array(character.utf8)
+            guard payload.count + bytes.count <= maximumBytes else { break }
+            payload += bytes
+        }
         payload = [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
         payload.append(checksum(payload))
         var levels: [Float] = [markerLevel, markerLevel]

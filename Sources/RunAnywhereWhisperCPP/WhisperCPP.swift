@@ -42,7 +42,7 @@ public enum WhisperCPP {
     /// utterance needs only its own frames plus a margin, which makes the encoder several
     /// times faster. Rounded up to a multiple of 64 so the sizes stay few; never below 384
     /// (about 7.7 s), under which tiny models start to lose words.
-    public static func audioContext(forSeconds seconds: Double) -> Int {
+    package static func audioContext(forSeconds seconds: Double) -> Int {
         let frames = Int((seconds * 50).rounded(.up)) + 128
         let rounded = (frames + 63) / 64 * 64
         return min(1500, max(384, rounded))

@@ -180,4 +180,17 @@ struct ModelsCommand: AsyncParsableCommand {
 
 extension ModelCategory: ExpressibleByArgument {}
 extension ArchiveType: ExpressibleByArgument {}
-extension InferenceFramework: ExpressibleByArgument {}
+extension InferenceFramework: ExpressibleByArgument {
+    /// The frameworks this CLI's backends run; anything else is a usage error, as it was
+    /// when the ids were a closed enum.
+    static let known: [InferenceFramework] = [.llamaCpp, .whisperCpp, .sherpaOnnx, .systemVoice, .deterministic]
+
+    /// A known framework id, or `nil` (a usage error listing the choices).
+    public init?(argument: String) {
+        guard Self.known.contains(InferenceFramework(argument)) else { return nil }
+        self.init(argument)
+    }
+
+    /// The ids `--help` and usage errors list.
+    public static var allValueStrings: [String] { known.map(\.rawValue) }
+}

@@ -96,6 +96,15 @@ extension RealEngineTests {
                 ] + home
             )
             #expect(bad.status == 1 && bad.err.contains("invalid_input"))
+            // An unknown framework is a usage error, as when the ids were a closed enum.
+            let unknown = try cli(
+                [
+                    "models", "register", "--id", "x", "--url", "https://host/m", "--category", "vad",
+                    "--framework", "../evil",
+                ] + home
+            )
+            #expect(unknown.status == 64, "\(unknown.err)")
+            #expect(unknown.err.contains("llamacpp") && unknown.err.contains("sherpa"), "the error lists the choices")
             await server.stop()
         }
     }

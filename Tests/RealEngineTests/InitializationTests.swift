@@ -60,5 +60,26 @@ extension RealEngineTests {
             }
             #expect(names == ["init_started", "init_failed"])
         }
+
+        @Test("A shared instance shut down by hand counts as not initialized, and initialize starts a new one")
+        func sharedInstanceShutDownByHand() async throws {
+            await RunAnywhere.reset()
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+            let first = try #require(RunAnywhere.shared)
+            // Two concurrent shutdowns both return once the models are unloaded.
+            async let a: Void = first.shutdown()
+            async let b: Void = first.shutdown()
+            _ = await (a, b)
+            #expect(first.isShutDown)
+            #expect(!RunAnywhere.isInitialized)
+            await expectSDKError(.notInitialized) { try RunAnywhere.availableModels() }
+            try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+            #expect(RunAnywhere.isInitialized)
+            #expect(RunAnywhere.shared !== first)
+            #expect(try RunAnywhere.availableModels().isEmpty)
+            await RunAnywhere.reset()
+        }
     }
 }

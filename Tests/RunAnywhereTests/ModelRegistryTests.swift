@@ -247,4 +247,46 @@ struct ModelRegistryTests {
         try again.load()
         #expect(try again.get("gone").localPath == nil, "the reconciliation was saved")
     }
+
+    @Test("An index entry whose id or framework would name a folder outside the store is refused, and the file is kept")
+    func unsafeEntriesAreRefused() throws {
+        for (id, framework) in [("cache", ".."), ("ok", "../../etc"), ("../x", "llamacpp"), ("ok", "a/b")] {
+            let paths = makeHome()
+            defer { try? FileManager.default.removeItem(at: paths.home) }
+            try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
+            let index = Data(
+                #"{"version":1,"models":[{"id":"\#(id)","name":"x","category":"llm","format":"gguf","framework":"\#(framework)","registeredAt":"2026-01-01T00:00:00Z"}]}"#
+                    .utf8
+            )
+            try index.write(to: paths.registryFile)
+            do {
+                try ModelRegistry(paths: paths, inspectors: Self.inspectors).load()
+                Issue.record("accepted id '\(id)' with framework '\(framework)'")
+            } catch {
+                #expect(error.code == .registryCorrupted)
+            }
+            #expect(try Data(contentsOf: paths.registryFile) == index, "the file is kept for inspection")
+        }
+    }
+
+    @Test("A sidecar that names another framework than its folder is not trusted at discovery")
+    func sidecarMustMatchItsFolder() throws {
+        let paths = makeHome()
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        let dir = paths.modelDirectory(framework: .sherpaOnnx, id: "voice")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("onnx".utf8).write(to: dir.appendingPathComponent("model.onnx"))
+        let lying = ModelInfo(
+            id: "voice",
+            name: "Joe",
+            category: .speechSynthesis,
+            format: .onnx,
+            framework: InferenceFramework(".."),
+            localPath: dir.appendingPathComponent("model.onnx")
+        )
+        try ModelRegistry.encoder.encode(lying).write(to: dir.appendingPathComponent(ModelRegistry.sidecarName))
+        let registry = ModelRegistry(paths: paths, inspectors: Self.inspectors)
+        try registry.load()
+        #expect(registry.list().isEmpty)
+    }
 }

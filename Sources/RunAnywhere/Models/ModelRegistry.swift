@@ -48,6 +48,16 @@ final class ModelRegistry: Sendable {
                     underlying: error
                 )
             }
+            // Ids and framework ids name folders: an entry that could point outside the
+            // store is refused before anything acts on it.
+            for model in loaded.values where !Self.namesSafeFolders(model) {
+                throw SDKException(
+                    .registryCorrupted,
+                    "The model registry \(file.path) has an entry with an invalid id or framework ('\(model.id)', '\(model.framework)')",
+                    recovery:
+                        "Move the file aside; the models under \(paths.modelsDirectory.path) are rediscovered at the next start"
+                )
+            }
         }
         let discovered = discoverModels(excluding: Set(loaded.keys))
         for model in discovered { loaded[model.id] = model }
@@ -88,7 +98,7 @@ final class ModelRegistry: Sendable {
             guard let ids = try? fm.contentsOfDirectory(atPath: frameworkDir.path) else { continue }
             for id in ids.sorted() where !known.contains(id) && (try? ModelInfo.validate(id: id)) != nil {
                 let dir = frameworkDir.appendingPathComponent(id, isDirectory: true)
-                if let model = readSidecar(in: dir), model.id == id {
+                if let model = readSidecar(in: dir), model.id == id, model.framework.rawValue == framework {
                     found.append(model)
                 } else if let model = inspectors.discover(folder: dir, id: id, framework: InferenceFramework(framework))
                 {
@@ -97,6 +107,11 @@ final class ModelRegistry: Sendable {
             }
         }
         return found
+    }
+
+    /// Whether the model's id and framework are valid folder names (see ``ModelInfo/validate(id:)``).
+    private static func namesSafeFolders(_ model: ModelInfo) -> Bool {
+        (try? ModelInfo.validate(id: model.id)) != nil && (try? model.framework.validate()) != nil
     }
 
     private func readSidecar(in dir: URL) -> ModelInfo? {

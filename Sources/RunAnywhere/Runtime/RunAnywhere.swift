@@ -40,7 +40,7 @@ public enum RunAnywhere {
     // MARK: State
 
     /// The shared instance, once ``initialize(apiKey:baseURL:environment:storageDirectory:)`` has run.
-    public static var shared: RunAnywhereSDK? { state.withLock { $0.shared } }
+    public static var shared: RunAnywhereSDK? { state.withLock { $0.shared }.flatMap { $0.isShutDown ? nil : $0 } }
 
     /// Whether phase 1 has completed.
     public static var isInitialized: Bool { shared != nil }
@@ -108,7 +108,7 @@ public enum RunAnywhere {
             events: events
         )
         let won = state.withLock { state -> Bool in
-            guard state.shared == nil else { return false }
+            guard state.shared == nil || state.shared?.isShutDown == true else { return false }
             state.shared = sdk
             return true
         }

@@ -26,8 +26,8 @@ import Synchronization
 public final class RunAnywhereSDK: Sendable {
     /// The event bus of this instance.
     public let events: EventBus
-    /// The validated initialization parameters.
-    public let parameters: SDKInitParams
+    /// The validated initialization parameters (the API key stays inside the SDK).
+    let parameters: SDKInitParams
     /// The instance's folders.
     public let paths: SDKPaths
 
@@ -37,7 +37,8 @@ public final class RunAnywhereSDK: Sendable {
 
     private struct State: Sendable {
         var modules: [any BackendModule] = []
-        var shutDown = false
+        /// The shutdown, once asked for: every caller awaits the same one.
+        var shutdown: Task<Void, Never>?
     }
 
     /// Phase 1 of initialization: validates the parameters, prepares the folders under
@@ -107,6 +108,9 @@ public final class RunAnywhereSDK: Sendable {
     /// The environment the instance was created for.
     public var environment: SDKEnvironment { parameters.environment }
 
+    /// The remote backend's base URL, when one was given.
+    public var baseURL: URL? { parameters.baseURL }
+
     /// Whether phase 2 has completed.
     public var areServicesReady: Bool { live.areServicesReady }
 
@@ -114,7 +118,7 @@ public final class RunAnywhereSDK: Sendable {
     public var isOfflineMode: Bool { live.isOffline }
 
     /// Whether ``shutdown()`` has been called; every call that needs the SDK then throws `.notInitialized`.
-    public var isShutDown: Bool { state.withLock { $0.shutDown } }
+    public var isShutDown: Bool { state.withLock { $0.shutdown != nil } }
 
     /// The backend modules, in registration order.
     public var registeredModules: [any BackendModule] { state.withLock { $0.modules } }
@@ -142,13 +146,16 @@ public final class RunAnywhereSDK: Sendable {
 
     /// Cancels downloads, unloads every model and closes the instance. Later calls that
     /// need the SDK throw `.notInitialized`; event subscriptions stay open. Calling it
-    /// again does nothing.
+    /// again, or concurrently, waits for the same shutdown.
     public func shutdown() async {
-        let first = state.withLock { state -> Bool in
-            defer { state.shutDown = true }
-            return !state.shutDown
+        let live = self.live
+        let shutdown = state.withLock { state in
+            if let running = state.shutdown { return running }
+            let task = Task { await live.shutdown() }
+            state.shutdown = task
+            return task
         }
-        if first { await live.shutdown() }
+        await shutdown.value
     }
 
     /// The runtime, or `.notInitialized` once shut down.
