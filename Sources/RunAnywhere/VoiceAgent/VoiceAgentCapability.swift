@@ -135,13 +135,17 @@ actor VoiceAgentCapability {
         for transcript: String,
         configuration: VoiceAgentConfiguration
     ) async throws(SDKException) -> [ChatMessage] {
+        let snapshot = history
         let fitted = try await llm.fitConversation(
             system: configuration.systemPrompt,
-            history: history,
+            history: snapshot,
             user: transcript,
             reserve: configuration.generationOptions.maxTokens
         )
-        if fitted.keptHistory < history.count { history.removeFirst(history.count - fitted.keptHistory) }
+        // The actor may have run another turn meanwhile, which only appends: drop the
+        // oldest messages of the snapshot that no longer fit, nothing newer.
+        let dropped = snapshot.count - fitted.keptHistory
+        if dropped > 0 { history.removeFirst(min(dropped, history.count)) }
         return fitted.messages
     }
 
