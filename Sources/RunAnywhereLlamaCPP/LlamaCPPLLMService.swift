@@ -222,6 +222,12 @@ actor LlamaCPPLLMService: LLMService {
             truncated = tokens.count - keep
             tokens = Array(tokens.suffix(keep))
         }
+        let sampler = makeSampler(request.sampling, vocab: engine.vocab)
+        defer { llama_sampler_free(sampler) }
+        // A grammar that does not parse fails here, before the engine's state is touched.
+        let constrained = try request.grammar.map { grammar throws(SDKException) in
+            try GrammarSampler(grammar, vocab: engine.vocab, chain: sampler, greedy: request.sampling.temperature <= 0)
+        }
 
         // Keep the memory of the longest common prefix with the previous generation (at
         // least one token must still be decoded, for its logits); evaluate the rest.
@@ -242,8 +248,6 @@ actor LlamaCPPLLMService: LLMService {
         if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
             llama_set_n_threads(context, threads, threads)
         }
-        let sampler = makeSampler(request.sampling, vocab: engine.vocab)
-        defer { llama_sampler_free(sampler) }
 
         // The prompt, in chunks no larger than the batch.
         var offset = reused
@@ -275,8 +279,17 @@ actor LlamaCPPLLMService: LLMService {
         var next = llama_token(0)
         while true {
             if request.cancellation.isCancelled { return result(.cancelled) }
-            next = llama_sampler_sample(sampler, context, -1)
-            if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, next) { return result(.endOfSequence) }
+            if let constrained {
+                // End of generation only comes once the grammar is complete, and it always
+                // ends a constrained generation: accepting it would abort the process.
+                next = constrained.sample(context, vocab: engine.vocab)
+                if llama_vocab_is_eog(engine.vocab, next) { return result(.endOfSequence) }
+            } else {
+                next = llama_sampler_sample(sampler, context, -1)
+                if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, next) {
+                    return result(.endOfSequence)
+                }
+            }
             generated += 1
             let disposition = onToken(piece(next, vocab: engine.vocab, buffer: &pieceBuffer))
             if disposition == .stop { return result(.callback) }

@@ -39,6 +39,14 @@ actor DeterministicLLMService: LLMService {
         _ request: LLMServiceRequest,
         onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
     ) async throws -> LLMServiceResult {
+        // Words drawn from a vocabulary cannot follow a grammar: refuse rather than ignore it.
+        if request.grammar != nil {
+            throw SDKException(
+                .invalidGrammar,
+                "The deterministic backend does not apply grammars",
+                recovery: "Test constrained generation on a llama.cpp model"
+            )
+        }
         var promptTokens = Self.tokens(of: request.prompt).count
         var truncated = 0
         if promptTokens >= contextLength {

@@ -98,6 +98,20 @@ struct DeterministicBackendTests {
         }
     }
 
+    @Test("A grammar is refused with invalidGrammar, never ignored")
+    func grammarIsRefused() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadModel("test-llm")
+            let options = LLMGenerationOptions(maxTokens: 4, grammar: LLMGrammar(#"root ::= "yes""#))
+            do {
+                _ = try await sdk.generate("Hello", options: options)
+                Issue.record("the grammar was ignored")
+            } catch let error as SDKException {
+                #expect(error.code == .invalidGrammar)
+            }
+        }
+    }
+
     @Test("Streaming yields the same text as a plain generation, token by token")
     func streaming() async throws {
         try await withDeterministicSDK { sdk in

@@ -19,6 +19,11 @@ import Foundation
     /// Set from any thread to stop after the current token.
     public var cancellation: CancellationFlag
 
+    /// A grammar every sampled token must follow; `nil` for free text. A backend that
+    /// cannot apply it must fail, never generate unconstrained. End of generation ends a
+    /// constrained generation even with ``ignoreEndOfSequence``.
+    public var grammar: LLMGrammar?
+
     /// Creates a request.
     public init(
         prompt: String,
@@ -28,7 +33,8 @@ import Foundation
         truncatePromptToFit: Bool = false,
         ignoreEndOfSequence: Bool = false,
         reusePrefix: Bool = true,
-        cancellation: CancellationFlag = CancellationFlag()
+        cancellation: CancellationFlag = CancellationFlag(),
+        grammar: LLMGrammar? = nil
     ) {
         self.prompt = prompt
         self.maxTokens = maxTokens
@@ -38,6 +44,7 @@ import Foundation
         self.ignoreEndOfSequence = ignoreEndOfSequence
         self.reusePrefix = reusePrefix
         self.cancellation = cancellation
+        self.grammar = grammar
     }
 }
 

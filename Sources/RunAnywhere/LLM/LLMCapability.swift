@@ -107,7 +107,8 @@ actor LLMCapability {
                 truncatePromptToFit: options.truncatePromptToFit,
                 ignoreEndOfSequence: options.ignoreEndOfSequence,
                 reusePrefix: options.reusePromptCache,
-                cancellation: cancellation
+                cancellation: cancellation,
+                grammar: options.grammar
             )
             let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
             let serviceResult = try await withTaskCancellationHandler {

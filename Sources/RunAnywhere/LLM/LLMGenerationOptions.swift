@@ -35,6 +35,8 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     /// way (a conversation's system prompt and history), so only the new part is
     /// evaluated. Off, every prompt is evaluated from scratch (for benchmarks).
     public var reusePromptCache: Bool
+    /// A grammar the output must follow; `nil` leaves the output free.
+    public var grammar: LLMGrammar?
 
     /// Creates options; every parameter has a sensible default.
     public init(
@@ -50,7 +52,8 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         applyChatTemplate: Bool = true,
         truncatePromptToFit: Bool = false,
         ignoreEndOfSequence: Bool = false,
-        reusePromptCache: Bool = true
+        reusePromptCache: Bool = true,
+        grammar: LLMGrammar? = nil
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -65,6 +68,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         self.truncatePromptToFit = truncatePromptToFit
         self.ignoreEndOfSequence = ignoreEndOfSequence
         self.reusePromptCache = reusePromptCache
+        self.grammar = grammar
     }
 
     /// Checks every field's range; throws `.invalidInput` naming the first bad one.
@@ -83,6 +87,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
             guard (1...512).contains(threads) else { throw bad("threads must be in 1…512 (got \(threads))") }
         }
         guard !stopSequences.contains(where: \.isEmpty) else { throw bad("stop sequences must not be empty strings") }
+        try grammar?.validate()
     }
 
     var sampling: SamplingParameters {

@@ -93,6 +93,8 @@ extension SDKException {
         case invalidAudio = "invalid_audio"
         /// The text to speak is empty or has nothing to pronounce.
         case emptyText = "empty_text"
+        /// A generation grammar that is empty or does not parse; nothing was generated.
+        case invalidGrammar = "invalid_grammar"
         // model
         /// No model with that id is registered.
         case modelNotFound = "model_not_found"
@@ -159,7 +161,7 @@ extension SDKException {
             switch self {
             case .notInitialized, .alreadyInitialized, .invalidAPIKey, .invalidBaseURL, .invalidConfiguration:
                 .initialization
-            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText:
+            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText, .invalidGrammar:
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,

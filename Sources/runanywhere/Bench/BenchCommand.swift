@@ -7,7 +7,9 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks: the SDK against the raw engine, in one run.",
-        subcommands: [LLM.self, STT.self, TTS.self, VAD.self, Voice.self, Download.self, FileServer.self]
+        subcommands: [
+            LLM.self, STT.self, TTS.self, VAD.self, Voice.self, Structured.self, Download.self, FileServer.self,
+        ]
     )
 
     /// SDK vs a plain C program on the same libllama, model, prompt, threads and token counts.

@@ -1,0 +1,111 @@
+internal import CLlama
+import Foundation
+@_spi(Backend) import RunAnywhere
+
+/// Grammar-constrained sampling without paying for the grammar on every candidate.
+///
+/// Applying a grammar to the whole vocabulary at every step halves the speed of a small
+/// model. Like llama.cpp's own tools, this samples first with the ordinary chain, checks
+/// only the chosen token against the grammar, and applies the grammar to the whole
+/// vocabulary only when that token is rejected. The grammar goes first in that second
+/// pass, so no later sampler can leave it without a candidate.
+///
+/// With greedy sampling a rejected token needs no pass over the vocabulary at all: the
+/// best token the grammar allows is the first allowed one among the highest logits, which
+/// are checked one by one (the full pass remains the fallback).
+///
+/// Two engine calls abort the process, so neither may happen here: accepting a token the
+/// grammar forbids (every accepted token passed the grammar), and accepting end of
+/// generation into the grammar (the generation loop stops at it instead).
+final class GrammarSampler {
+    private let grammar: UnsafeMutablePointer<llama_sampler>
+    private let chain: UnsafeMutablePointer<llama_sampler>
+    /// Whether the chain is penalties (if any) then greedy: it neither reorders nor drops candidates.
+    private let greedy: Bool
+    private var candidates: [llama_token_data]
+    /// How many of the highest logits the greedy path checks before the full pass.
+    private static let greedyCandidates = 32
+
+    /// Parses `grammar` for `vocab`; `chain` is the request's ordinary sampler chain.
+    ///
+    /// - Throws: `.invalidGrammar` when llama.cpp cannot parse it.
+    init(
+        _ grammar: LLMGrammar,
+        vocab: OpaquePointer,
+        chain: UnsafeMutablePointer<llama_sampler>,
+        greedy: Bool
+    ) throws(SDKException) {
+        try grammar.validate()
+        guard let sampler = llama_sampler_init_grammar(vocab, grammar.gbnf, grammar.root) else {
+            throw SDKException(
+                .invalidGrammar,
+                "llama.cpp cannot parse the grammar (root rule '\(grammar.root)')",
+                recovery: "Check the GBNF: every rule defined, the root rule present, no left recursion"
+            )
+        }
+        self.grammar = sampler
+        self.chain = chain
+        self.greedy = greedy
+        self.candidates = [llama_token_data](
+            repeating: llama_token_data(id: 0, logit: 0, p: 0),
+            count: Int(llama_vocab_n_tokens(vocab))
+        )
+    }
+
+    deinit { llama_sampler_free(grammar) }
+
+    /// The next token for the logits of the last evaluated position, already accepted by the
+    /// chain and (unless it ends the generation) by the grammar.
+    func sample(_ context: OpaquePointer, vocab: OpaquePointer) -> llama_token {
+        let logits = llama_get_logits_ith(context, -1)!
+        var token = select(logits, grammarFirst: false)
+        if !allowed(token) {
+            token = (greedy ? bestAllowedAfterChain() : nil) ?? select(logits, grammarFirst: true)
+        }
+        llama_sampler_accept(chain, token)
+        if !llama_vocab_is_eog(vocab, token) { llama_sampler_accept(grammar, token) }
+        return token
+    }
+
+    /// Runs the chain over every candidate (after the grammar when `grammarFirst`).
+    private func select(_ logits: UnsafeMutablePointer<Float>, grammarFirst: Bool) -> llama_token {
+        candidates.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices {
+                buffer[index] = llama_token_data(id: llama_token(index), logit: logits[index], p: 0)
+            }
+            var array = llama_token_data_array(
+                data: buffer.baseAddress,
+                size: buffer.count,
+                selected: -1,
+                sorted: false
+            )
+            if grammarFirst { llama_sampler_apply(grammar, &array) }
+            llama_sampler_apply(chain, &array)
+            return array.data[Int(array.selected)].id
+        }
+    }
+
+    /// Greedy only: the highest-logit token the grammar allows among the candidates as the
+    /// chain left them (penalties applied), or `nil` when none of the top ones is allowed.
+    private func bestAllowedAfterChain() -> llama_token? {
+        var top: [llama_token_data] = []
+        top.reserveCapacity(Self.greedyCandidates + 1)
+        for candidate in candidates
+        where top.count < Self.greedyCandidates || candidate.logit > top[top.count - 1].logit {
+            let position = top.firstIndex { $0.logit < candidate.logit } ?? top.count
+            top.insert(candidate, at: position)
+            if top.count > Self.greedyCandidates { top.removeLast() }
+        }
+        return top.first { allowed($0.id) }?.id
+    }
+
+    /// Whether the grammar accepts `token` next.
+    private func allowed(_ token: llama_token) -> Bool {
+        var single = llama_token_data(id: token, logit: 1, p: 0)
+        return withUnsafeMutablePointer(to: &single) { pointer in
+            var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+            llama_sampler_apply(grammar, &array)
+            return array.data[0].logit.isFinite
+        }
+    }
+}
