@@ -95,6 +95,14 @@ extension SDKException {
         case emptyText = "empty_text"
         /// A generation grammar that is empty or does not parse; nothing was generated.
         case invalidGrammar = "invalid_grammar"
+        /// A JSON Schema that is not JSON, not a schema, or contradicts itself (a `$ref` to
+        /// nowhere, an enum with no values, a recursion without a base case).
+        case invalidSchema = "invalid_schema"
+        /// A JSON Schema keyword the SDK cannot enforce; the message names it and its JSON pointer.
+        case unsupportedSchema = "unsupported_schema"
+        /// A tool definition that cannot be used: a duplicate or malformed name, or parameters
+        /// that are not an object schema.
+        case invalidTool = "invalid_tool"
         // model
         /// No model with that id is registered.
         case modelNotFound = "model_not_found"
@@ -126,6 +134,13 @@ extension SDKException {
         /// A generation was cancelled. Cancelled generations normally return a result with
         /// finish reason `.cancelled` instead of throwing.
         case generationCancelled = "generation_cancelled"
+        /// The model's output is not a valid instance of the requested schema or type (it
+        /// ended early, or ran out of tokens); the message says why.
+        case invalidStructuredOutput = "invalid_structured_output"
+        /// A tool call named a tool that is not registered.
+        case toolNotFound = "tool_not_found"
+        /// A tool's executor failed or did not answer in time.
+        case toolExecutionFailed = "tool_execution_failed"
         // storage
         /// The registry file cannot be parsed; it is left untouched.
         case registryCorrupted = "registry_corrupted"
@@ -161,13 +176,16 @@ extension SDKException {
             switch self {
             case .notInitialized, .alreadyInitialized, .invalidAPIKey, .invalidBaseURL, .invalidConfiguration:
                 .initialization
-            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText, .invalidGrammar:
+            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText, .invalidGrammar,
+                .invalidSchema,
+                .unsupportedSchema, .invalidTool:
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
                 .modelNotDownloadable:
                 .model
-            case .contextLengthExceeded, .generationFailed, .generationCancelled:
+            case .contextLengthExceeded, .generationFailed, .generationCancelled, .invalidStructuredOutput,
+                .toolNotFound, .toolExecutionFailed:
                 .generation
             case .registryCorrupted, .fileSystemError, .insufficientStorage, .checksumMismatch, .invalidArchive,
                 .unsafeArchive:
