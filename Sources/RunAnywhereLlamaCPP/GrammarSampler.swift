@@ -36,7 +36,30 @@ final class GrammarSampler {
         greedy: Bool
     ) throws(SDKException) {
         try grammar.validate()
-        guard let sampler = llama_sampler_init_grammar(vocab, grammar.gbnf, grammar.root) else {
+        let made: UnsafeMutablePointer<llama_sampler>?
+        if grammar.isLazy {
+            // Patterns are built from escaped words (LLMGrammar.triggerPatterns): an invalid
+            // regular expression would throw inside the engine and abort.
+            let patterns = grammar.triggerPatterns.map { strdup($0) }
+            defer {
+                for pattern in patterns { free(pattern) }
+            }
+            var constPatterns = patterns.map { UnsafePointer($0) }
+            made = constPatterns.withUnsafeMutableBufferPointer { buffer in
+                llama_sampler_init_grammar_lazy_patterns(
+                    vocab,
+                    grammar.gbnf,
+                    grammar.root,
+                    buffer.baseAddress,
+                    buffer.count,
+                    nil,
+                    0
+                )
+            }
+        } else {
+            made = llama_sampler_init_grammar(vocab, grammar.gbnf, grammar.root)
+        }
+        guard let sampler = made else {
             throw SDKException(
                 .invalidGrammar,
                 "llama.cpp cannot parse the grammar (root rule '\(grammar.root)')",

@@ -9,6 +9,7 @@ import Foundation
 actor LlamaCPPLLMService: LLMService {
     nonisolated let model: ModelInfo
     nonisolated let contextLength: Int
+    nonisolated let chatTemplate: String?
     private let engine: Engine
     private let worker: WorkerThread
 
@@ -47,6 +48,7 @@ actor LlamaCPPLLMService: LLMService {
         self.engine = engine
         self.worker = worker
         self.contextLength = contextLength
+        self.chatTemplate = engine.chatTemplate
     }
 
     static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPLLMService {
@@ -174,6 +176,119 @@ actor LlamaCPPLLMService: LLMService {
             n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
         }
         return n > 0 ? buffer[..<Int(n)].map { UInt8(bitPattern: $0) } : []
+    }
+
+    // MARK: Scoring
+
+    func logLikelihoods(of continuations: [String], after prompt: String) async throws -> [Double] {
+        let engine = self.engine
+        let contextLength = self.contextLength
+        let modelId = model.id
+        return try await worker.run {
+            try Self.score(continuations, after: prompt, engine: engine, contextLength: contextLength, modelId: modelId)
+        }
+    }
+
+    /// Evaluates the prompt once (reusing the cached prefix), then each continuation in one
+    /// batch with logits at every position, summing the log-softmax of its tokens. The
+    /// continuation's cells are removed afterwards, so the cache still holds the prompt.
+    private static func score(
+        _ continuations: [String],
+        after prompt: String,
+        engine: Engine,
+        contextLength: Int,
+        modelId: String
+    ) throws -> [Double] {
+        guard let context = engine.context else {
+            throw SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded")
+        }
+        let memory = llama_get_memory(context)
+        let tokens = try tokenize(prompt, vocab: engine.vocab)
+        let pieces = try continuations.map { try tokenizePlain($0, vocab: engine.vocab) }
+        let longest = pieces.map(\.count).max() ?? 0
+        guard !tokens.isEmpty, tokens.count + longest < contextLength else {
+            throw SDKException(.contextLengthExceeded, "The prompt and continuation do not fit the context")
+        }
+        guard longest <= engine.batchSize else {
+            throw SDKException(.invalidInput, "A continuation is longer than one batch (\(engine.batchSize) tokens)")
+        }
+        // Same prefix reuse as generation: decode only what the cache lacks, at least one token.
+        var reused = 0
+        let limit = min(engine.cachedTokens.count, tokens.count - 1)
+        while reused < limit, engine.cachedTokens[reused] == tokens[reused] { reused += 1 }
+        if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
+            engine.cachedTokens.removeLast(engine.cachedTokens.count - reused)
+        } else {
+            reused = 0
+            llama_memory_clear(memory, true)
+            engine.cachedTokens = []
+        }
+        var tokensCopy = tokens
+        var offset = reused
+        while offset < tokens.count {
+            let count = min(engine.batchSize, tokens.count - offset)
+            let rc = tokensCopy.withUnsafeMutableBufferPointer { buffer in
+                llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
+            }
+            guard rc == 0 else {
+                engine.cachedTokens = []
+                llama_memory_clear(memory, true)
+                throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
+            }
+            engine.cachedTokens += tokens[offset..<offset + count]
+            offset += count
+        }
+        let vocabSize = Int(llama_vocab_n_tokens(engine.vocab))
+        let promptLogits = Array(UnsafeBufferPointer(start: llama_get_logits_ith(context, -1)!, count: vocabSize))
+
+        var scores: [Double] = []
+        var batch = llama_batch_init(Int32(max(longest, 1)), 0, 1)
+        defer { llama_batch_free(batch) }
+        for piece in pieces {
+            guard !piece.isEmpty else {
+                scores.append(0)
+                continue
+            }
+            var total = logSoftmax(promptLogits, at: piece[0])
+            if piece.count > 1 {
+                batch.n_tokens = Int32(piece.count - 1)
+                for index in 0..<(piece.count - 1) {
+                    batch.token[index] = piece[index]
+                    batch.pos[index] = llama_pos(tokens.count + index)
+                    batch.n_seq_id[index] = 1
+                    batch.seq_id[index]![0] = 0
+                    batch.logits[index] = 1
+                }
+                let rc = llama_decode(context, batch)
+                defer { _ = llama_memory_seq_rm(memory, 0, Int32(tokens.count), -1) }
+                guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed (code \(rc))") }
+                for index in 0..<(piece.count - 1) {
+                    let logits = UnsafeBufferPointer(
+                        start: llama_get_logits_ith(context, Int32(index))!,
+                        count: vocabSize
+                    )
+                    total += logSoftmax(logits, at: piece[index + 1])
+                }
+            }
+            scores.append(total)
+        }
+        return scores
+    }
+
+    private static func logSoftmax(_ logits: some Collection<Float>, at token: llama_token) -> Double {
+        let values = Array(logits)
+        let peak = Double(values.max() ?? 0)
+        let sum = values.reduce(0.0) { $0 + exp(Double($1) - peak) }
+        return Double(values[Int(token)]) - peak - log(sum)
+    }
+
+    /// Tokens of text that continues a prompt: no BOS, special tokens as plain text.
+    private static func tokenizePlain(_ text: String, vocab: OpaquePointer) throws -> [llama_token] {
+        let length = Int32(text.utf8.count)
+        var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
+        let count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), false, false)
+        guard count >= 0 else { throw SDKException(.generationFailed, "llama.cpp could not tokenize '\(text)'") }
+        return Array(tokens.prefix(Int(count)))
     }
 
     // MARK: Generation

@@ -31,6 +31,25 @@ import Foundation
 
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async
+
+    /// The model's own chat template (Jinja text), when it has one; the tool-calling loop
+    /// reads it to use the model's native tool-call format.
+    var chatTemplate: String? { get }
+
+    /// The natural-log probability of each continuation right after `prompt` (summed over
+    /// its tokens): how likely the model finds each. Tool routing uses it to let the model
+    /// score every tool name at the point where it would write one.
+    func logLikelihoods(of continuations: [String], after prompt: String) async throws -> [Double]
+}
+
+extension LLMService {
+    /// No template by default.
+    public var chatTemplate: String? { nil }
+
+    /// Unsupported by default: routing then falls back to other signals.
+    public func logLikelihoods(of continuations: [String], after prompt: String) async throws -> [Double] {
+        throw SDKException(.backendError, "\(model.framework.rawValue) cannot score continuations")
+    }
 }
 
 /// What `onToken` tells the generator.

@@ -14,11 +14,64 @@ public struct LLMGrammar: Sendable, Codable, Equatable {
     public var gbnf: String
     /// The rule the whole output must match.
     public var root: String
+    /// Words that wake a lazy grammar. Empty (the default), the grammar applies from the
+    /// first token. Otherwise the output is free until the model writes one of these
+    /// words; from the word on (the word included) it must match `root`. Tool calls use
+    /// this: the model may answer in prose, or write `<tool_call>` and a well-typed call.
+    /// A word the prompt already ends with does not count: only generated text wakes it.
+    public var triggerWords: [String]
 
     /// Creates a grammar whose output matches the rule `root`.
     public init(_ gbnf: String, root: String = "root") {
         self.gbnf = gbnf
         self.root = root
+        self.triggerWords = []
+    }
+
+    /// A lazy grammar: free text until one of `words` is generated, then `root` from that
+    /// word on.
+    ///
+    /// ```swift
+    /// let call = LLMGrammar.lazy(#"root ::= "<call>" [a-z]+ "</call>""#, triggeredBy: ["<call>"])
+    /// ```
+    public static func lazy(_ gbnf: String, root: String = "root", triggeredBy words: [String]) -> LLMGrammar {
+        var grammar = LLMGrammar(gbnf, root: root)
+        grammar.triggerWords = words
+        return grammar
+    }
+
+    /// Whether the grammar waits for a trigger word.
+    public var isLazy: Bool { !triggerWords.isEmpty }
+
+    /// The engine's trigger patterns: any text, then the word as the first capture group.
+    /// Every character of the word is escaped, so no word can make an invalid regular
+    /// expression (which would abort the engine).
+    package var triggerPatterns: [String] {
+        triggerWords.map { word in
+            let escaped = word.unicodeScalars.map { scalar -> String in
+                let character = Character(scalar)
+                if character.isASCII, character.isLetter || character.isNumber || character == " " {
+                    return String(character)
+                }
+                if scalar.value < 0x80 { return "\\" + String(character) }
+                return String(character)
+            }
+            return #"[\s\S]*?("# + escaped.joined() + #")[\s\S]*"#
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case gbnf
+        case root
+        case triggerWords
+    }
+
+    /// Decodes a grammar; `triggerWords` may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        gbnf = try container.decode(String.self, forKey: .gbnf)
+        root = try container.decodeIfPresent(String.self, forKey: .root) ?? "root"
+        triggerWords = try container.decodeIfPresent([String].self, forKey: .triggerWords) ?? []
     }
 
     /// Checks what can be checked without the engine: text to parse and a plain rule name.
@@ -34,6 +87,9 @@ public struct LLMGrammar: Sendable, Codable, Equatable {
         let ruleName = root.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         guard !root.isEmpty, ruleName else {
             throw SDKException(.invalidGrammar, "The root rule '\(root)' is not a rule name (letters, digits, '-')")
+        }
+        guard !triggerWords.contains(where: { $0.isEmpty || $0.contains("\0") || $0.contains("\n") }) else {
+            throw SDKException(.invalidGrammar, "A trigger word is empty or contains a NUL or newline character")
         }
     }
 }
