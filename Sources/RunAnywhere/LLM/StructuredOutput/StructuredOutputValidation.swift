@@ -1,0 +1,31 @@
+/// Whether a structured output is a valid instance of its schema, and if not, why.
+public struct StructuredOutputValidation: Sendable, Codable, Equatable {
+    /// The output parsed as JSON and satisfied every keyword of the schema.
+    public var isValid: Bool
+    /// The output parsed as JSON.
+    public var containsJSON: Bool
+    /// The keywords the parsed output violates (empty when valid or not JSON).
+    public var violations: [JSONSchemaViolation]
+    /// Why the output is not valid, in one sentence; `nil` when it is.
+    public var errorMessage: String?
+
+    /// Creates a validation outcome.
+    public init(
+        isValid: Bool,
+        containsJSON: Bool,
+        violations: [JSONSchemaViolation] = [],
+        errorMessage: String? = nil
+    ) {
+        self.isValid = isValid
+        self.containsJSON = containsJSON
+        self.violations = violations
+        self.errorMessage = errorMessage
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case isValid = "is_valid"
+        case containsJSON = "contains_json"
+        case violations
+        case errorMessage = "error_message"
+    }
+}
