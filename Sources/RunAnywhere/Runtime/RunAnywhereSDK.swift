@@ -30,6 +30,8 @@ public final class RunAnywhereSDK: Sendable {
     let parameters: SDKInitParams
     /// The instance's folders.
     public let paths: SDKPaths
+    /// The tools ``generateWithTools(_:tools:options:toolOptions:)`` can call, with their executors.
+    public let tools = ToolRegistry()
 
     private let live: SDKRuntime
     private let state = Mutex(State())

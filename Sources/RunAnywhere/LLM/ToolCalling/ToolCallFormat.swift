@@ -1,0 +1,213 @@
+import Foundation
+
+/// How calls are written in the model's output and how tools are presented to it.
+///
+/// - ``hermes``: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, the tools as JSON
+///   signatures inside `<tools>…</tools>` (Hermes, Qwen 2.5 and their derivatives).
+/// - ``llama3``: a bare `{"name": …, "parameters": {…}}` object (Llama 3.x custom tools).
+/// - ``generic``: the Hermes tags with the tools outlined in plain words; for models whose
+///   template has no tool format (SmolLM2, for one). It is documented in the README.
+public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
+    /// Hermes-style tagged calls.
+    case hermes
+    /// Llama 3.x JSON calls.
+    case llama3
+    /// Tagged calls with a plain-words tool list.
+    case generic
+
+    /// The format a chat template asks for; ``generic`` when it names none.
+    public static func detect(chatTemplate: String?) -> ToolCallFormat {
+        guard let template = chatTemplate else { return .generic }
+        if template.contains("<tool_call>") { return .hermes }
+        if template.contains("<|python_tag|>") || template.contains("ipython") { return .llama3 }
+        return .generic
+    }
+
+    /// The text that starts a call; it wakes the lazy grammar.
+    var openTag: String {
+        switch self {
+        case .hermes, .generic: "<tool_call>"
+        case .llama3: #"{"name":"#
+        }
+    }
+
+    private var closeTag: String {
+        switch self {
+        case .hermes, .generic: "</tool_call>"
+        case .llama3: ""
+        }
+    }
+
+    /// The member that holds the arguments.
+    private var argumentsKey: String { self == .llama3 ? "parameters" : "arguments" }
+
+    /// The system prompt that presents the tools and the call syntax.
+    func systemPrompt(tools: [ToolDefinition]) -> String {
+        switch self {
+        case .hermes:
+            let signatures = tools.map { $0.openAIValue.jsonText() }.joined(separator: "\n")
+            return """
+                You may call one or more functions to assist with the user query. You are provided with \
+                function signatures within <tools></tools> XML tags:
+                <tools>
+                \(signatures)
+                </tools>
+                For each function call, return a json object with function name and arguments within \
+                <tool_call></tool_call> XML tags:
+                <tool_call>
+                {"name": <function-name>, "arguments": <args-json-object>}
+                </tool_call>
+                """
+        case .llama3:
+            let signatures = tools.map { $0.openAIValue.jsonText() }.joined(separator: "\n")
+            return """
+                You have access to the following functions. To call a function, respond with JSON of the form \
+                {"name": function name, "parameters": dictionary of argument name and its value}. \
+                Do not use variables.
+                \(signatures)
+                """
+        case .generic:
+            let lines = tools.map { tool in
+                "- \(tool.name): \(tool.description) Arguments: \(JSONSchemaOutline.outline(tool.parameters))"
+            }
+            return """
+                You can call these tools:
+                \(lines.joined(separator: "\n"))
+                To call a tool, reply with <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. \
+                Otherwise answer the user directly.
+                """
+        }
+    }
+
+    /// The JSON Schema of one call object naming one of `tools`.
+    func callSchema(_ tools: [ToolDefinition]) -> JSONSchema {
+        let calls = tools.map { tool in
+            JSONSchema.object(
+                orderedProperties: [
+                    (name: "name", schema: .constant(.string(tool.name))),
+                    (name: argumentsKey, schema: tool.parameters),
+                ],
+                required: ["name", argumentsKey]
+            )
+        }
+        return calls.count == 1 ? calls[0] : .anyOf(calls)
+    }
+
+    /// A grammar for up to `maxCalls` calls to `tools`, starting at the open tag. Lazy
+    /// grammars wait for the open tag; others start with it.
+    func grammar(tools: [ToolDefinition], maxCalls: Int, lazy: Bool) throws(SDKException) -> LLMGrammar {
+        let compiled = try JSONSchemaGrammar(callSchema(tools), options: JSONSchemaGrammar.Options(strictObjects: true))
+        let block: String
+        switch self {
+        case .hermes, .generic:
+            block = #""<tool_call>" "\n"? root "\n"? "</tool_call>""#
+        case .llama3:
+            block = "root"
+        }
+        let more = maxCalls > 1 ? #" ("\n" "# + block + " ){0,\(maxCalls - 1)}" : ""
+        let gbnf = compiled.grammar.gbnf + "\nx-tool-calls-0 ::= " + block + more + "\n"
+        return lazy
+            ? .lazy(gbnf, root: "x-tool-calls-0", triggeredBy: [openTag])
+            : LLMGrammar(gbnf, root: "x-tool-calls-0")
+    }
+
+    /// A lazy grammar that is complete as soon as the open tag is written: the model
+    /// stops there, so a router can choose the tool.
+    var callIntentGrammar: LLMGrammar {
+        .lazy(
+            "x-intent-0 ::= " + JSONValue.string(openTag).jsonText() + "\n",
+            root: "x-intent-0",
+            triggeredBy: [openTag]
+        )
+    }
+
+    /// The text before the first call, and each call's name and arguments.
+    ///
+    /// - Throws: `.invalidStructuredOutput` when a call is not a JSON object with a name
+    ///   and an object of arguments (a grammar makes that impossible; a model without
+    ///   one may still do it).
+    func parse(_ text: String) throws(SDKException) -> (content: String, calls: [(name: String, arguments: JSONValue)])
+    {
+        guard let first = text.range(of: openTag) else { return (text, []) }
+        let content = String(text[..<first.lowerBound])
+        var calls: [(name: String, arguments: JSONValue)] = []
+        var rest = text[first.lowerBound...]
+        while let open = rest.range(of: openTag) {
+            let bodyStart = self == .llama3 ? open.lowerBound : open.upperBound
+            let bodyEnd: String.Index
+            let next: String.Index
+            if closeTag.isEmpty {
+                bodyEnd = Self.endOfJSONObject(in: rest[bodyStart...]) ?? rest.endIndex
+                next = bodyEnd
+            } else if let close = rest[bodyStart...].range(of: closeTag) {
+                bodyEnd = close.lowerBound
+                next = close.upperBound
+            } else {
+                throw SDKException(.invalidStructuredOutput, "A tool call is not closed with \(closeTag)")
+            }
+            let body = rest[bodyStart..<bodyEnd].trimmingCharacters(in: .whitespacesAndNewlines)
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: body)
+            } catch {
+                throw SDKException(.invalidStructuredOutput, "A tool call is not JSON: \(error.message)")
+            }
+            guard let name = value["name"]?.stringValue else {
+                throw SDKException(.invalidStructuredOutput, "A tool call has no name")
+            }
+            let arguments = value[argumentsKey] ?? .object([:])
+            calls.append((name, arguments))
+            rest = rest[next...]
+        }
+        return (content, calls)
+    }
+
+    /// Where the JSON object that starts `text` ends (after its closing brace).
+    private static func endOfJSONObject(in text: Substring) -> String.Index? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "{": depth += 1
+            case "}":
+                depth -= 1
+                if depth == 0 { return text.index(after: index) }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// The assistant turn that records `calls`, as the model would have written it.
+    func assistantMessage(content: String, calls: [ToolCall]) -> ChatMessage {
+        let written = calls.map { call in
+            let object: JSONValue = ["name": .string(call.name), argumentsKey: call.arguments]
+            return closeTag.isEmpty ? object.jsonText() : "\(openTag)\n\(object.jsonText())\n\(closeTag)"
+        }
+        let prefix = content.trimmingCharacters(in: .whitespacesAndNewlines)
+        return .assistant((prefix.isEmpty ? "" : prefix + "\n") + written.joined(separator: "\n"))
+    }
+
+    /// The tool turn that feeds `result` back.
+    func toolMessage(_ result: ToolResult) -> ChatMessage {
+        switch self {
+        case .hermes, .generic:
+            ChatMessage(role: .tool, content: "<tool_response>\n\(result.messageContent)\n</tool_response>")
+        case .llama3:
+            ChatMessage(role: .tool, content: result.messageContent)
+        }
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import Synchronization
+
+/// The tool-calling loop: prompt with the tools, a constrained call, validation, execution,
+/// results fed back, until the model answers in text or the iteration limit is reached.
+///
+/// Under `.auto` with a router, a turn has up to three steps: the model writes freely
+/// under a lazy grammar that completes at the call tag (so it stops there if it wants a
+/// tool); the router scores the tools at that point; the call is then generated under a
+/// grammar that fixes the chosen tool's name and types its arguments with its schema.
+struct ToolCallingLoop: Sendable {
+    let llm: LLMCapability
+    let registry: ToolRegistry
+    let tools: [ToolDefinition]
+    let options: LLMGenerationOptions
+    let toolOptions: ToolCallingOptions
+    let emit: @Sendable (ToolCallingEvent) -> Void
+
+    func run(_ conversation: [ChatMessage]) async throws(SDKException) -> ToolCallingResult {
+        try toolOptions.validate()
+        try options.validate()
+        guard options.grammar == nil else {
+            throw SDKException(.invalidInput, "Tool calling makes its own grammar; pass no grammar in the options")
+        }
+        try Self.check(tools)
+        if case .tool(let name) = toolOptions.toolChoice, !tools.contains(where: { $0.name == name }) {
+            throw SDKException(.toolNotFound, "toolChoice names '\(name)', which is not among the tools")
+        }
+        guard !tools.isEmpty || toolOptions.toolChoice == .auto || toolOptions.toolChoice == .none else {
+            throw SDKException(.invalidInput, "toolChoice \(toolOptions.toolChoice) needs at least one tool")
+        }
+        let service = try await llm.loadedService()
+        let format = toolOptions.format ?? ToolCallFormat.detect(chatTemplate: service.chatTemplate)
+        let useTools = !tools.isEmpty && toolOptions.toolChoice != .none
+        var messages = Self.withSystemPrompt(
+            conversation,
+            tools: useTools ? format.systemPrompt(tools: tools) : nil,
+            userSystem: options.systemPrompt
+        )
+        let request = conversation.last { $0.role == .user }?.content ?? ""
+
+        var calls: [ToolCall] = []
+        var results: [ToolResult] = []
+        var selections: [ToolSelection] = []
+        var choice = useTools ? toolOptions.toolChoice : .none
+        var iteration = 0
+        while true {
+            iteration += 1
+            let prompt: String
+            do {
+                prompt = try await service.formatChat(messages, addAssistantTurn: true)
+            } catch {
+                throw SDKException.wrap(error, as: .generationFailed, "Formatting the conversation failed")
+            }
+            let turn = try await runTurn(prompt: prompt, choice: choice, format: format, request: request)
+            selections += turn.selections
+            let parsed = try format.parse(turn.text)
+            var turnCalls: [ToolCall] = []
+            for (index, call) in parsed.calls.enumerated()
+            where !turnCalls.contains(where: { $0.name == call.name && $0.arguments == call.arguments }) {
+                turnCalls.append(ToolCall(id: "call_\(iteration)_\(index)", name: call.name, arguments: call.arguments))
+            }
+            if turnCalls.isEmpty {
+                let answer = parsed.content.trimmingCharacters(in: .whitespacesAndNewlines)
+                messages.append(.assistant(answer))
+                return finish(answer, iteration, false, turn, calls, results, selections, messages)
+            }
+            for call in turnCalls { emit(.toolCall(call)) }
+            calls += turnCalls
+            messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls))
+            guard toolOptions.executeTools else {
+                let text = parsed.content.trimmingCharacters(in: .whitespacesAndNewlines)
+                return finish(text, iteration, false, turn, calls, results, selections, messages)
+            }
+            let turnResults = await execute(turnCalls)
+            for toolResult in turnResults {
+                emit(.toolResult(toolResult))
+                messages.append(format.toolMessage(toolResult))
+            }
+            results += turnResults
+            if iteration >= toolOptions.maxIterations {
+                return finish("", iteration, true, turn, calls, results, selections, messages)
+            }
+            choice = .auto
+        }
+    }
+
+    private func finish(
+        _ text: String,
+        _ iterations: Int,
+        _ limit: Bool,
+        _ turn: Turn,
+        _ calls: [ToolCall],
+        _ results: [ToolResult],
+        _ selections: [ToolSelection],
+        _ messages: [ChatMessage]
+    ) -> ToolCallingResult {
+        let value = ToolCallingResult(
+            text: text,
+            toolCalls: calls,
+            toolResults: results,
+            selections: selections,
+            iterations: iterations,
+            reachedMaxIterations: limit,
+            messages: messages,
+            generation: turn.generation
+        )
+        emit(.completed(value))
+        return value
+    }
+
+    private struct Turn {
+        var text: String
+        var generation: LLMGenerationResult
+        var selections: [ToolSelection]
+
+        /// The turn with `text` written before it (what the model wrote before the call tag).
+        func prefixed(_ text: String) -> Turn {
+            var copy = self
+            copy.text = text + copy.text
+            return copy
+        }
+    }
+
+    /// One model turn under `choice`.
+    private func runTurn(
+        prompt: String,
+        choice: ToolChoice,
+        format: ToolCallFormat,
+        request: String
+    ) async throws(SDKException) -> Turn {
+        let maxCalls = toolOptions.maxParallelCalls
+        switch choice {
+        case .none:
+            let generation = try await generate(prompt, grammar: nil, streamText: true, format: format)
+            return Turn(text: generation.text, generation: generation, selections: [])
+        case .auto where toolOptions.routing == .model:
+            let grammar = try format.grammar(tools: tools, maxCalls: maxCalls, lazy: true)
+            let generation = try await generate(prompt, grammar: grammar, streamText: true, format: format)
+            let selections = Self.modelSelections(generation.text, format: format)
+            return Turn(text: generation.text, generation: generation, selections: selections)
+        case .auto:
+            let intent = try await generate(prompt, grammar: format.callIntentGrammar, streamText: true, format: format)
+            guard let tag = intent.text.range(of: format.openTag) else {
+                return Turn(text: intent.text, generation: intent, selections: [])
+            }
+            let before = String(intent.text[..<tag.lowerBound])
+            return try await routedCall(prompt: prompt + before, candidates: tools, format: format, request: request)
+                .prefixed(before)
+        case .required:
+            guard toolOptions.routing != .model else {
+                let grammar = try format.grammar(tools: tools, maxCalls: maxCalls, lazy: false)
+                let generation = try await generate(prompt, grammar: grammar, streamText: false, format: format)
+                let selections = Self.modelSelections(generation.text, format: format)
+                return Turn(text: generation.text, generation: generation, selections: selections)
+            }
+            return try await routedCall(prompt: prompt, candidates: tools, format: format, request: request)
+        case .tool(let name):
+            let chosen = tools.filter { $0.name == name }
+            let grammar = try format.grammar(tools: chosen, maxCalls: maxCalls, lazy: false)
+            emit(.toolCallStarted(name: name))
+            let generation = try await generate(prompt, grammar: grammar, streamText: false, format: format)
+            return Turn(
+                text: generation.text,
+                generation: generation,
+                selections: [ToolSelection(tool: name, method: .model)]
+            )
+        }
+    }
+
+    /// Routes among `candidates` at the end of `prompt`, then generates the call.
+    private func routedCall(
+        prompt: String,
+        candidates: [ToolDefinition],
+        format: ToolCallFormat,
+        request: String
+    ) async throws(SDKException) -> Turn {
+        var likelihoods: [Double]?
+        if candidates.count > 1, toolOptions.routing == .likelihood || toolOptions.routing == .hybrid {
+            likelihoods = try? await llm.loadedService().logLikelihoods(
+                of: candidates.map { #"{"name": ""# + $0.name + #"""# },
+                after: prompt + format.openTag + (format == .llama3 ? "" : "\n")
+            )
+        }
+        let selection =
+            candidates.count == 1
+            ? ToolSelection(tool: candidates[0].name, method: toolOptions.routing)
+            : ToolRouter(routing: toolOptions.routing).choose(
+                among: candidates,
+                request: request,
+                likelihoods: likelihoods
+            )
+        emit(.toolCallStarted(name: selection.tool))
+        let chosen = candidates.filter { $0.name == selection.tool }
+        let grammar = try format.grammar(tools: chosen, maxCalls: toolOptions.maxParallelCalls, lazy: false)
+        let generation = try await generate(prompt, grammar: grammar, streamText: false, format: format)
+        return Turn(text: generation.text, generation: generation, selections: [selection])
+    }
+
+    /// One generation on an already formatted prompt, its answer text streamed as tokens
+    /// (call text held back) when `streamText`.
+    private func generate(
+        _ prompt: String,
+        grammar: LLMGrammar?,
+        streamText: Bool,
+        format: ToolCallFormat
+    ) async throws(SDKException) -> LLMGenerationResult {
+        var options = self.options
+        options.applyChatTemplate = false
+        options.systemPrompt = nil
+        options.grammar = grammar
+        guard streamText else { return try await llm.generate(.prompt(prompt), options: options) }
+        var holdback = CallTextHoldback(tag: format.openTag)
+        do {
+            for try await event in llm.stream(.prompt(prompt), options: options) {
+                switch event {
+                case .token(let text, let isThinking):
+                    guard !isThinking else { continue }
+                    if let ready = holdback.consume(text) { emit(.token(ready)) }
+                case .completed(let result):
+                    if let rest = holdback.finish() { emit(.token(rest)) }
+                    if result.text.contains(format.openTag), let started = Self.firstCallName(result.text, format) {
+                        emit(.toolCallStarted(name: started))
+                    }
+                    return result
+                }
+            }
+        } catch {
+            throw SDKException.wrap(error, as: .generationFailed, "Generation failed")
+        }
+        throw SDKException(.generationFailed, "The generation ended without a result")
+    }
+
+    /// Runs a turn's calls concurrently; results keep the calls' order.
+    private func execute(_ calls: [ToolCall]) async -> [ToolResult] {
+        let registry = self.registry
+        let timeout = toolOptions.executorTimeout
+        return await withTaskGroup(of: (Int, ToolResult).self) { group in
+            for (index, call) in calls.enumerated() {
+                group.addTask { (index, await registry.execute(call, timeout: timeout)) }
+            }
+            var results = [ToolResult?](repeating: nil, count: calls.count)
+            for await (index, result) in group { results[index] = result }
+            return results.compactMap { $0 }
+        }
+    }
+
+    private static func modelSelections(_ text: String, format: ToolCallFormat) -> [ToolSelection] {
+        ((try? format.parse(text).calls) ?? []).map { ToolSelection(tool: $0.name, method: .model) }
+    }
+
+    private static func firstCallName(_ text: String, _ format: ToolCallFormat) -> String? {
+        try? format.parse(text).calls.first?.name
+    }
+
+    /// Tools must be well formed and uniquely named.
+    static func check(_ tools: [ToolDefinition]) throws(SDKException) {
+        var seen: Set<String> = []
+        for tool in tools {
+            try tool.validate()
+            guard seen.insert(tool.name).inserted else {
+                throw SDKException(.invalidTool, "Two tools are named '\(tool.name)'")
+            }
+        }
+    }
+
+    /// The conversation with the tools' instructions in its system message (after the
+    /// caller's own system prompt, if any).
+    static func withSystemPrompt(_ conversation: [ChatMessage], tools: String?, userSystem: String?) -> [ChatMessage] {
+        var messages = conversation
+        var system: [String] = []
+        if let first = messages.first, first.role == .system {
+            system.append(first.content)
+            messages.removeFirst()
+        } else if let userSystem, !userSystem.isEmpty {
+            system.append(userSystem)
+        }
+        if let tools { system.append(tools) }
+        guard !system.isEmpty else { return messages }
+        return [.system(system.joined(separator: "\n\n"))] + messages
+    }
+}
+
+/// Holds back streamed text that may be the start of a call tag, so only answer text is
+/// streamed as tokens.
+struct CallTextHoldback {
+    let tag: String
+    private var pending = ""
+    private var inCall = false
+
+    init(tag: String) {
+        self.tag = tag
+    }
+
+    /// The text that is safe to show now, if any.
+    mutating func consume(_ piece: String) -> String? {
+        guard !inCall else { return nil }
+        pending += piece
+        if let range = pending.range(of: tag) {
+            inCall = true
+            let ready = String(pending[..<range.lowerBound])
+            pending = ""
+            return ready.isEmpty ? nil : ready
+        }
+        // Keep the longest suffix that could still grow into the tag.
+        var keep = 0
+        for length in stride(from: min(tag.count - 1, pending.count), to: 0, by: -1)
+        where tag.hasPrefix(pending.suffix(length)) {
+            keep = length
+            break
+        }
+        let ready = String(pending.dropLast(keep))
+        pending = String(pending.suffix(keep))
+        return ready.isEmpty ? nil : ready
+    }
+
+    /// Whatever is left once the generation ended without a call.
+    mutating func finish() -> String? {
+        defer { pending = "" }
+        return inCall || pending.isEmpty ? nil : pending
+    }
+}

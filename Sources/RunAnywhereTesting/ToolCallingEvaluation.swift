@@ -1,0 +1,165 @@
+import Foundation
+import RunAnywhere
+
+/// Measures how well a model picks tools and fills their arguments, on a set of requests
+/// with known answers: the set `runanywhere bench tools` and our tests use, or your own.
+///
+/// The set is a JSON file: `{"tools": [OpenAI-style function definitions], "requests":
+/// [{"prompt": …, "tool": "<right tool>", "arguments": {<values that must appear>}}]}`.
+/// Expected strings match case-insensitively as substrings of the model's value; numbers
+/// and other values must be equal.
+///
+/// ```swift
+/// let evaluation = try ToolCallingEvaluation(contentsOf: URL(fileURLWithPath: "requests.json"))
+/// let report = try await evaluation.run(on: sdk, routing: .hybrid)
+/// print(report.toolAccuracy, report.argumentAccuracy)
+/// ```
+public struct ToolCallingEvaluation: Sendable {
+    /// One request and its right answer.
+    public struct Case: Sendable, Codable, Equatable {
+        /// What the user asks.
+        public var prompt: String
+        /// The tool that should be called.
+        public var tool: String
+        /// Argument values that must appear in the call.
+        public var arguments: JSONValue
+    }
+
+    /// How a model did on the set under one routing method.
+    public struct Report: Sendable, Codable, Equatable {
+        /// The routing method used.
+        public var routing: ToolRouting
+        /// Requests run.
+        public var requests: Int
+        /// Share of requests whose call named the right tool.
+        public var toolAccuracy: Double
+        /// Share of right-tool calls whose arguments hold every expected value.
+        public var argumentAccuracy: Double
+        /// Share of requests whose arguments were valid against the tool's schema.
+        public var validArguments: Double
+        /// Mean time per request, in milliseconds.
+        public var meanMs: Double
+        /// The requests that went wrong, one line each.
+        public var misses: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case routing
+            case requests
+            case toolAccuracy = "tool_accuracy"
+            case argumentAccuracy = "argument_accuracy"
+            case validArguments = "valid_arguments"
+            case meanMs = "mean_ms"
+            case misses
+        }
+    }
+
+    /// The tools offered with every request.
+    public let tools: [ToolDefinition]
+    /// The requests.
+    public let cases: [Case]
+
+    /// Reads a set from a JSON file.
+    ///
+    /// - Throws: `.fileSystemError` when unreadable, `.invalidInput` or `.invalidTool` when malformed.
+    public init(contentsOf url: URL) throws(SDKException) {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw SDKException(.fileSystemError, "Cannot read \(url.path): \(error.localizedDescription)")
+        }
+        let value = try JSONValue(parsing: text)
+        guard let toolList = value["tools"], let requests = value["requests"]?.arrayValue else {
+            throw SDKException(.invalidInput, "\(url.lastPathComponent) needs \"tools\" and \"requests\" arrays")
+        }
+        tools = try ToolDefinition.list(openAI: toolList.jsonText())
+        cases = try requests.map { entry throws(SDKException) in
+            guard let prompt = entry["prompt"]?.stringValue, let tool = entry["tool"]?.stringValue else {
+                throw SDKException(.invalidInput, "A request needs \"prompt\" and \"tool\" strings")
+            }
+            return Case(prompt: prompt, tool: tool, arguments: entry["arguments"] ?? .object([:]))
+        }
+    }
+
+    /// Runs every request with `toolChoice: .required` (a call is due in each) and scores
+    /// the first call.
+    public func run(
+        on sdk: RunAnywhereSDK,
+        routing: ToolRouting,
+        options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 128, temperature: 0)
+    ) async throws(SDKException) -> Report {
+        var rightTool = 0
+        var rightArguments = 0
+        var valid = 0
+        var misses: [String] = []
+        let start = ContinuousClock.now
+        for item in cases {
+            let result: ToolCallingResult
+            do {
+                result = try await sdk.generateWithTools(
+                    item.prompt,
+                    tools: tools,
+                    options: options,
+                    toolOptions: ToolCallingOptions(
+                        toolChoice: .required,
+                        maxIterations: 1,
+                        maxParallelCalls: 1,
+                        routing: routing,
+                        executeTools: false
+                    )
+                )
+            } catch  where error.code == .invalidStructuredOutput {
+                // maxTokens ran out inside the call (a string the model never closed): a miss.
+                misses.append("\(item.prompt) → incomplete call: \(error.message)")
+                continue
+            }
+            guard let call = result.toolCalls.first else {
+                misses.append("\(item.prompt) → no call")
+                continue
+            }
+            if let tool = tools.first(where: { $0.name == call.name }),
+                tool.parameters.validate(call.arguments).isEmpty
+            {
+                valid += 1
+            }
+            guard call.name == item.tool else {
+                misses.append("\(item.prompt) → \(call.name) (expected \(item.tool))")
+                continue
+            }
+            rightTool += 1
+            if Self.argumentsMatch(expected: item.arguments, actual: call.arguments) {
+                rightArguments += 1
+            } else {
+                misses.append("\(item.prompt) → \(call.arguments.jsonText()) (expected \(item.arguments.jsonText()))")
+            }
+        }
+        let count = Double(max(cases.count, 1))
+        return Report(
+            routing: routing,
+            requests: cases.count,
+            toolAccuracy: Double(rightTool) / count,
+            argumentAccuracy: rightTool == 0 ? 0 : Double(rightArguments) / Double(rightTool),
+            validArguments: Double(valid) / count,
+            meanMs: start.duration(to: .now).milliseconds / count,
+            misses: misses
+        )
+    }
+
+    /// Whether every expected value appears in `actual`: strings as case-insensitive
+    /// substrings, other values equal (numbers across integer and decimal forms).
+    public static func argumentsMatch(expected: JSONValue, actual: JSONValue) -> Bool {
+        guard let expectedObject = expected.objectValue else { return expected == actual }
+        for (key, value) in expectedObject {
+            guard let got = actual[key] else { return false }
+            switch (value, got) {
+            case (.string(let want), .string(let have)):
+                guard have.lowercased().contains(want.lowercased()) else { return false }
+            case _ where value.doubleValue != nil:
+                guard value.doubleValue == got.doubleValue else { return false }
+            default:
+                guard value == got else { return false }
+            }
+        }
+        return true
+    }
+}
