@@ -8,6 +8,23 @@ LLAMA_CPP_PY_VERSION="0.3.36"
 WHISPER_PY_VERSION="1.5.1"        # pywhispercpp wheel: libwhisper 1.8.5 + its own ggml
 SHERPA_VERSION="2.0.1"            # sherpa-onnx-core: C API + onnxruntime
 ONNX_PY_VERSION="1.23.2"          # edits Piper voices' metadata (scripts/prepare_piper_voice.py)
+# The Python tools environment (converters, and the programs tests run). Its folder is keyed
+# by this list, so adding or re-pinning a package gives a new folder that machines with the
+# old one then install; the old folder is left unused.
+PYTHON_TOOLS_PACKAGES=(
+  "numpy>=1.24"
+  "onnx==$ONNX_PY_VERSION"
+  "mcp==1.30.0"                   # scripts/mcp_test_server.py (1.x: FastMCP; 2.x renamed it)
+  "jsonschema==4.26.0"            # scripts/validate_json_instances.py, and what its
+  "rfc3339-validator==0.1.4"      #   FormatChecker needs for date-time, time,
+  "rfc3986-validator==0.1.1"      #   uri, uri-reference,
+  "fqdn==1.6.0"                   #   hostname,
+  "jsonpointer==3.12"             #   json-pointer,
+  "uri-template==1.3.0"           #   uri-template,
+  "isoduration==20.11.0"          #   duration,
+  "webcolors==25.10.0"            #   color: the format-nongpl extra less rfc3987-syntax
+                                  #   (iri), which costs 2 s of start-up
+)
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
 
 RUNANYWHERE_ENGINES="${RUNANYWHERE_ENGINES:-${XDG_CACHE_HOME:-$HOME/.cache}/runanywhere/engines}"
@@ -17,15 +34,24 @@ WHISPER_PREFIX="$RUNANYWHERE_ENGINES/whisper-cpp-$WHISPER_PY_VERSION"
 SHERPA_PREFIX="$RUNANYWHERE_ENGINES/sherpa-onnx-$SHERPA_VERSION"
 RUNANYWHERE_PKGCONFIG="$RUNANYWHERE_ENGINES/pkgconfig"
 MODEL_PACKAGES="$RUNANYWHERE_ENGINES/model-packages"
-PYTHON_TOOLS="$RUNANYWHERE_ENGINES/python-tools-onnx-$ONNX_PY_VERSION"
+_tools_key=$(printf '%s\n' "${PYTHON_TOOLS_PACKAGES[@]}" | cksum | cut -d' ' -f1)
+PYTHON_TOOLS="$RUNANYWHERE_ENGINES/python-tools-$_tools_key"
+# llama.cpp's JSON-schema-to-grammar test cases, extracted from the llama-cpp-python sdist
+# by the bootstrap (scripts/extract_schema_cases.py): third-party source, never committed.
+SCHEMA_CASES="$RUNANYWHERE_ENGINES/conformance/json-schema-to-grammar-$LLAMA_CPP_PY_VERSION.json"
 
 _repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNANYWHERE_CLI="${RUNANYWHERE_CLI:-$_repo_root/.build/release/runanywhere}"
 
 export PKG_CONFIG_PATH="$RUNANYWHERE_PKGCONFIG${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LD_LIBRARY_PATH="$LLAMA_PREFIX/lib:$WHISPER_PREFIX/lib:$SHERPA_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# For tests: they run `python3` with PYTHONPATH set to the tools folder, and read the cases.
+export RUNANYWHERE_PYTHON_TOOLS="$PYTHON_TOOLS"
+export RUNANYWHERE_SCHEMA_CASES="$SCHEMA_CASES"
 
 print_env() {
   printf 'export PKG_CONFIG_PATH=%q\n' "$PKG_CONFIG_PATH"
   printf 'export LD_LIBRARY_PATH=%q\n' "$LD_LIBRARY_PATH"
+  printf 'export RUNANYWHERE_PYTHON_TOOLS=%q\n' "$RUNANYWHERE_PYTHON_TOOLS"
+  printf 'export RUNANYWHERE_SCHEMA_CASES=%q\n' "$RUNANYWHERE_SCHEMA_CASES"
 }
