@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // Products are split so the core library carries no inference engine: an app that only
@@ -10,10 +11,15 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
+        // `@Generable` and `@Guide`; a product of its own so only apps that use them build swift-syntax.
+        .library(name: "RunAnywhereGenerable", targets: ["RunAnywhereGenerable"]),
         .library(name: "RunAnywhereLlamaCPP", targets: ["RunAnywhereLlamaCPP"]),
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
         .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
         .library(name: "RunAnywhereSherpa", targets: ["RunAnywhereSherpa"]),
+        // Tools of MCP servers in the tool registry; a product of its own so only apps that use
+        // MCP build its SDK.
+        .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
         // For apps' test targets: a deterministic backend and a fault-injecting file server.
         .library(name: "RunAnywhereTesting", targets: ["RunAnywhereTesting"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
@@ -26,6 +32,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // `swift package generate-documentation --target RunAnywhere` (DocC); CI keeps its links sound.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The Model Context Protocol client, for RunAnywhereMCP only.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // For the `@Generable` macros only; 603 is the release that matches the Swift 6.3 toolchain.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // MARK: Core
@@ -40,6 +50,43 @@ let package = Package(
                 "CArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: Generable macros
+        // `@Generable` derives a type's JSON Schema at compile time; `@Guide` narrows a property's.
+        // The expansions are a plain library that the macro tests link: a test target that
+        // depends on a `.macro` target moves every test target to the host build, which would
+        // compile the whole package twice. The macro target only forwards to it.
+        .target(
+            name: "RunAnywhereMacrosImplementation",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .macro(
+            name: "RunAnywhereMacros",
+            dependencies: [
+                "RunAnywhereMacrosImplementation",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "RunAnywhereGenerable", dependencies: ["RunAnywhere", "RunAnywhereMacros"]),
+
+        // MARK: MCP
+        // Servers started as child processes and spoken to over stdio by the MCP SDK's client;
+        // their tools register in a ToolRegistry like any other.
+        .target(
+            name: "RunAnywhereMCP",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -113,6 +160,22 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTesting"]),
+        // Expansions and diagnostics, checked on source text without compiling it.
+        .testTarget(
+            name: "RunAnywhereMacrosTests",
+            dependencies: [
+                "RunAnywhereMacrosImplementation",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        // `@Generable` types compiled for real: their schemas and their JSON round trips.
+        .testTarget(name: "RunAnywhereGenerableTests", dependencies: ["RunAnywhereGenerable"]),
+        // Against scripts/mcp_test_server.py, on the Python `mcp` package of scripts/env.sh's tools folder.
+        .testTarget(
+            name: "RunAnywhereMCPTests",
+            dependencies: ["RunAnywhereMCP", "RunAnywhere", .product(name: "MCP", package: "swift-sdk")]
+        ),
         // Every backend on the real engines with the default models from scripts/bootstrap.
         .testTarget(
             name: "RealEngineTests",
