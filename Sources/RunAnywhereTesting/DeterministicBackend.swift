@@ -11,6 +11,8 @@ extension InferenceFramework {
 /// Every capability answers the same way every time, fast, on any machine:
 /// - **LLM**: the reply is a pure function of the prompt, the options and the seed, and
 ///   honours `maxTokens`, stop sequences, streaming, cancellation, token counts and metrics.
+///   Under a GBNF grammar (structured output, tool calling) it writes a random text the
+///   grammar accepts, so an app can test those paths without a model.
 /// - **STT**: hears the text that ``speech(for:sampleRate:)`` coded into the audio, exactly,
 ///   and nothing in audio without such a code.
 /// - **TTS**: speaks that same code, about 60 ms a character, so transcribing what it says

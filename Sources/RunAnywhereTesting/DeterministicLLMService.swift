@@ -11,6 +11,18 @@ import Foundation
 /// the `.stop` disposition (stop sequences), cancellation before every token, prompt and
 /// generated token counts, context limits, and the simulated timing of
 /// ``DeterministicBackend/Timing``.
+///
+/// A grammar (`request.grammar`, GBNF) is honoured: the reply is then a text of the
+/// grammar drawn by ``GBNFGenerator`` from the same seed, streamed in the tokenizer's
+/// tokens (each with the whitespace before it), and ends as soon as the text is whole,
+/// even with `ignoreEndOfSequence`, as a constrained model does. The walk aims at about
+/// `maxTokens` characters, so the text usually fits; a longer one is cut at `maxTokens`
+/// (`.maxTokens`). A lazy grammar (trigger words) behaves like a model that decides to use
+/// it at once: the reply is a text of the grammar from the first token, with no prose
+/// before it, so under a tool-calling grammar the model calls a tool, unless the turn
+/// answers a tool result (the last turn before the reply is a tool message): then it
+/// replies in words, so a tool loop ends after one round of calls. A grammar that
+/// llama.cpp would refuse is refused with `.invalidGrammar` before any token.
 actor DeterministicLLMService: LLMService {
     nonisolated let model: ModelInfo
     nonisolated let contextLength: Int
@@ -31,6 +43,13 @@ actor DeterministicLLMService: LLMService {
         return text
     }
 
+    /// Whether the conversation's last turn before the reply is a tool's result.
+    static func answersToolResult(_ prompt: String) -> Bool {
+        guard let tool = prompt.range(of: "<|tool|>", options: .backwards) else { return false }
+        guard let user = prompt.range(of: "<|user|>", options: .backwards) else { return true }
+        return tool.lowerBound > user.lowerBound
+    }
+
     nonisolated func tokenCount(_ text: String) async throws -> Int {
         Self.tokens(of: text).count
     }
@@ -39,13 +58,13 @@ actor DeterministicLLMService: LLMService {
         _ request: LLMServiceRequest,
         onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
     ) async throws -> LLMServiceResult {
-        // Words drawn from a vocabulary cannot follow a grammar: refuse rather than ignore it.
-        if request.grammar != nil {
-            throw SDKException(
-                .invalidGrammar,
-                "The deterministic backend does not apply grammars",
-                recovery: "Test constrained generation on a llama.cpp model"
-            )
+        var random = SeededGenerator(seed: Self.seed(for: request))
+        // A grammar's reply is drawn whole up front, then streamed like words.
+        var constrained: (pieces: [String], isComplete: Bool)?
+        if let grammar = request.grammar, !(grammar.isLazy && Self.answersToolResult(request.prompt)) {
+            let generator = try GBNFGenerator(GBNFGrammar(parsing: grammar.gbnf, root: grammar.root))
+            let sample = generator.generate(budget: Self.grammarBudget(maxTokens: request.maxTokens), using: &random)
+            constrained = (Self.pieces(of: sample.text), sample.isComplete)
         }
         var promptTokens = Self.tokens(of: request.prompt).count
         var truncated = 0
@@ -62,7 +81,6 @@ actor DeterministicLLMService: LLMService {
             truncated = promptTokens - keep
             promptTokens = keep
         }
-        var random = SeededGenerator(seed: Self.seed(for: request))
         var generated = 0
         var wordsInSentence = 0
         func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
@@ -79,6 +97,20 @@ actor DeterministicLLMService: LLMService {
                 if request.cancellation.isCancelled || Task.isCancelled { return result(.cancelled) }
                 if generated > 0 { try await timing.waitForNextToken() }
                 if request.cancellation.isCancelled || Task.isCancelled { return result(.cancelled) }
+                if let constrained {
+                    // Whole, the text ends the reply; cut at the walk's limit, it ran out of room.
+                    guard generated < constrained.pieces.count else {
+                        return result(constrained.isComplete ? .endOfSequence : .maxTokens)
+                    }
+                    generated += 1
+                    if onToken(Array(constrained.pieces[generated - 1].utf8)) == .stop { return result(.callback) }
+                    if generated == constrained.pieces.count {
+                        return result(constrained.isComplete ? .endOfSequence : .maxTokens)
+                    }
+                    if generated >= request.maxTokens { return result(.maxTokens) }
+                    if promptTokens + generated >= contextLength { return result(.contextFull) }
+                    continue
+                }
                 // A reply of at least four words may end after any sentence.
                 if !request.ignoreEndOfSequence, generated >= 4, wordsInSentence == 0, random.next() % 3 == 0 {
                     return result(.endOfSequence)
@@ -122,6 +154,27 @@ actor DeterministicLLMService: LLMService {
         }
         if let start { tokens.append(text[start...]) }
         return tokens
+    }
+
+    /// The text split into tokens, each with the whitespace before it (the last also with
+    /// the whitespace after it), so the pieces join back into the text.
+    static func pieces(of text: String) -> [String] {
+        let words = Self.tokens(of: text)
+        guard !words.isEmpty else { return text.isEmpty ? [] : [text] }
+        var pieces: [String] = []
+        var start = text.startIndex
+        for token in words.dropLast() {
+            pieces.append(String(text[start..<token.endIndex]))
+            start = token.endIndex
+        }
+        pieces.append(String(text[start...]))
+        return pieces
+    }
+
+    /// How long a grammar's text should be, in characters: about what fits `maxTokens`, as
+    /// punctuation-heavy texts such as JSON take near a token a character.
+    static func grammarBudget(maxTokens: Int) -> Int {
+        min(max(maxTokens, 16), 4_096)
     }
 
     /// FNV-1a over everything the reply depends on; stable across runs and machines,

@@ -98,17 +98,48 @@ struct DeterministicBackendTests {
         }
     }
 
-    @Test("A grammar is refused with invalidGrammar, never ignored")
-    func grammarIsRefused() async throws {
+    @Test("A grammar is honoured: the reply is a text of it, streamed in tokens and cut by maxTokens")
+    func grammarIsHonoured() async throws {
         try await withDeterministicSDK { sdk in
             try await sdk.loadModel("test-llm")
-            let options = LLMGenerationOptions(maxTokens: 4, grammar: LLMGrammar(#"root ::= "yes""#))
-            do {
-                _ = try await sdk.generate("Hello", options: options)
-                Issue.record("the grammar was ignored")
-            } catch let error as SDKException {
-                #expect(error.code == .invalidGrammar)
+            let yesNo = LLMGrammar(#"root ::= "yes" | "no""#)
+            var answers: Set<String> = []
+            for seed: UInt32 in 1...12 {
+                let options = LLMGenerationOptions(maxTokens: 4, seed: seed, ignoreEndOfSequence: true, grammar: yesNo)
+                let reply = try await sdk.generate("Is water wet?", options: options)
+                #expect(reply.finishReason == .stop)
+                answers.insert(reply.text)
             }
+            #expect(answers == ["yes", "no"])
+
+            let call = LLMGrammar(#"root ::= "{\"city\": \"" [a-z]{3,8} "\", \"days\": " [1-9] "}""#)
+            let options = LLMGenerationOptions(maxTokens: 64, seed: 3, grammar: call)
+            let whole = try await sdk.generate("Weather?", options: options)
+            #expect(whole.finishReason == .stop)
+            #expect(try JSONValue(parsing: whole.text)["days"]?.integerValue != nil)
+            var pieces: [String] = []
+            for try await event in try await sdk.generateStream("Weather?", options: options) {
+                if case .token(let text, _) = event { pieces.append(text) }
+            }
+            #expect(pieces.joined() == whole.text)
+            #expect(pieces.count == whole.generatedTokens)
+
+            var short = options
+            short.maxTokens = 3
+            let cut = try await sdk.generate("Weather?", options: short)
+            #expect(cut.finishReason == .length)
+            #expect(cut.generatedTokens == 3)
+            #expect(cut.text == #"{"city"#)
+
+            let lazy = LLMGrammar.lazy(#"root ::= "<call>" [a-z]+ "</call>""#, triggeredBy: ["<call>"])
+            let called = try await sdk.generate("Call", options: LLMGenerationOptions(maxTokens: 32, grammar: lazy))
+            #expect(called.text.wholeMatch(of: /<call>[a-z]+<\/call>/) != nil, "\(called.text)")
+
+            let broken = LLMGenerationOptions(maxTokens: 8, grammar: LLMGrammar(#"root ::= "unclosed"#))
+            let error = await #expect(throws: SDKException.self) {
+                try await sdk.generate("Hello", options: broken)
+            }
+            #expect(error?.code == .invalidGrammar)
         }
     }
 
