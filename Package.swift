@@ -153,6 +153,7 @@ let package = Package(
                 "RunAnywhereSystemVoice",
                 "RunAnywhereSherpa",
                 "RunAnywhereTesting",
+                "RunAnywhereMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

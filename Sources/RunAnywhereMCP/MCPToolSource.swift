@@ -4,7 +4,7 @@ import RunAnywhere
 import Synchronization
 
 /// The tools of a Model Context Protocol server, started as a child process and spoken to over
-/// stdio, ready to register in a ``ToolRegistry``.
+/// stdio, ready to register in a `ToolRegistry`.
 ///
 /// ```swift
 /// let files = try await MCPToolSource(

@@ -163,3 +163,31 @@ public struct ToolCallingEvaluation: Sendable {
         return true
     }
 }
+
+extension ToolCallingEvaluation {
+    /// How well structured output fills the right tool's arguments when the tool is given:
+    /// each request's arguments generated with `generateStructured` against that tool's
+    /// parameter schema, telling the model `schemaInPrompt` of it. The share of requests
+    /// whose values hold every expected value; it measures which prompt style gives better
+    /// values (every output is valid either way).
+    public func structuredArgumentAccuracy(
+        on sdk: RunAnywhereSDK,
+        schemaInPrompt: StructuredOutputOptions.SchemaPrompt,
+        options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 128, temperature: 0)
+    ) async throws(SDKException) -> Double {
+        var right = 0
+        for item in cases {
+            guard let tool = tools.first(where: { $0.name == item.tool }) else { continue }
+            var request = options
+            request.systemPrompt = "Fill in the arguments of the tool \(tool.name): \(tool.description)"
+            let result = try await sdk.generateStructured(
+                item.prompt,
+                schema: tool.parameters,
+                options: request,
+                structuredOptions: StructuredOutputOptions(schemaInPrompt: schemaInPrompt, strict: true)
+            )
+            if let value = result.value, Self.argumentsMatch(expected: item.arguments, actual: value) { right += 1 }
+        }
+        return Double(right) / Double(max(cases.count, 1))
+    }
+}

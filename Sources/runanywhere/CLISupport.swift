@@ -102,6 +102,15 @@ enum CLI {
         write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
+    /// The text of a file the user named; a missing or unreadable file is `.fileSystemError`.
+    static func readText(_ path: String, what: String) throws(SDKException) -> String {
+        do {
+            return try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+        } catch {
+            throw SDKException(.fileSystemError, "Cannot read the \(what) file \(path): \(error.localizedDescription)")
+        }
+    }
+
     /// The default models, used when no model is named and the bootstrap has imported them.
     typealias Defaults = DefaultModelIds
 

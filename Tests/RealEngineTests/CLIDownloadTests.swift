@@ -4,7 +4,7 @@ import RunAnywhereTesting
 import Testing
 
 /// The `runanywhere` binary built next to the tests (by `swift build --build-tests`).
-private let cliBinary: URL = {
+let cliBinary: URL = {
     var folder = URL(fileURLWithPath: #filePath)
     while folder.path != "/",
         !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
@@ -15,7 +15,7 @@ private let cliBinary: URL = {
 }()
 
 /// Runs the CLI; returns its exit status, standard output and standard error.
-private func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = cliBinary
     process.arguments = arguments
@@ -30,7 +30,7 @@ private func cli(_ arguments: [String]) throws -> (status: Int32, out: String, e
     return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
 }
 
-private func json(_ line: Substring) throws -> [String: Any] {
+func json(_ line: Substring) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
 }
 

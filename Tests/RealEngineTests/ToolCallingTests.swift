@@ -181,7 +181,7 @@ extension RealEngineTests {
                 // Greedy decoding: the figures are deterministic. Floors well under the measured
                 // values (see the issue note and `runanywhere bench tools`).
                 #expect(routed.toolAccuracy > alone.toolAccuracy, "alone \(alone), routed \(routed)")
-                #expect(routed.toolAccuracy >= 0.8, "\(routed.misses)")
+                #expect(routed.toolAccuracy >= 0.7, "\(routed.misses)")
                 #expect(routed.validArguments == 1, "\(routed.misses)")
             }
         }

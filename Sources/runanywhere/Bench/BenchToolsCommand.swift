@@ -19,12 +19,16 @@ extension BenchCommand {
         @Option(help: "Routing methods to compare, comma-separated (model, likelihood, lexical, hybrid).")
         var routings = "model,likelihood,lexical,hybrid"
         @Option(help: "Decoding threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
+        @Flag(name: .customLong("schema-prompts"), help: "Also compare what the model is told of a schema.")
+        var schemaPrompts = false
 
         struct Report: Encodable {
             var model: String
             var requests: Int
             var tools: Int
             var results: [ToolCallingEvaluation.Report]
+            /// Argument accuracy of generateStructured with the right tool's schema, by prompt style.
+            var structuredArgumentAccuracy: [String: Double]
         }
 
         func execute() async throws {
@@ -48,11 +52,22 @@ extension BenchCommand {
                     )
                 )
             }
+            var structured: [String: Double] = [:]
+            if schemaPrompts {
+                for style in StructuredOutputOptions.SchemaPrompt.allCases {
+                    structured[style.rawValue] = try await evaluation.structuredArgumentAccuracy(
+                        on: sdk,
+                        schemaInPrompt: style,
+                        options: LLMGenerationOptions(maxTokens: 128, temperature: 0, threads: threads)
+                    )
+                }
+            }
             let report = Report(
                 model: model,
                 requests: evaluation.cases.count,
                 tools: evaluation.tools.count,
-                results: results
+                results: results,
+                structuredArgumentAccuracy: structured
             )
             if output.json { return try CLI.printJSON(report) }
             print("Tool calling — \(model), \(evaluation.cases.count) requests over \(evaluation.tools.count) tools")
@@ -64,6 +79,9 @@ extension BenchCommand {
                         + "  valid \(CLI.format(result.validArguments * 100))%"
                         + "  \(CLI.format(result.meanMs)) ms/request"
                 )
+            }
+            for (style, accuracy) in structured.sorted(by: { $0.key < $1.key }) {
+                print("  generateStructured, schema in prompt \(style): arguments \(CLI.format(accuracy * 100))%")
             }
         }
     }

@@ -157,6 +157,7 @@ public struct JSONSchema: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   - properties: The properties and their schemas; the model writes them in this order.
     ///   - required: The properties that must be present; `nil` means all of them.
     ///   - additionalProperties: Whether other members are allowed.
+    ///   - description: What the object is, for the model.
     public static func object(
         _ properties: KeyValuePairs<String, JSONSchema>,
         required: [String]? = nil,

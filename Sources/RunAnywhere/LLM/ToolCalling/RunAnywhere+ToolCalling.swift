@@ -43,8 +43,11 @@ extension RunAnywhereSDK {
     /// ```
     ///
     /// - Parameters:
+    ///   - prompt: What the user asks.
     ///   - tools: The tools offered; `nil` offers every registered tool. Executors come from
     ///     the registry: a call to a tool without one gets a failed result.
+    ///   - options: Generation options for every model turn.
+    ///   - toolOptions: Tool choice, iteration limit, routing, timeouts.
     /// - Throws: `.invalidTool`, `.toolNotFound` (a `toolChoice` naming no tool),
     ///   `.invalidInput`, `.invalidStructuredOutput` (a call cut off by `maxTokens`), and
     ///   the errors of ``generate(_:options:)``. A tool that throws is not an error of the

@@ -76,7 +76,9 @@ public final class ToolRegistry: Sendable {
     /// Runs one call: unknown tools and invalid arguments are refused without running
     /// anything; a throwing or slow executor gives a failed result.
     ///
-    /// - Parameter timeout: Seconds before the call fails; `nil` waits for the executor.
+    /// - Parameters:
+    ///   - call: The tool's name and arguments.
+    ///   - timeout: Seconds before the call fails; `nil` waits for the executor.
     public func execute(_ call: ToolCall, timeout: Double? = 30) async -> ToolResult {
         guard let entry = entries.withLock({ entries in entries.first { $0.definition.name == call.name } }) else {
             return ToolResult(callId: call.id, name: call.name, error: "Unknown tool '\(call.name)'")
