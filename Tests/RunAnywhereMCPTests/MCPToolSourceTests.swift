@@ -34,16 +34,23 @@ struct MCPToolSourceTests {
         return try await MCPToolSource(
             command: "python3",
             arguments: [script],
-            environment: ["PYTHONPATH": pythonPath],
+            environment: ["PYTHONPATH": pythonPath, Self.marker: "1"],
             initializeTimeout: .seconds(60)
         )
     }
 
-    /// The processes, zombies included, whose parent is this one.
+    /// In the environment of every server these tests start, so that `children()` counts
+    /// only them: other suites run beside these in the same process and start programs too.
+    static let marker = "RUNANYWHERE_MCP_TEST_SERVER"
+
+    /// The running servers these tests started, whose parent is this process.
     static func children() -> [Int32] {
         let me = getpid()
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
+            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                environ.split(separator: 0).contains(where: { $0.starts(with: Array("\(marker)=".utf8)) })
+            else { return false }
             // The command name, in parentheses, may hold spaces; the parent pid is the second
             // field after it.
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -89,7 +96,7 @@ struct MCPToolSourceTests {
         guard let pythonPath = Self.pythonPath() else { return }
         let server = try await MCPToolSource(
             commandLine: "python3 '\(Self.script)'",
-            environment: ["PYTHONPATH": pythonPath],
+            environment: ["PYTHONPATH": pythonPath, Self.marker: "1"],
             initializeTimeout: .seconds(60)
         )
         #expect(server.name == "runanywhere-test-server")
@@ -261,6 +268,7 @@ struct MCPToolSourceTests {
         let server = try await MCPToolSource(
             command: "python3",
             arguments: ["-c", Self.pagedServer],
+            environment: [Self.marker: "1"],
             initializeTimeout: .seconds(60)
         )
         #expect(server.name == "paged")
@@ -300,6 +308,7 @@ struct MCPToolSourceTests {
             _ = try await MCPToolSource(
                 command: "python3",
                 arguments: ["-c", "import sys; sys.stderr.write('no tools today\\n'); sys.exit(3)"],
+                environment: [Self.marker: "1"],
                 initializeTimeout: .seconds(60)
             )
         }
@@ -313,7 +322,12 @@ struct MCPToolSourceTests {
         let clock = ContinuousClock()
         let start = clock.now
         let error = await Self.expectCode(.backendError) {
-            _ = try await MCPToolSource(command: "sleep", arguments: ["600"], initializeTimeout: .milliseconds(300))
+            _ = try await MCPToolSource(
+                command: "sleep",
+                arguments: ["600"],
+                environment: [Self.marker: "1"],
+                initializeTimeout: .milliseconds(300)
+            )
         }
         #expect(error?.message.contains("did not answer initialize") == true)
         #expect(clock.now - start < .seconds(60))
@@ -328,6 +342,7 @@ struct MCPToolSourceTests {
             _ = try await MCPToolSource(
                 command: "sh",
                 arguments: ["-c", "trap '' TERM; sleep \(marker); true"],
+                environment: [Self.marker: "1"],
                 initializeTimeout: .milliseconds(300)
             )
         }

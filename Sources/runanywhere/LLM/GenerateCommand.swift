@@ -55,7 +55,7 @@ struct GenerateCommand: SDKCommand {
     @Flag(name: .customLong("best-effort"), help: "With --json-schema: skip keywords that cannot be enforced.")
     var bestEffort = false
     @Option(name: .customLong("schema-prompt"), help: "What the model is told of the schema: none, compact, full.")
-    var schemaPrompt: String = "compact"
+    var schemaPrompt: String = "none"
     @Option(help: "A GBNF grammar file the output must follow (root rule 'root').") var grammar: String?
     @Option(help: "A JSON file with an array of OpenAI-style function definitions.") var tools: String?
     @Option(name: .customLong("tool-choice"), help: "auto, required, none, or a tool name.")
@@ -81,7 +81,7 @@ struct GenerateCommand: SDKCommand {
         let schema = try jsonSchema.map { try JSONSchema(parsing: try CLI.readText($0, what: "schema")) }
         let toolList = try tools.map { try ToolDefinition.list(openAI: try CLI.readText($0, what: "tool list")) }
         let structured = StructuredOutputOptions(
-            schemaInPrompt: StructuredOutputOptions.SchemaPrompt(rawValue: schemaPrompt) ?? .compact,
+            schemaInPrompt: StructuredOutputOptions.SchemaPrompt(rawValue: schemaPrompt) ?? .none,
             strict: strict,
             bestEffort: bestEffort
         )

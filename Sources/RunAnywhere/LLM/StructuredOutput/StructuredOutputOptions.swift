@@ -15,7 +15,14 @@ public struct StructuredOutputOptions: Sendable, Codable, Equatable {
         case full
     }
 
-    /// What the model is told about the schema; `.compact` by default.
+    /// What the model is told about the schema; `.none` by default.
+    ///
+    /// Measured with `runanywhere bench tools --schema-prompts` (48 requests, each filling
+    /// one tool's arguments; SmolLM2-135M, greedy): every output was valid in all three
+    /// styles, and the values were right for 69% of the requests with `.none`, 58% with
+    /// `.compact` and 46% with `.full`. A tiny model copies the schema text instead of the
+    /// request's values; the grammar already writes the keys for it. Larger models may
+    /// profit from `.compact`.
     public var schemaInPrompt: SchemaPrompt
     /// Objects that do not say `additionalProperties` allow no other members (as OpenAI's
     /// strict mode). Off, they follow JSON Schema: other members are allowed.
@@ -25,7 +32,7 @@ public struct StructuredOutputOptions: Sendable, Codable, Equatable {
     public var bestEffort: Bool
 
     /// Creates options; the defaults suit most schemas.
-    public init(schemaInPrompt: SchemaPrompt = .compact, strict: Bool = false, bestEffort: Bool = false) {
+    public init(schemaInPrompt: SchemaPrompt = .none, strict: Bool = false, bestEffort: Bool = false) {
         self.schemaInPrompt = schemaInPrompt
         self.strict = strict
         self.bestEffort = bestEffort
