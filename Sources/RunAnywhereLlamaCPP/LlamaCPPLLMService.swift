@@ -157,13 +157,15 @@ actor LlamaCPPLLMService: LLMService {
         return String(decoding: buffer[..<Int(written)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func tokenize(_ text: String, vocab: OpaquePointer) throws -> [llama_token] {
+    /// Tokens of `text`. A prompt (`prompt: true`) gets the BOS token and its special tokens
+    /// parsed; text that continues a prompt gets neither.
+    static func tokenize(_ text: String, vocab: OpaquePointer, prompt: Bool = true) throws -> [llama_token] {
         let length = Int32(text.utf8.count)
         var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
-        var count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), true, true)
+        var count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
         if count < 0, count != Int32.min {
             tokens = [llama_token](repeating: 0, count: Int(-count))
-            count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), true, true)
+            count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
         }
         guard count >= 0 else { throw SDKException(.generationFailed, "llama.cpp could not tokenize the prompt") }
         return Array(tokens.prefix(Int(count)))
@@ -204,7 +206,7 @@ actor LlamaCPPLLMService: LLMService {
         }
         let memory = llama_get_memory(context)
         let tokens = try tokenize(prompt, vocab: engine.vocab)
-        let pieces = try continuations.map { try tokenizePlain($0, vocab: engine.vocab) }
+        let pieces = try continuations.map { try tokenize($0, vocab: engine.vocab, prompt: false) }
         let longest = pieces.map(\.count).max() ?? 0
         guard !tokens.isEmpty, tokens.count + longest < contextLength else {
             throw SDKException(.contextLengthExceeded, "The prompt and continuation do not fit the context")
@@ -212,32 +214,7 @@ actor LlamaCPPLLMService: LLMService {
         guard longest <= engine.batchSize else {
             throw SDKException(.invalidInput, "A continuation is longer than one batch (\(engine.batchSize) tokens)")
         }
-        // Same prefix reuse as generation: decode only what the cache lacks, at least one token.
-        var reused = 0
-        let limit = min(engine.cachedTokens.count, tokens.count - 1)
-        while reused < limit, engine.cachedTokens[reused] == tokens[reused] { reused += 1 }
-        if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
-            engine.cachedTokens.removeLast(engine.cachedTokens.count - reused)
-        } else {
-            reused = 0
-            llama_memory_clear(memory, true)
-            engine.cachedTokens = []
-        }
-        var tokensCopy = tokens
-        var offset = reused
-        while offset < tokens.count {
-            let count = min(engine.batchSize, tokens.count - offset)
-            let rc = tokensCopy.withUnsafeMutableBufferPointer { buffer in
-                llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
-            }
-            guard rc == 0 else {
-                engine.cachedTokens = []
-                llama_memory_clear(memory, true)
-                throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
-            }
-            engine.cachedTokens += tokens[offset..<offset + count]
-            offset += count
-        }
+        _ = try evaluatePrompt(tokens, engine: engine, context: context, reusePrefix: true) { false }
         let vocabSize = Int(llama_vocab_n_tokens(engine.vocab))
         let promptLogits = Array(UnsafeBufferPointer(start: llama_get_logits_ith(context, -1)!, count: vocabSize))
 
@@ -282,13 +259,48 @@ actor LlamaCPPLLMService: LLMService {
         return Double(values[Int(token)]) - peak - log(sum)
     }
 
-    /// Tokens of text that continues a prompt: no BOS, special tokens as plain text.
-    private static func tokenizePlain(_ text: String, vocab: OpaquePointer) throws -> [llama_token] {
-        let length = Int32(text.utf8.count)
-        var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
-        let count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), false, false)
-        guard count >= 0 else { throw SDKException(.generationFailed, "llama.cpp could not tokenize '\(text)'") }
-        return Array(tokens.prefix(Int(count)))
+    /// Brings the context's memory to `tokens`: keeps the longest common prefix with what it
+    /// holds (when `reusePrefix`; at least one token is always decoded, for its logits) and
+    /// decodes the rest in chunks no larger than the batch, checking `isCancelled` before each.
+    ///
+    /// - Returns: `false` when cancelled before the prompt was fully evaluated.
+    private static func evaluatePrompt(
+        _ tokens: [llama_token],
+        engine: Engine,
+        context: OpaquePointer,
+        reusePrefix: Bool,
+        isCancelled: () -> Bool
+    ) throws -> Bool {
+        let memory = llama_get_memory(context)
+        var reused = 0
+        if reusePrefix {
+            let limit = min(engine.cachedTokens.count, tokens.count - 1)
+            while reused < limit, engine.cachedTokens[reused] == tokens[reused] { reused += 1 }
+        }
+        if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
+            engine.cachedTokens.removeLast(engine.cachedTokens.count - reused)
+        } else {
+            reused = 0
+            llama_memory_clear(memory, true)
+            engine.cachedTokens = []
+        }
+        var batchTokens = tokens
+        var offset = reused
+        while offset < tokens.count {
+            if isCancelled() { return false }
+            let count = min(engine.batchSize, tokens.count - offset)
+            let rc = batchTokens.withUnsafeMutableBufferPointer { buffer in
+                llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
+            }
+            guard rc == 0 else {
+                engine.cachedTokens = []
+                llama_memory_clear(memory, true)
+                throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
+            }
+            engine.cachedTokens += tokens[offset..<offset + count]
+            offset += count
+        }
+        return true
     }
 
     // MARK: Generation
@@ -344,48 +356,22 @@ actor LlamaCPPLLMService: LLMService {
             try GrammarSampler(grammar, vocab: engine.vocab, chain: sampler, greedy: request.sampling.temperature <= 0)
         }
 
-        // Keep the memory of the longest common prefix with the previous generation (at
-        // least one token must still be decoded, for its logits); evaluate the rest.
-        let memory = llama_get_memory(context)
-        var reused = 0
-        if request.reusePrefix {
-            let limit = min(engine.cachedTokens.count, tokens.count - 1)
-            while reused < limit, engine.cachedTokens[reused] == tokens[reused] { reused += 1 }
-        }
-        if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
-            engine.cachedTokens.removeLast(engine.cachedTokens.count - reused)
-        } else {
-            reused = 0
-            llama_memory_clear(memory, true)
-            engine.cachedTokens = []
-        }
         let threads = request.threads.map(Int32.init) ?? engine.defaultThreads
         if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
             llama_set_n_threads(context, threads, threads)
         }
 
-        // The prompt, in chunks no larger than the batch.
-        var offset = reused
-        while offset < tokens.count {
-            if request.cancellation.isCancelled {
-                return LLMServiceResult(
-                    promptTokens: tokens.count,
-                    generatedTokens: 0,
-                    stopReason: .cancelled,
-                    truncatedPromptTokens: truncated
-                )
-            }
-            let count = min(engine.batchSize, tokens.count - offset)
-            let rc = tokens.withUnsafeMutableBufferPointer { buffer in
-                llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
-            }
-            guard rc == 0 else {
-                engine.cachedTokens = []
-                llama_memory_clear(memory, true)
-                throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
-            }
-            engine.cachedTokens += tokens[offset..<offset + count]
-            offset += count
+        let memory = llama_get_memory(context)
+        let evaluated = try evaluatePrompt(tokens, engine: engine, context: context, reusePrefix: request.reusePrefix) {
+            request.cancellation.isCancelled
+        }
+        guard evaluated else {
+            return LLMServiceResult(
+                promptTokens: tokens.count,
+                generatedTokens: 0,
+                stopReason: .cancelled,
+                truncatedPromptTokens: truncated
+            )
         }
 
         var position = tokens.count

@@ -164,9 +164,12 @@ public struct JSONSchema: Sendable, Hashable, Codable, CustomStringConvertible {
         additionalProperties: Bool = false,
         description: String? = nil
     ) -> JSONSchema {
-        var props = JSONObject()
-        for (name, schema) in properties { props[name] = schema.value }
-        return object(properties: props, required: required ?? props.keys, additionalProperties, description)
+        object(
+            orderedProperties: properties.map { (name: $0.key, schema: $0.value) },
+            required: required,
+            additionalProperties: additionalProperties,
+            description: description
+        )
     }
 
     /// An object with these properties, in this order (for properties computed at run time).

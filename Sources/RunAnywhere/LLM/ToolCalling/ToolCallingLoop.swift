@@ -22,7 +22,7 @@ struct ToolCallingLoop: Sendable {
         guard options.grammar == nil else {
             throw SDKException(.invalidInput, "Tool calling makes its own grammar; pass no grammar in the options")
         }
-        try Self.check(tools)
+        try ToolDefinition.validate(tools)
         if case .tool(let name) = toolOptions.toolChoice, !tools.contains(where: { $0.name == name }) {
             throw SDKException(.toolNotFound, "toolChoice names '\(name)', which is not among the tools")
         }
@@ -251,17 +251,6 @@ struct ToolCallingLoop: Sendable {
 
     private static func firstCallName(_ text: String, _ format: ToolCallFormat) -> String? {
         try? format.parse(text).calls.first?.name
-    }
-
-    /// Tools must be well formed and uniquely named.
-    static func check(_ tools: [ToolDefinition]) throws(SDKException) {
-        var seen: Set<String> = []
-        for tool in tools {
-            try tool.validate()
-            guard seen.insert(tool.name).inserted else {
-                throw SDKException(.invalidTool, "Two tools are named '\(tool.name)'")
-            }
-        }
     }
 
     /// The conversation with the tools' instructions in its system message (after the

@@ -60,15 +60,22 @@ public struct ToolDefinition: Sendable, Codable, Equatable {
         guard let entries = value.arrayValue else {
             throw SDKException(.invalidTool, "The tool list must be a JSON array of function definitions")
         }
-        var tools: [ToolDefinition] = []
-        for entry in entries {
-            let tool = try ToolDefinition(openAI: entry)
-            guard !tools.contains(where: { $0.name == tool.name }) else {
+        let tools = try entries.map { entry throws(SDKException) in try ToolDefinition(openAI: entry) }
+        try validate(tools)
+        return tools
+    }
+
+    /// Checks every tool and that no two share a name.
+    ///
+    /// - Throws: `.invalidTool` naming the first problem.
+    public static func validate(_ tools: [ToolDefinition]) throws(SDKException) {
+        var seen: Set<String> = []
+        for tool in tools {
+            try tool.validate()
+            guard seen.insert(tool.name).inserted else {
                 throw SDKException(.invalidTool, "Two tools are named '\(tool.name)'")
             }
-            tools.append(tool)
         }
-        return tools
     }
 
     /// Checks the name and that the parameters describe an object.
