@@ -5,7 +5,7 @@ import PackageDescription
 // Products are split so the core library carries no inference engine: an app that only
 // wants the registry, downloads or a remote engine never links llama.cpp, and each engine
 // backend is its own opt-in product. The core's only native libraries are libcurl and
-// libarchive, which every Linux distribution ships.
+// libarchive, which every Linux distribution ships, and SQLite for RAG indexes.
 let package = Package(
     name: "RunAnywhere",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // `swift package generate-documentation --target RunAnywhere` (DocC); CI keeps its links sound.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // RAG indexes: SQLite (Debian's libsqlite3, with FTS5 for BM25) through GRDB.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The Model Context Protocol client, for RunAnywhereMCP only.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         // For the `@Generable` macros only; 603 is the release that matches the Swift 6.3 toolchain.
@@ -50,6 +52,7 @@ let package = Package(
                 "CArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 
@@ -160,7 +163,10 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTesting"]),
+        .testTarget(
+            name: "RunAnywhereTests",
+            dependencies: ["RunAnywhere", "RunAnywhereTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Expansions and diagnostics, checked on source text without compiling it.
         .testTarget(
             name: "RunAnywhereMacrosTests",

@@ -24,6 +24,11 @@ PYTHON_TOOLS_PACKAGES=(
   "isoduration==20.11.0"          #   duration,
   "webcolors==25.10.0"            #   color: the format-nongpl extra less rfc3987-syntax
                                   #   (iri), which costs 2 s of start-up
+  "gguf==0.19.0"                  # scripts/convert_minilm_gguf.py. Same version number as the gguf-py
+                                  #   in the llama-cpp-python 0.3.36 sdist, but an older cut (no
+                                  #   normalizer/cls key constants: the converter spells those keys)
+  "tokenizers==0.22.1"            # scripts/minilm_reference.py: HF's Rust WordPiece (abi3 wheel;
+                                  #   pulls huggingface-hub, never used offline)
 )
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
 
@@ -48,10 +53,14 @@ export LD_LIBRARY_PATH="$LLAMA_PREFIX/lib:$WHISPER_PREFIX/lib:$SHERPA_PREFIX/lib
 # For tests: they run `python3` with PYTHONPATH set to the tools folder, and read the cases.
 export RUNANYWHERE_PYTHON_TOOLS="$PYTHON_TOOLS"
 export RUNANYWHERE_SCHEMA_CASES="$SCHEMA_CASES"
+# Installed model packages (pip --target folders, one per "name==version"), e.g. the
+# all-MiniLM-L6-v2 weights minilm_reference.py reads.
+export RUNANYWHERE_MODEL_PACKAGES="$MODEL_PACKAGES"
 
 print_env() {
   printf 'export PKG_CONFIG_PATH=%q\n' "$PKG_CONFIG_PATH"
   printf 'export LD_LIBRARY_PATH=%q\n' "$LD_LIBRARY_PATH"
   printf 'export RUNANYWHERE_PYTHON_TOOLS=%q\n' "$RUNANYWHERE_PYTHON_TOOLS"
   printf 'export RUNANYWHERE_SCHEMA_CASES=%q\n' "$RUNANYWHERE_SCHEMA_CASES"
+  printf 'export RUNANYWHERE_MODEL_PACKAGES=%q\n' "$RUNANYWHERE_MODEL_PACKAGES"
 }

@@ -60,7 +60,7 @@ public struct LlamaCPPModule: BackendModule {
         self.priority = priority
     }
 
-    /// Offers llama.cpp for GGUF language models of framework `llamaCpp`, and the GGUF
+    /// Offers llama.cpp for GGUF language and embedding models of framework `llamaCpp`, and the GGUF
     /// inspector that checks such files when they are imported or downloaded.
     public func register(with registry: ServiceRegistry) {
         LlamaCPP.ensureBackend()
@@ -74,6 +74,16 @@ public struct LlamaCPPModule: BackendModule {
             },
             factory: { model, configuration in
                 try await LlamaCPPLLMService.load(model: model, configuration: configuration)
+            }
+        )
+        registry.registerEmbeddings(
+            name: "llama.cpp",
+            priority: priority,
+            canHandle: { model in
+                model.category == .embedding && model.format == .gguf && model.framework == .llamaCpp
+            },
+            factory: { model, configuration in
+                try await LlamaCPPEmbeddingsService.load(model: model, configuration: configuration)
             }
         )
     }

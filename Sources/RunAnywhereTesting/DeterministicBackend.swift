@@ -18,6 +18,8 @@ extension InferenceFramework {
 /// - **TTS**: speaks that same code, about 60 ms a character, so transcribing what it says
 ///   gives the text back.
 /// - **VAD**: energy based, the same detector the SDK uses when no VAD model is loaded.
+/// - **Embeddings**: bag of words, 256 dimensions: texts that share words are close, texts
+///   that share none nearly orthogonal, so retrieval logic can be tested with exact expectations.
 ///
 /// ``Timing`` simulates a slow model (a first-token delay, a token rate, processing
 /// delays), so an app can test its progress UI and its timeouts.
@@ -98,7 +100,7 @@ public struct DeterministicBackend: BackendModule {
         SpeechCode.encode(text, sampleRate: sampleRate)
     }
 
-    /// Offers LLM, STT, TTS and VAD services for models of framework `deterministic`.
+    /// Offers LLM, STT, TTS, VAD and embedding services for models of framework `deterministic`.
     public func register(with registry: ServiceRegistry) {
         let timing = self.timing
         func handles(_ category: ModelCategory) -> @Sendable (ModelInfo) -> Bool {
@@ -115,6 +117,9 @@ public struct DeterministicBackend: BackendModule {
         }
         registry.registerVAD(name: name, priority: priority, canHandle: handles(.voiceActivityDetection)) { _ in
             EnergyVADService()
+        }
+        registry.registerEmbeddings(name: name, priority: priority, canHandle: handles(.embedding)) { model, _ in
+            DeterministicEmbeddingsService(model: model)
         }
     }
 

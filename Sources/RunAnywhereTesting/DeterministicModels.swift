@@ -11,16 +11,19 @@ public enum DeterministicModels {
     public static let tts = "test-tts"
     /// The voice-activity detector.
     public static let vad = "test-vad"
+    /// The embedding model.
+    public static let embedding = "test-embedding"
 
     static let all: [(id: String, name: String, category: ModelCategory)] = [
         (llm, "Deterministic LLM", .llm),
         (stt, "Deterministic STT", .speechRecognition),
         (tts, "Deterministic voice", .speechSynthesis),
         (vad, "Deterministic VAD", .voiceActivityDetection),
+        (embedding, "Deterministic embeddings", .embedding),
     ]
 }
 
-/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts` and `test-vad`
+/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts`, `test-vad` and `test-embedding`
 /// (framework `InferenceFramework.deterministic`) in `sdk`, ready to load.
 ///
 /// Each model is a tiny descriptor file in the SDK's store, so loading, unloading,

@@ -6,12 +6,13 @@ import RunAnywhere
 struct RunAnywhereCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runanywhere",
-        abstract: "On-device AI from the command line: models, generation, chat, speech and benchmarks.",
+        abstract:
+            "On-device AI from the command line: models, generation, chat, speech, embeddings, RAG and benchmarks.",
         version: RunAnywhere.version,
         subcommands: [
             DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
-            TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, StorageCommand.self,
-            BenchCommand.self,
+            TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, EmbedCommand.self,
+            RAGCommand.self, StorageCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -19,6 +19,7 @@ public final class ServiceRegistry: Sendable {
     let stt = ProviderList<STTServiceFactory>(capability: "STT")
     let tts = ProviderList<TTSServiceFactory>(capability: "TTS")
     let vad = ProviderList<VADServiceFactory>(capability: "VAD")
+    let embeddings = ProviderList<EmbeddingsServiceFactory>(capability: "embeddings")
     private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory)?>(nil)
     let inspectors = ModelFileInspectors()
 
@@ -63,6 +64,16 @@ public final class ServiceRegistry: Sendable {
         factory: @escaping VADServiceFactory
     ) {
         vad.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
+    }
+
+    /// Offers text embeddings.
+    @_spi(Backend) public func registerEmbeddings(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping EmbeddingsServiceFactory
+    ) {
+        embeddings.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers the system voice, used when no voice model is loaded. The last registration wins.

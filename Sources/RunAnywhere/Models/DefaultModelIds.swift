@@ -9,4 +9,6 @@ package enum DefaultModelIds {
     package static let tts = "piper-en-us-joe-medium"
     /// The voice-activity detector (Silero on sherpa-onnx).
     package static let vad = "silero-vad"
+    /// all-MiniLM-L6-v2, converted to GGUF (BERT, mean pooling, 384 dimensions).
+    package static let embedding = "all-minilm-l6-v2"
 }

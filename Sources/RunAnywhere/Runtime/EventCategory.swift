@@ -14,6 +14,10 @@ public enum EventCategory: String, Sendable, Codable, CaseIterable {
     case tts
     /// Voice activity detection.
     case vad
+    /// Text embeddings.
+    case embeddings
+    /// RAG indexes: ingesting and deleting documents.
+    case rag
     /// Registering, removing and deleting models.
     case storage
     /// Model downloads.

@@ -90,6 +90,14 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         case speechStarted(time: Double)
         /// Speech ended, `time` seconds into the stream (where the silence began).
         case speechEnded(time: Double)
+        // embeddings
+        /// `texts` texts (`tokens` content tokens) became vectors in `durationMs` milliseconds.
+        case embeddingCompleted(modelId: String, texts: Int, tokens: Int, durationMs: Double)
+        // rag
+        /// A document went into a RAG index as `chunks` chunks.
+        case documentIngested(index: String, documentId: String, chunks: Int, durationMs: Double)
+        /// A document left a RAG index.
+        case documentDeleted(index: String, documentId: String)
 
         /// The category this kind belongs to.
         public var category: EventCategory {
@@ -102,6 +110,8 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .transcriptionCompleted, .transcriptionFailed: .stt
             case .synthesisCompleted, .synthesisFailed: .tts
             case .speechStarted, .speechEnded: .vad
+            case .embeddingCompleted: .embeddings
+            case .documentIngested, .documentDeleted: .rag
             }
         }
 
@@ -132,6 +142,9 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .synthesisFailed: "synthesis_failed"
             case .speechStarted: "speech_started"
             case .speechEnded: "speech_ended"
+            case .embeddingCompleted: "embedding_completed"
+            case .documentIngested: "document_ingested"
+            case .documentDeleted: "document_deleted"
             }
         }
     }

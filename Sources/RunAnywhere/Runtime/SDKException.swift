@@ -167,6 +167,19 @@ extension SDKException {
         case backendError = "backend_error"
         /// An audio device cannot be opened or failed while in use.
         case audioDeviceUnavailable = "audio_device_unavailable"
+        // RAG
+        /// The document to ingest is empty, binary or not UTF-8 text.
+        case invalidDocument = "invalid_document"
+        /// Vectors of another embedding model (another dimension) cannot go into this index.
+        case embeddingMismatch = "embedding_mismatch"
+        /// No RAG index of that name.
+        case indexNotFound = "index_not_found"
+        /// A RAG index of that name already exists.
+        case indexAlreadyExists = "index_already_exists"
+        /// The index's database is damaged or not a RAG index; it was left untouched.
+        case indexCorrupted = "index_corrupted"
+        /// Another process is writing to the index and did not finish in time.
+        case indexBusy = "index_busy"
         // internal
         /// An unexpected fault inside the SDK.
         case internalError = "internal_error"
@@ -178,7 +191,7 @@ extension SDKException {
                 .initialization
             case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText, .invalidGrammar,
                 .invalidSchema,
-                .unsupportedSchema, .invalidTool:
+                .unsupportedSchema, .invalidTool, .invalidDocument, .embeddingMismatch:
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
@@ -188,7 +201,7 @@ extension SDKException {
                 .toolNotFound, .toolExecutionFailed:
                 .generation
             case .registryCorrupted, .fileSystemError, .insufficientStorage, .checksumMismatch, .invalidArchive,
-                .unsafeArchive:
+                .unsafeArchive, .indexNotFound, .indexAlreadyExists, .indexCorrupted, .indexBusy:
                 .storage
             case .networkUnavailable, .downloadFailed, .downloadCancelled:
                 .network

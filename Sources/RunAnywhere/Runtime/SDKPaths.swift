@@ -8,6 +8,7 @@ import Foundation
 /// ```
 /// <home>/registry.json            the model registry
 /// <home>/models/<framework>/<id>/ one folder per model, with its files and model.json
+/// <home>/rag/<name>/              one RAG index: index.sqlite and index.json
 /// <home>/cache/                   caches that may be deleted at any time
 /// <home>/tmp/                     partial writes; emptied of stale files at start
 /// <home>/tmp/downloads/<id>/       a download in progress, resumable until it completes
@@ -43,6 +44,14 @@ public struct SDKPaths: Sendable, Equatable {
     public var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
     /// Partial files.
     public var tempDirectory: URL { home.appendingPathComponent("tmp", isDirectory: true) }
+
+    /// The folder holding all RAG indexes.
+    public var ragDirectory: URL { home.appendingPathComponent("rag", isDirectory: true) }
+
+    /// The folder of one RAG index.
+    public func ragIndexDirectory(name: String) -> URL {
+        ragDirectory.appendingPathComponent(name, isDirectory: true)
+    }
 
     /// Partial downloads, one folder per model.
     public var downloadsDirectory: URL { tempDirectory.appendingPathComponent("downloads", isDirectory: true) }

@@ -16,6 +16,7 @@ final class SDKRuntime: Sendable {
     let stt: STTCapability
     let tts: TTSCapability
     let vad: VADCapability
+    let embeddings: EmbeddingsCapability
     let voiceAgent: VoiceAgentCapability
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
@@ -39,6 +40,7 @@ final class SDKRuntime: Sendable {
         stt = STTCapability(services: services, registry: registry, events: events)
         tts = TTSCapability(services: services, registry: registry, events: events)
         vad = VADCapability(services: services, registry: registry, events: events)
+        embeddings = EmbeddingsCapability(services: services, registry: registry, events: events)
         voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
     }
 
@@ -126,6 +128,7 @@ final class SDKRuntime: Sendable {
         await stt.unload()
         await tts.shutdown()
         await vad.unload()
+        await embeddings.unload()
     }
 
     /// Unloads `id` from whichever capability holds it.
@@ -134,5 +137,6 @@ final class SDKRuntime: Sendable {
         if await stt.currentModel?.id == id { await stt.unload() }
         if await tts.currentModel?.id == id { await tts.unload() }
         if await vad.currentModel?.id == id { await vad.unload() }
+        if await embeddings.currentModel?.id == id { await embeddings.unload() }
     }
 }

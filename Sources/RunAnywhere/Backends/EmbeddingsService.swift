@@ -1,0 +1,32 @@
+import Foundation
+
+/// A text-embedding model loaded by a backend.
+///
+/// The backend does the engine work only: tokenizing, and turning token windows that fit
+/// the model into pooled vectors. The embeddings capability above it splits long texts
+/// into windows, pools them, normalizes, times the work and publishes events, so the
+/// llama.cpp backend and the deterministic one behave alike.
+@_spi(Backend) public protocol EmbeddingsService: Sendable {
+    /// The model this service runs.
+    var model: ModelInfo { get }
+    /// Length of every vector.
+    var dimension: Int { get }
+    /// Content tokens one window may hold: the model's context minus the special tokens
+    /// the service adds around each window.
+    var maxTokensPerWindow: Int { get }
+
+    /// The content tokens of `text`, without special tokens.
+    func tokenize(_ text: String) async throws -> [Int32]
+
+    /// One pooled, unnormalized vector per window. Each window holds at most
+    /// ``maxTokensPerWindow`` content tokens; the service adds the model's special tokens
+    /// and may evaluate several windows in one engine call.
+    func embed(windows: [[Int32]]) async throws -> [[Float]]
+
+    /// Frees the engine's resources. The service is unusable afterwards.
+    func unload() async
+}
+
+/// Creates a loaded ``EmbeddingsService`` for a model.
+@_spi(Backend) public typealias EmbeddingsServiceFactory =
+    @Sendable (ModelInfo, EmbeddingsLoadConfiguration) async throws -> any EmbeddingsService

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Text embeddings: owns the loaded embedding model, splits texts that exceed its window,
+/// pools the windows' vectors, normalizes, times the work and publishes events.
+actor EmbeddingsCapability {
+    private let services: ServiceRegistry
+    private let events: EventBus
+    let lifecycle: ModelLifecycle<any EmbeddingsService>
+
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
+        self.services = services
+        self.events = events
+        self.lifecycle = ModelLifecycle(category: .embedding, registry: registry, events: events) { service in
+            await service.unload()
+        }
+    }
+
+    func load(_ id: String, configuration: EmbeddingsLoadConfiguration) async throws(SDKException) {
+        let services = self.services
+        try await lifecycle.load(id) { model in
+            try await services.embeddings.provider(for: model).factory(model, configuration)
+        }
+    }
+
+    func unload() async {
+        await lifecycle.unload()
+    }
+
+    var currentModel: ModelInfo? { get async { await lifecycle.currentModel } }
+
+    var info: EmbeddingModelInfo? {
+        get async {
+            guard let service = await lifecycle.currentService else { return nil }
+            return EmbeddingModelInfo(
+                modelId: service.model.id,
+                dimension: service.dimension,
+                maxTokens: service.maxTokensPerWindow
+            )
+        }
+    }
+
+    /// The loaded service, or `.modelNotLoaded`.
+    func service() async throws(SDKException) -> any EmbeddingsService {
+        guard let service = await lifecycle.currentService else {
+            throw SDKException(
+                .modelNotLoaded,
+                "No embedding model is loaded",
+                recovery: "Load one first: loadEmbeddingModel(\"\(DefaultModelIds.embedding)\")"
+            )
+        }
+        return service
+    }
+
+    /// Content tokens of `text` in the loaded model's vocabulary.
+    func tokenCount(_ text: String) async throws(SDKException) -> Int {
+        let service = try await service()
+        do {
+            return try await service.tokenize(text).count
+        } catch {
+            throw SDKException.wrap(error, as: .backendError, "Tokenizing for embeddings failed")
+        }
+    }
+
+    /// Content tokens of each text, in one trip to the capability.
+    func tokenCounts(_ texts: [String]) async throws(SDKException) -> [Int] {
+        let service = try await service()
+        var counts: [Int] = []
+        counts.reserveCapacity(texts.count)
+        do {
+            for text in texts { counts.append(try await service.tokenize(text).count) }
+        } catch {
+            throw SDKException.wrap(error, as: .backendError, "Tokenizing for embeddings failed")
+        }
+        return counts
+    }
+
+    func embed(_ texts: [String], options: EmbeddingOptions) async throws(SDKException) -> EmbeddingResult {
+        let service = try await service()
+        for (index, text) in texts.enumerated()
+        where text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0 == "\0" }) {
+            throw SDKException(
+                .emptyText,
+                "Text \(index) has nothing to embed",
+                recovery: "Pass text with at least one visible character"
+            )
+        }
+        let start = ContinuousClock.now
+        let window = service.maxTokensPerWindow
+        var windows: [[Int32]] = []
+        var owners: [Int] = []
+        var tokenCounts: [Int] = []
+        var overflowed = 0
+        do {
+            for (index, text) in texts.enumerated() {
+                let tokens = try await service.tokenize(text)
+                guard !tokens.isEmpty else {
+                    throw SDKException(.emptyText, "Text \(index) has no tokens in \(service.model.id)'s vocabulary")
+                }
+                tokenCounts.append(tokens.count)
+                if tokens.count > window { overflowed += 1 }
+                let pieces = options.overflow == .truncate ? 1 : (tokens.count + window - 1) / window
+                for piece in 0..<pieces {
+                    let lower = piece * window
+                    windows.append(Array(tokens[lower..<min(lower + window, tokens.count)]))
+                    owners.append(index)
+                }
+            }
+        } catch {
+            throw SDKException.wrap(error, as: .backendError, "Tokenizing for embeddings failed")
+        }
+        let pooled: [[Float]]
+        do {
+            pooled = try await service.embed(windows: windows)
+        } catch {
+            throw SDKException.wrap(error, as: .backendError, "Embedding failed")
+        }
+        guard pooled.count == windows.count, pooled.allSatisfy({ $0.count == service.dimension }) else {
+            throw SDKException(
+                .backendError,
+                "\(service.model.id) returned \(pooled.count) vectors for \(windows.count) windows"
+            )
+        }
+        // A long text's vector is the token-weighted mean of its windows' mean-pooled
+        // vectors: the mean over all its tokens, as one window would give if it fitted.
+        var vectors = [[Float]](repeating: [Float](repeating: 0, count: service.dimension), count: texts.count)
+        var weights = [Float](repeating: 0, count: texts.count)
+        for (slot, vector) in pooled.enumerated() {
+            let owner = owners[slot]
+            let weight = Float(windows[slot].count)
+            weights[owner] += weight
+            for i in vector.indices { vectors[owner][i] += vector[i] * weight }
+        }
+        for index in vectors.indices {
+            let total = weights[index]
+            vectors[index] = vectors[index].map { $0 / total }
+            if options.normalize { vectors[index] = VectorMath.normalized(vectors[index]) }
+            guard vectors[index].allSatisfy(\.isFinite) else {
+                throw SDKException(.backendError, "\(service.model.id) produced a non-finite vector for text \(index)")
+            }
+        }
+        let ms = start.duration(to: .now).milliseconds
+        let tokens = tokenCounts.reduce(0, +)
+        events.publish(
+            .embeddingCompleted(modelId: service.model.id, texts: texts.count, tokens: tokens, durationMs: ms)
+        )
+        return EmbeddingResult(
+            vectors: vectors,
+            modelId: service.model.id,
+            dimension: service.dimension,
+            tokenCounts: tokenCounts,
+            overflowedTexts: overflowed,
+            durationMs: ms
+        )
+    }
+}
