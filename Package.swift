@@ -116,6 +116,13 @@ let package = Package(
             dependencies: ["CLlama"]
         ),
 
+        // The raw-engine baseline of `runanywhere bench embed`.
+        .executableTarget(
+            name: "raw-embed-bench",
+            dependencies: ["CLlama"],
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+
         // MARK: whisper.cpp backend
         // pywhispercpp's hash-renamed libwhisper (runanywhere-whisper.pc from scripts/bootstrap):
         // its ggml never collides with llama.cpp's in one process.

@@ -38,12 +38,48 @@ public actor RAGIndex {
     private let sdk: RunAnywhereSDK
     private let store: RAGStore
     /// The vectors as of `vectorsGeneration`; nil until the first vector search.
-    private var vectors: ExactVectorIndex?
+    private var vectors: VectorSearch?
     private var vectorsGeneration: Int64 = -1
+    /// Changes to the approximate graph since it was last saved.
+    private var unsavedGraphChanges = 0
+    /// From this many chunks on, vector search uses the approximate (HNSW) graph.
+    private(set) var approximateThreshold = RAGIndex.defaultApproximateThreshold
+    /// Beam width of approximate search; wider finds more of the true neighbours, slower.
+    private(set) var searchBeam = 96
     private let logger = SDKLogger(category: "RAG")
 
     /// The embedding model new indexes use unless told otherwise: all-MiniLM-L6-v2 (384 dimensions).
     public static let defaultEmbeddingModel = "all-minilm-l6-v2"
+
+    /// Chunks from which vector search switches from exact to approximate: exact search
+    /// over 384-dimensional vectors stays within a few milliseconds up to about here.
+    public static let defaultApproximateThreshold = 20_000
+
+    /// How vector search runs.
+    enum VectorSearch: Sendable {
+        case exact(ExactVectorIndex)
+        case approximate(HNSWIndex)
+
+        var count: Int {
+            switch self {
+            case .exact(let index): index.count
+            case .approximate(let index): index.count
+            }
+        }
+
+        mutating func apply(removed: [Int64], added: [(Int64, [Float])]) {
+            switch self {
+            case .exact(var index):
+                index.remove(removed)
+                for (id, vector) in added { index.add(id, vector) }
+                self = .exact(index)
+            case .approximate(var index):
+                for id in removed { index.remove(id) }
+                for (id, vector) in added { index.add(id, vector) }
+                self = .approximate(index)
+            }
+        }
+    }
 
     /// Texts embedded per call while ingesting: bounds memory for huge documents.
     static let embeddingBatch = 64
@@ -116,12 +152,11 @@ public actor RAGIndex {
             bytes: text.utf8.count,
             chunks: chunks
         )
-        if var cached = vectors, vectorsGeneration == written.generation - 1 {
-            cached.remove(written.removed)
-            for (id, chunk) in zip(written.added, chunks) { cached.add(id, chunk.vector) }
-            vectors = cached
-            vectorsGeneration = written.generation
-        }
+        await applyToVectors(
+            removed: written.removed,
+            added: Array(zip(written.added, chunks.map(\.vector))),
+            generation: written.generation
+        )
         let totalMs = start.duration(to: .now).milliseconds
         sdk.events.publish(
             .documentIngested(index: name, documentId: documentId, chunks: chunks.count, durationMs: totalMs)
@@ -133,6 +168,31 @@ public actor RAGIndex {
             replaced: written.replaced,
             embeddingMs: embeddingMs,
             storeMs: totalMs - embeddingMs
+        )
+    }
+
+    /// Stores a document whose chunks are already embedded (benchmarks use it to build big
+    /// indexes from synthetic vectors). Chunks are joined by blank lines for their offsets.
+    package func ingestEmbedded(documentId: String, chunks: [(text: String, vector: [Float])]) async throws(SDKException) {
+        var offset = 0
+        var rows: [RAGStore.NewChunk] = []
+        for chunk in chunks {
+            guard chunk.vector.count == dimension else { throw mismatch(chunk.vector.count) }
+            let length = chunk.text.utf8.count
+            rows.append(RAGStore.NewChunk(start: offset, end: offset + length, tokens: 0, text: chunk.text, vector: chunk.vector))
+            offset += length + 2
+        }
+        let written = try await store.replaceDocument(
+            id: documentId,
+            title: nil,
+            metadata: [:],
+            bytes: max(0, offset - 2),
+            chunks: rows
+        )
+        await applyToVectors(
+            removed: written.removed,
+            added: Array(zip(written.added, rows.map(\.vector))),
+            generation: written.generation
         )
     }
 
@@ -173,11 +233,7 @@ public actor RAGIndex {
     @discardableResult
     public func delete(documentId: String) async throws(SDKException) -> Bool {
         guard let removed = try await store.deleteDocument(id: documentId) else { return false }
-        if var cached = vectors, vectorsGeneration == removed.generation - 1 {
-            cached.remove(removed.removed)
-            vectors = cached
-            vectorsGeneration = removed.generation
-        }
+        await applyToVectors(removed: removed.removed, added: [], generation: removed.generation)
         sdk.events.publish(.documentDeleted(index: name, documentId: documentId))
         return true
     }
@@ -239,10 +295,11 @@ public actor RAGIndex {
             keyword = try await store.bm25(match, limit: candidates, documents: allowed)
         }
         if options.mode != .bm25, let vector {
-            let index = try await currentVectors()
             var allowedChunks: Set<Int64>?
             if let allowed { allowedChunks = try await store.chunkIds(inDocuments: allowed) }
-            semantic = index.search(vector, k: candidates, allowed: allowedChunks).map { ($0.id, Double($0.score)) }
+            semantic = try await vectorSearch(vector, k: candidates, allowed: allowedChunks).map {
+                ($0.id, Double($0.score))
+            }
         }
         let ranked: [(Int64, Double)]
         switch options.mode {
@@ -298,15 +355,97 @@ public actor RAGIndex {
         return unique.map { "\"\($0)\"" }.joined(separator: " OR ")
     }
 
-    /// The vectors, reloaded when another process (or another handle) has written since.
-    private func currentVectors() async throws(SDKException) -> ExactVectorIndex {
+    /// The `k` chunks nearest to `vector`: exact below the threshold or with a filter,
+    /// approximate above it.
+    package func vectorSearch(_ vector: [Float], k: Int, allowed: Set<Int64>? = nil) async throws(SDKException)
+        -> [(id: Int64, score: Float)]
+    {
+        switch try await currentVectors() {
+        case .exact(let index): return index.search(vector, k: k, allowed: allowed)
+        case .approximate(let index):
+            if let allowed { return index.exactSearch(vector, k: k, allowed: allowed) }
+            return index.search(vector, k: k, ef: max(searchBeam, k))
+        }
+    }
+
+    /// Exact search whatever the index uses, the ground truth for measuring recall.
+    package func exactVectorSearch(_ vector: [Float], k: Int) async throws(SDKException) -> [(id: Int64, score: Float)] {
+        switch try await currentVectors() {
+        case .exact(let index): return index.search(vector, k: k)
+        case .approximate(let index): return index.exactSearch(vector, k: k)
+        }
+    }
+
+    /// Sets the size from which vector search is approximate, and the beam of approximate
+    /// search; the next search rebuilds what it needs.
+    package func configureVectorSearch(approximateThreshold: Int, searchBeam: Int) {
+        self.approximateThreshold = max(1, approximateThreshold)
+        self.searchBeam = max(1, searchBeam)
+        vectors = nil
+        vectorsGeneration = -1
+    }
+
+    /// The vectors, reloaded when another process (or another handle) has written since;
+    /// above the threshold, the saved approximate graph is loaded and brought up to date,
+    /// or built, and saved.
+    private func currentVectors() async throws(SDKException) -> VectorSearch {
         let generation = try await store.generation()
         if let vectors, vectorsGeneration == generation { return vectors }
         let loaded = try await store.allVectors(dimension: dimension)
-        let index = ExactVectorIndex(dimension: dimension, ids: loaded.ids, data: loaded.data)
-        vectors = index
+        let search: VectorSearch
+        if loaded.ids.count < approximateThreshold {
+            search = .exact(ExactVectorIndex(dimension: dimension, ids: loaded.ids, data: loaded.data))
+        } else {
+            var byId: [Int64: ArraySlice<Float>] = [:]
+            byId.reserveCapacity(loaded.ids.count)
+            for (row, id) in loaded.ids.enumerated() {
+                byId[id] = loaded.data[(row * dimension)..<((row + 1) * dimension)]
+            }
+            var graph = try await store.loadVectorIndex().flatMap { saved in
+                HNSWIndex.deserialize(saved.data, vectors: byId, dimension: dimension)
+            }
+            let stale = graph.map { $0.nodeCount - $0.count > $0.count / 4 } ?? true
+            if stale { graph = HNSWIndex(dimension: dimension) }
+            var index = graph!
+            var changed = stale
+            for (row, id) in loaded.ids.enumerated() where index.nodes[id] == nil {
+                index.add(id, Array(loaded.data[(row * dimension)..<((row + 1) * dimension)]))
+                changed = true
+            }
+            if changed || index.count != loaded.ids.count {
+                logger.info("Saving the vector graph of \(name) (\(index.count) chunks)")
+                try await store.saveVectorIndex(index.serialized(), generation: loaded.generation)
+            }
+            unsavedGraphChanges = 0
+            search = .approximate(index)
+        }
+        vectors = search
         vectorsGeneration = loaded.generation
-        return index
+        return search
+    }
+
+    /// Brings the cached vectors up to a write this handle made, when they were current
+    /// before it; otherwise the next search reloads them.
+    private func applyToVectors(removed: [Int64], added: [(Int64, [Float])], generation: Int64) async {
+        guard var cached = vectors, vectorsGeneration == generation - 1 else { return }
+        cached.apply(removed: removed, added: added)
+        let crossed: Bool
+        if case .exact = cached { crossed = cached.count >= approximateThreshold } else { crossed = false }
+        if crossed {
+            vectors = nil
+            vectorsGeneration = -1
+            return
+        }
+        vectors = cached
+        vectorsGeneration = generation
+        if case .approximate(let graph) = cached {
+            unsavedGraphChanges += removed.count + added.count
+            // The graph is a cache that the next open repairs: save it now and then, not per document.
+            if unsavedGraphChanges >= 2_000 {
+                try? await store.saveVectorIndex(graph.serialized(), generation: generation)
+                unsavedGraphChanges = 0
+            }
+        }
     }
 
     // MARK: Answers
@@ -414,7 +553,7 @@ public actor RAGIndex {
             chunks: counts.chunks,
             tokens: counts.tokens,
             databaseBytes: bytes,
-            vectorSearch: "exact"
+            vectorSearch: counts.chunks >= approximateThreshold ? "hnsw" : "exact"
         )
     }
 
@@ -423,8 +562,12 @@ public actor RAGIndex {
         try await store.documentIds()
     }
 
-    /// Closes the database. Later calls fail; open the index again to use it.
-    public func close() {
+    /// Saves what is worth keeping and closes the database. Later calls fail; open the
+    /// index again to use it.
+    public func close() async {
+        if case .approximate(let graph) = vectors, unsavedGraphChanges > 0 {
+            try? await store.saveVectorIndex(graph.serialized(), generation: vectorsGeneration)
+        }
         store.close()
         vectors = nil
     }
