@@ -16,6 +16,15 @@ let cliBinary: URL = {
 
 /// Runs the CLI; returns its exit status, standard output and standard error.
 func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let (process, out, err) = try startCLI(arguments)
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+}
+
+/// Starts the CLI without waiting for it, for tests that run several at once.
+func startCLI(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
     let process = Process()
     process.executableURL = cliBinary
     process.arguments = arguments
@@ -24,10 +33,7 @@ func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: Stri
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    return (process, out, err)
 }
 
 func json(_ line: Substring) throws -> [String: Any] {

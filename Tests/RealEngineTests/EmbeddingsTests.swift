@@ -154,6 +154,22 @@ extension RealEngineTests {
                 #expect(answer.sources.first?.documentId == "wifi")
                 #expect(answer.text.localizedCaseInsensitiveContains("lighthouse"), "\(answer.text)")
                 #expect(answer.citations.allSatisfy { $0.number >= 1 && $0.number <= answer.sources.count })
+
+                // The language model as a second stage: it reads the candidates and reorders them.
+                let reranked = try await index.searchWithTimings(
+                    "What is the name of the wireless network?",
+                    options: RAGSearchOptions(topK: 2, reranker: .languageModel(candidates: 4))
+                )
+                #expect(reranked.results.count == 2)
+                #expect(reranked.rerankMs > 0)
+                #expect(zip(reranked.results, reranked.results.dropFirst()).allSatisfy { $0.score >= $1.score })
+                // SmolLM2-135M is a weak judge: check the mechanics (it reorders the first
+                // stage's candidates), not its taste.
+                let candidates = try await index.search(
+                    "What is the name of the wireless network?",
+                    options: RAGSearchOptions(topK: 4)
+                )
+                #expect(Set(reranked.results.map(\.chunkId)).isSubset(of: candidates.map(\.chunkId)))
             }
         }
     }

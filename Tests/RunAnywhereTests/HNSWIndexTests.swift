@@ -1,7 +1,8 @@
 import Foundation
-@_spi(Backend) @testable import RunAnywhere
 import RunAnywhereTesting
 import Testing
+
+@_spi(Backend) @testable import RunAnywhere
 
 /// Clustered unit vectors, like text embeddings: a few hundred centres with noise around them.
 private func clusteredVectors(count: Int, dimension: Int, seed: UInt64) -> [[Float]] {

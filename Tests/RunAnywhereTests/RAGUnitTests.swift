@@ -133,8 +133,10 @@ struct RAGUnitTests {
         #expect(abs(fused[0].1 - (1.0 / 62 + 1.0 / 61)) < 1e-12)
         #expect(
             RAGIndex.keywordQuery("What's the Wi-Fi \"password\" OR NOT?")
-                == #""what" OR "s" OR "the" OR "wi" OR "fi" OR "password" OR "or" OR "not""#
+                == #""wi" OR "fi" OR "password""#
         )
+        // Only function words: they are kept, or nothing would match.
+        #expect(RAGIndex.keywordQuery("Who is it?") == #""who" OR "is" OR "it""#)
         #expect(RAGIndex.keywordQuery("?!") == nil)
     }
 
@@ -330,6 +332,13 @@ struct RAGUnitTests {
             await expectCode(.invalidDocument) { try await index.ingest(documentId: " ", text: "text") }
             await expectCode(.emptyText) { _ = try await index.search("  ") }
             await expectCode(.invalidInput) { _ = try await index.search("x", options: RAGSearchOptions(topK: 0)) }
+            let rerank = RAGSearchOptions(reranker: .languageModel(candidates: 5))
+            await expectCode(.modelNotLoaded) { _ = try await index.search("router", options: rerank) }
+            try await sdk.loadModel(DeterministicModels.llm)
+            await expectCode(.backendError) { _ = try await index.search("router", options: rerank) }
+            await expectCode(.invalidInput) {
+                _ = try await index.search("router", options: RAGSearchOptions(reranker: .languageModel(candidates: 0)))
+            }
             #expect(try await index.stats() == before)
             await expectCode(.invalidInput) { _ = try await sdk.createRAGIndex("../escape") }
             await expectCode(.invalidInput) { _ = try await sdk.createRAGIndex(".hidden") }

@@ -18,8 +18,10 @@ package enum VectorMath {
             let b0 = UnsafeRawPointer(pb + i).loadUnaligned(as: SIMD8<Float>.self)
             let a1 = UnsafeRawPointer(pa + i + 8).loadUnaligned(as: SIMD8<Float>.self)
             let b1 = UnsafeRawPointer(pb + i + 8).loadUnaligned(as: SIMD8<Float>.self)
-            acc0 = acc0.addingProduct(a0, b0)
-            acc1 = acc1.addingProduct(a1, b1)
+            // Multiply then add: `addingProduct` is a fused multiply-add, which without an
+            // FMA target feature becomes a libm call per lane (ten times slower here).
+            acc0 += a0 * b0
+            acc1 += a1 * b1
             i += 16
         }
         var sum = (acc0 + acc1).sum()

@@ -253,7 +253,9 @@ struct HNSWIndex: Sendable {
     /// The graph without its vectors (they are in the database), for ``deserialize(_:vectors:)``.
     func serialized() -> Data {
         var out = Data()
-        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
+        func put<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+        }
         put(Self.magic)
         put(UInt32(1))
         put(UInt32(dimension))

@@ -173,13 +173,24 @@ public actor RAGIndex {
 
     /// Stores a document whose chunks are already embedded (benchmarks use it to build big
     /// indexes from synthetic vectors). Chunks are joined by blank lines for their offsets.
-    package func ingestEmbedded(documentId: String, chunks: [(text: String, vector: [Float])]) async throws(SDKException) {
+    package func ingestEmbedded(
+        documentId: String,
+        chunks: [(text: String, vector: [Float])]
+    ) async throws(SDKException) {
         var offset = 0
         var rows: [RAGStore.NewChunk] = []
         for chunk in chunks {
             guard chunk.vector.count == dimension else { throw mismatch(chunk.vector.count) }
             let length = chunk.text.utf8.count
-            rows.append(RAGStore.NewChunk(start: offset, end: offset + length, tokens: 0, text: chunk.text, vector: chunk.vector))
+            rows.append(
+                RAGStore.NewChunk(
+                    start: offset,
+                    end: offset + length,
+                    tokens: 0,
+                    text: chunk.text,
+                    vector: chunk.vector
+                )
+            )
             offset += length + 2
         }
         let written = try await store.replaceDocument(
@@ -205,7 +216,9 @@ public actor RAGIndex {
     /// file, or a bad JSONL line, fails the call with `.invalidDocument` and ingests
     /// nothing. Each document is then its own transaction.
     ///
-    /// - Parameter progress: called after each document with (documents done, total).
+    /// - Parameters:
+    ///   - files: Files and folders to read.
+    ///   - progress: Called after each document with (documents done, total).
     @discardableResult
     public func ingest(
         files: [URL],
@@ -269,11 +282,23 @@ public actor RAGIndex {
             embeddingMs = embedded.durationMs
         }
         let start = ContinuousClock.now
-        let results = try await rank(query, vector: queryVector, options: options)
+        var firstStage = options
+        if let reranker = options.reranker { firstStage.topK = max(options.topK, reranker.candidates) }
+        var results = try await rank(query, vector: queryVector, options: firstStage)
+        let searchMs = start.duration(to: .now).milliseconds
+        var rerankMs = 0.0
+        if let reranker = options.reranker {
+            let rerankStart = ContinuousClock.now
+            results = Array(
+                try await reranker.rerank(results, query: query, llm: sdk.runtime().llm).prefix(options.topK)
+            )
+            rerankMs = rerankStart.duration(to: .now).milliseconds
+        }
         return RAGSearchResponse(
             results: results,
             queryEmbeddingMs: embeddingMs,
-            searchMs: start.duration(to: .now).milliseconds
+            searchMs: searchMs,
+            rerankMs: rerankMs
         )
     }
 
@@ -351,13 +376,29 @@ public actor RAGIndex {
         if !current.isEmpty { words.append(current) }
         var seen: Set<String> = []
         let unique = words.map { $0.lowercased() }.filter { seen.insert($0).inserted }
-        guard !unique.isEmpty else { return nil }
-        return unique.map { "\"\($0)\"" }.joined(separator: " OR ")
+        // Words in nearly every chunk add almost nothing to BM25 but make SQLite score every
+        // chunk that has them; a query of only such words keeps them.
+        let content = unique.filter { !Self.stopwords.contains($0) }
+        let terms = content.isEmpty ? unique : content
+        guard !terms.isEmpty else { return nil }
+        return terms.map { "\"\($0)\"" }.joined(separator: " OR ")
     }
+
+    /// Common English function words, left out of keyword queries.
+    static let stopwords: Set<String> = [
+        "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for", "from", "had",
+        "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or",
+        "our", "s", "so", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we",
+        "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your",
+    ]
 
     /// The `k` chunks nearest to `vector`: exact below the threshold or with a filter,
     /// approximate above it.
-    package func vectorSearch(_ vector: [Float], k: Int, allowed: Set<Int64>? = nil) async throws(SDKException)
+    package func vectorSearch(
+        _ vector: [Float],
+        k: Int,
+        allowed: Set<Int64>? = nil
+    ) async throws(SDKException)
         -> [(id: Int64, score: Float)]
     {
         switch try await currentVectors() {
@@ -369,7 +410,8 @@ public actor RAGIndex {
     }
 
     /// Exact search whatever the index uses, the ground truth for measuring recall.
-    package func exactVectorSearch(_ vector: [Float], k: Int) async throws(SDKException) -> [(id: Int64, score: Float)] {
+    package func exactVectorSearch(_ vector: [Float], k: Int) async throws(SDKException) -> [(id: Int64, score: Float)]
+    {
         switch try await currentVectors() {
         case .exact(let index): return index.search(vector, k: k)
         case .approximate(let index): return index.exactSearch(vector, k: k)
@@ -532,7 +574,7 @@ public actor RAGIndex {
         }
         if sources.isEmpty { context += "(none)\n" }
         let messages = [ChatMessage(role: .system, content: context), ChatMessage(role: .user, content: question)]
-        return (sources, messages, retrieval.queryEmbeddingMs + retrieval.searchMs)
+        return (sources, messages, retrieval.queryEmbeddingMs + retrieval.searchMs + retrieval.rerankMs)
     }
 
     // MARK: Information

@@ -13,6 +13,8 @@ public struct RAGSearchOptions: Sendable, Equatable, Codable {
     public var fusionK: Double
     /// How many candidates each list contributes to fusion (at least `topK`).
     public var fusionCandidates: Int
+    /// A second stage over the best candidates, or none.
+    public var reranker: RAGReranker?
 
     /// Creates options.
     public init(
@@ -20,18 +22,23 @@ public struct RAGSearchOptions: Sendable, Equatable, Codable {
         mode: RAGSearchMode = .hybrid,
         filter: [String: String] = [:],
         fusionK: Double = 60,
-        fusionCandidates: Int = 50
+        fusionCandidates: Int = 50,
+        reranker: RAGReranker? = nil
     ) {
         self.topK = topK
         self.mode = mode
         self.filter = filter
         self.fusionK = fusionK
         self.fusionCandidates = fusionCandidates
+        self.reranker = reranker
     }
 
     func validate() throws(SDKException) {
         guard topK >= 1, topK <= 10_000 else {
             throw SDKException(.invalidInput, "topK must be between 1 and 10000, not \(topK)")
+        }
+        if let reranker, reranker.candidates < 1 || reranker.candidates > 1000 {
+            throw SDKException(.invalidInput, "A reranker reads 1…1000 candidates, not \(reranker.candidates)")
         }
         guard fusionK >= 0, fusionK.isFinite else {
             throw SDKException(.invalidInput, "fusionK must be a finite number ≥ 0, not \(fusionK)")

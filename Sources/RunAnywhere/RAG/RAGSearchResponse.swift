@@ -9,11 +9,14 @@ public struct RAGSearchResponse: Sendable, Equatable {
     /// Time spent searching the index, in milliseconds: keyword and vector search, fusion
     /// and reading the chunks.
     public var searchMs: Double
+    /// Time spent reranking, in milliseconds (0 without a reranker).
+    public var rerankMs: Double
 
     /// Creates a response.
-    public init(results: [RAGSearchResult], queryEmbeddingMs: Double, searchMs: Double) {
+    public init(results: [RAGSearchResult], queryEmbeddingMs: Double, searchMs: Double, rerankMs: Double = 0) {
         self.results = results
         self.queryEmbeddingMs = queryEmbeddingMs
         self.searchMs = searchMs
+        self.rerankMs = rerankMs
     }
 }

@@ -310,18 +310,26 @@ final class RAGStore: Sendable {
     func bm25(_ query: String, limit: Int, documents: Set<String>?) async throws(SDKException) -> [(Int64, Double)] {
         do {
             return try await pool.read { db in
+                guard let documents else {
+                    // FTS5's own `rank` column (BM25), without a join: SQLite sorts only ids and scores.
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: "SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
+                        arguments: [query, limit]
+                    )
+                    return rows.map { ($0["id"], -($0["rank"] as Double)) }
+                }
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT chunks_fts.rowid AS id, bm25(chunks_fts) AS rank, chunks.document_id AS document
+                        SELECT chunks_fts.rowid AS id, chunks_fts.rank AS rank, chunks.document_id AS document
                         FROM chunks_fts JOIN chunks ON chunks.id = chunks_fts.rowid
-                        WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?
+                        WHERE chunks_fts MATCH ? ORDER BY chunks_fts.rank
                         """,
-                    arguments: [query, documents == nil ? limit : -1]
+                    arguments: [query]
                 )
                 var hits: [(Int64, Double)] = []
-                for row in rows {
-                    if let documents, !documents.contains(row["document"] as String) { continue }
+                for row in rows where documents.contains(row["document"] as String) {
                     hits.append((row["id"], -(row["rank"] as Double)))
                     if hits.count == limit { break }
                 }

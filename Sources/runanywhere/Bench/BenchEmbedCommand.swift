@@ -31,7 +31,7 @@ extension BenchCommand {
         @Option(help: "Embedding model id.") var model = CLI.Defaults.embedding
         @Option(help: "Number of texts per repetition.") var texts = 256
         @Option(name: .customLong("batch-tokens"), help: "Token budget of one engine call, for both.")
-        var batchTokens = 2048
+        var batchTokens = 512
         @OptionGroup var baseline: BaselineOptions
 
         struct Sample: Codable {

@@ -205,7 +205,9 @@ extension BenchCommand {
             print(
                 "Query embedding: p50 \(CLI.format(report.queryEmbedding.p50Ms, 2)) ms, p95 \(CLI.format(report.queryEmbedding.p95Ms, 2)) ms"
             )
-            print("   chunks  search  hybrid p50/p95 ms   bm25 p95   vector p95   exact p95   hnsw p95   recall@10   RSS MB")
+            print(
+                "   chunks  search  hybrid p50/p95 ms   bm25 p95   vector p95   exact p95   hnsw p95   recall@10   RSS MB"
+            )
             for size in reports {
                 print(
                     String(
@@ -267,11 +269,22 @@ private struct TextGenerator {
         words[Int(random.next() % UInt64(words.count))]
     }
 
+    /// A made-up name from a Zipf-like lexicon of about 8,000: a few are common, most rare,
+    /// as names and terms are in real text.
+    private mutating func name() -> String {
+        let syllables = [
+            "ka", "lo", "mi", "ne", "ru", "sa", "te", "vo", "zi", "ba", "do", "fu", "ge", "hi", "jo", "pe",
+            "qu", "wa", "xe", "yo",
+        ]
+        let rank = Int(pow(8000.0, random.nextUnit()))  // log-uniform: Zipf-like frequencies
+        return (0..<3).map { syllables[(rank / [1, 20, 400][$0]) % 20] }.joined()
+    }
+
     mutating func sentence() -> String {
-        "\(pick(Self.subjects)) \(pick(Self.verbs)) \(pick(Self.objects)) \(pick(Self.times))."
+        "\(pick(Self.subjects)) at \(name()) \(pick(Self.verbs)) \(pick(Self.objects)) for \(name()) \(pick(Self.times))."
     }
 
     mutating func question() -> String {
-        "Who \(pick(Self.verbs)) \(pick(Self.objects)) \(pick(Self.times))?"
+        "Who at \(name()) \(pick(Self.verbs)) \(pick(Self.objects)) \(pick(Self.times))?"
     }
 }
