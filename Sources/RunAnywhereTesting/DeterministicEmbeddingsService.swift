@@ -54,18 +54,7 @@ struct DeterministicEmbeddingsService: EmbeddingsService {
 
     /// Runs of letters and digits, lower-cased.
     static func words(in text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for scalar in text.lowercased().unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                current.unicodeScalars.append(scalar)
-            } else if !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
+        AlphanumericWords.split(text.lowercased())
     }
 
     /// FNV-1a of the word's UTF-8, folded to a non-negative `Int32`.
@@ -80,15 +69,8 @@ struct DeterministicEmbeddingsService: EmbeddingsService {
 
     /// A unit vector drawn from SplitMix64 seeded by the token id.
     static func vector(for token: Int32, dimension: Int) -> [Float] {
-        var state = UInt64(UInt32(bitPattern: token)) &+ 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        let raw = (0..<dimension).map { _ in Float(Double(next() >> 11) / Double(1 << 53)) * 2 - 1 }
+        var random = SplitMix(seed: UInt64(UInt32(bitPattern: token)) &+ 0x9E37_79B9_7F4A_7C15)
+        let raw = (0..<dimension).map { _ in Float(random.nextUnit()) * 2 - 1 }
         let norm = raw.reduce(0) { $0 + $1 * $1 }.squareRoot()
         return raw.map { $0 / norm }
     }

@@ -53,12 +53,7 @@ actor EmbeddingsCapability {
 
     /// Content tokens of `text` in the loaded model's vocabulary.
     func tokenCount(_ text: String) async throws(SDKException) -> Int {
-        let service = try await service()
-        do {
-            return try await service.tokenize(text).count
-        } catch {
-            throw SDKException.wrap(error, as: .backendError, "Tokenizing for embeddings failed")
-        }
+        try await tokenCounts([text])[0]
     }
 
     /// Content tokens of each text, in one trip to the capability.

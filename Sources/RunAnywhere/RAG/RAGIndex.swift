@@ -363,19 +363,8 @@ public actor RAGIndex {
     /// The query's words as an FTS5 expression: each word quoted (so no word is an
     /// operator), any of them matching; nil when the query has no words.
     static func keywordQuery(_ query: String) -> String? {
-        var words: [String] = []
-        var current = ""
-        for scalar in query.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                current.unicodeScalars.append(scalar)
-            } else if !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { words.append(current) }
         var seen: Set<String> = []
-        let unique = words.map { $0.lowercased() }.filter { seen.insert($0).inserted }
+        let unique = AlphanumericWords.split(query).map { $0.lowercased() }.filter { seen.insert($0).inserted }
         // Words in nearly every chunk add almost nothing to BM25 but make SQLite score every
         // chunk that has them; a query of only such words keeps them.
         let content = unique.filter { !Self.stopwords.contains($0) }

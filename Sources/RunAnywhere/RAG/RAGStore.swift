@@ -236,7 +236,11 @@ final class RAGStore: Sendable {
 
     private static func bumpGeneration(_ db: Database) throws -> Int64 {
         try db.execute(sql: "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
-        return try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'") ?? 0
+        return try readGeneration(db)
+    }
+
+    private static func readGeneration(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'") ?? 0
     }
 
     /// Stores the serialized approximate index built at `generation`.
@@ -258,9 +262,7 @@ final class RAGStore: Sendable {
     /// Writes so far; every write adds one. Another process's write shows here.
     func generation() async throws(SDKException) -> Int64 {
         do {
-            return try await pool.read { db in
-                try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'") ?? 0
-            }
+            return try await pool.read { db in try Self.readGeneration(db) }
         } catch {
             throw Self.map(error, "Cannot read the RAG index")
         }
@@ -270,8 +272,7 @@ final class RAGStore: Sendable {
     func allVectors(dimension: Int) async throws(SDKException) -> (generation: Int64, ids: [Int64], data: [Float]) {
         do {
             return try await pool.read { db in
-                let generation =
-                    try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'") ?? 0
+                let generation = try Self.readGeneration(db)
                 var ids: [Int64] = []
                 var data: [Float] = []
                 let cursor = try Row.fetchCursor(db, sql: "SELECT id, embedding FROM chunks ORDER BY id")

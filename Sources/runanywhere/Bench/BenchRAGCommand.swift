@@ -32,6 +32,11 @@ extension BenchCommand {
         struct Latency: Encodable {
             var p50Ms: Double
             var p95Ms: Double
+
+            init(_ samples: [Double]) {
+                p50Ms = CLI.percentile(samples, 0.5)
+                p95Ms = CLI.percentile(samples, 0.95)
+            }
         }
 
         struct SizeReport: Encodable {
@@ -148,7 +153,7 @@ extension BenchCommand {
                         )
                         ms.append(begin.duration(to: .now).milliseconds)
                     }
-                    return Latency(p50Ms: CLI.percentile(ms, 0.5), p95Ms: CLI.percentile(ms, 0.95))
+                    return Latency(ms)
                 }
                 let hybrid = try await time(.hybrid)
                 let bm25 = try await time(.bm25)
@@ -177,11 +182,8 @@ extension BenchCommand {
                         hybrid: hybrid,
                         bm25: bm25,
                         vector: vector,
-                        exactVector: Latency(p50Ms: CLI.percentile(exactMs, 0.5), p95Ms: CLI.percentile(exactMs, 0.95)),
-                        approximateVector: Latency(
-                            p50Ms: CLI.percentile(approxMs, 0.5),
-                            p95Ms: CLI.percentile(approxMs, 0.95)
-                        ),
+                        exactVector: Latency(exactMs),
+                        approximateVector: Latency(approxMs),
                         recallAt10: Double(found) / Double(queryVectors.count * topK),
                         graphBuildSeconds: stats.vectorSearch == "hnsw" ? loadSeconds : 0,
                         residentMB: Self.residentMB()
@@ -193,7 +195,7 @@ extension BenchCommand {
                 topK: topK,
                 queries: queries,
                 ingest: ingest,
-                queryEmbedding: Latency(p50Ms: CLI.percentile(queryMs, 0.5), p95Ms: CLI.percentile(queryMs, 0.95)),
+                queryEmbedding: Latency(queryMs),
                 realEmbeddingsPerSecond: Double(real) / embedSeconds,
                 sizes: reports
             )
