@@ -132,12 +132,12 @@ struct RAGUnitTests {
         #expect(fused.map(\.0) == [2, 1, 3])
         #expect(abs(fused[0].1 - (1.0 / 62 + 1.0 / 61)) < 1e-12)
         #expect(
-            RAGIndex.keywordQuery("What's the Wi-Fi \"password\" OR NOT?")
+            KeywordIndex.ftsQuery("What's the Wi-Fi \"password\" OR NOT?")
                 == #""wi" OR "fi" OR "password""#
         )
         // Only function words: they are kept, or nothing would match.
-        #expect(RAGIndex.keywordQuery("Who is it?") == #""who" OR "is" OR "it""#)
-        #expect(RAGIndex.keywordQuery("?!") == nil)
+        #expect(KeywordIndex.ftsQuery("Who is it?") == #""who" OR "is" OR "it""#)
+        #expect(KeywordIndex.ftsQuery("?!") == nil)
     }
 
     @Test("An index persists: a new SDK instance on the same home finds the same results")

@@ -59,7 +59,7 @@ struct ExactVectorIndex: Sendable {
     /// normalized vectors), best first; `allowed` filters chunk ids.
     func search(_ query: [Float], k: Int, allowed: Set<Int64>? = nil) -> [(id: Int64, score: Float)] {
         guard k > 0, query.count == dimension, !ids.isEmpty else { return [] }
-        var best = TopK(k)
+        var best = TopK<Float>(k)
         data.withUnsafeBufferPointer { all in
             query.withUnsafeBufferPointer { q in
                 for row in 0..<ids.count {
@@ -74,9 +74,9 @@ struct ExactVectorIndex: Sendable {
 }
 
 /// The `k` highest-scoring items seen, kept in a min-heap.
-struct TopK: Sendable {
+struct TopK<Score: Comparable & Sendable>: Sendable {
     let k: Int
-    private(set) var heap: [(item: Int, score: Float)] = []
+    private(set) var heap: [(item: Int, score: Score)] = []
 
     init(_ k: Int) {
         self.k = k
@@ -84,9 +84,9 @@ struct TopK: Sendable {
     }
 
     /// The lowest score kept, once `k` items are in.
-    var threshold: Float? { heap.count == k ? heap[0].score : nil }
+    var threshold: Score? { heap.count == k ? heap[0].score : nil }
 
-    mutating func offer(_ item: Int, _ score: Float) {
+    mutating func offer(_ item: Int, _ score: Score) {
         if heap.count < k {
             heap.append((item, score))
             var child = heap.count - 1
@@ -113,7 +113,7 @@ struct TopK: Sendable {
     }
 
     /// Best first; ties by item, so results are stable.
-    func sorted() -> [(item: Int, score: Float)] {
+    func sorted() -> [(item: Int, score: Score)] {
         heap.sorted { $0.score != $1.score ? $0.score > $1.score : $0.item < $1.item }
     }
 }

@@ -133,7 +133,7 @@ struct HNSWIndex: Sendable {
 
     /// Exact search over the live nodes (for filters, and to measure recall).
     func exactSearch(_ query: [Float], k: Int, allowed: Set<Int64>? = nil) -> [(id: Int64, score: Float)] {
-        var best = TopK(k)
+        var best = TopK<Float>(k)
         data.withUnsafeBufferPointer { all in
             query.withUnsafeBufferPointer { q in
                 for (id, node) in nodes {

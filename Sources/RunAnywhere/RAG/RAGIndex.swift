@@ -36,10 +36,13 @@ public actor RAGIndex {
     public nonisolated let chunking: RAGChunkingOptions
 
     private let sdk: RunAnywhereSDK
-    private let store: RAGStore
+    let store: RAGStore
     /// The vectors as of `vectorsGeneration`; nil until the first vector search.
     private var vectors: VectorSearch?
     private var vectorsGeneration: Int64 = -1
+    /// The keyword postings as of `keywordsGeneration`; nil until the first keyword search.
+    private var keywords: KeywordIndex?
+    private var keywordsGeneration: Int64 = -1
     /// Changes to the approximate graph since it was last saved.
     private var unsavedGraphChanges = 0
     /// From this many chunks on, vector search uses the approximate (HNSW) graph.
@@ -152,9 +155,9 @@ public actor RAGIndex {
             bytes: text.utf8.count,
             chunks: chunks
         )
-        await applyToVectors(
+        await applyToCaches(
             removed: written.removed,
-            added: Array(zip(written.added, chunks.map(\.vector))),
+            added: zip(written.added, chunks).map { ($0, $1.text, $1.vector) },
             generation: written.generation
         )
         let totalMs = start.duration(to: .now).milliseconds
@@ -200,9 +203,9 @@ public actor RAGIndex {
             bytes: max(0, offset - 2),
             chunks: rows
         )
-        await applyToVectors(
+        await applyToCaches(
             removed: written.removed,
-            added: Array(zip(written.added, rows.map(\.vector))),
+            added: zip(written.added, rows).map { ($0, $1.text, $1.vector) },
             generation: written.generation
         )
     }
@@ -246,7 +249,7 @@ public actor RAGIndex {
     @discardableResult
     public func delete(documentId: String) async throws(SDKException) -> Bool {
         guard let removed = try await store.deleteDocument(id: documentId) else { return false }
-        await applyToVectors(removed: removed.removed, added: [], generation: removed.generation)
+        await applyToCaches(removed: removed.removed, added: [], generation: removed.generation)
         sdk.events.publish(.documentDeleted(index: name, documentId: documentId))
         return true
     }
@@ -314,14 +317,19 @@ public actor RAGIndex {
         let allowed: Set<String>? = options.filter.isEmpty ? nil : try await store.documents(matching: options.filter)
         if let allowed, allowed.isEmpty { return [] }
         let candidates = options.mode == .hybrid ? max(options.topK, options.fusionCandidates) : options.topK
+        var allowedChunks: Set<Int64>?
+        if let allowed { allowedChunks = try await store.chunkIds(inDocuments: allowed) }
         var keyword: [(Int64, Double)] = []
         var semantic: [(Int64, Double)] = []
-        if options.mode != .vector, let match = Self.keywordQuery(query) {
-            keyword = try await store.bm25(match, limit: candidates, documents: allowed)
+        if options.mode != .vector {
+            let terms = KeywordIndex.queryTerms(query)
+            if !terms.isEmpty {
+                keyword = try await currentKeywords().search(terms, k: candidates, allowed: allowedChunks).map {
+                    ($0.id, $0.score)
+                }
+            }
         }
         if options.mode != .bm25, let vector {
-            var allowedChunks: Set<Int64>?
-            if let allowed { allowedChunks = try await store.chunkIds(inDocuments: allowed) }
             semantic = try await vectorSearch(vector, k: candidates, allowed: allowedChunks).map {
                 ($0.id, Double($0.score))
             }
@@ -359,27 +367,6 @@ public actor RAGIndex {
         }
         return scores.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
     }
-
-    /// The query's words as an FTS5 expression: each word quoted (so no word is an
-    /// operator), any of them matching; nil when the query has no words.
-    static func keywordQuery(_ query: String) -> String? {
-        var seen: Set<String> = []
-        let unique = AlphanumericWords.split(query).map { $0.lowercased() }.filter { seen.insert($0).inserted }
-        // Words in nearly every chunk add almost nothing to BM25 but make SQLite score every
-        // chunk that has them; a query of only such words keeps them.
-        let content = unique.filter { !Self.stopwords.contains($0) }
-        let terms = content.isEmpty ? unique : content
-        guard !terms.isEmpty else { return nil }
-        return terms.map { "\"\($0)\"" }.joined(separator: " OR ")
-    }
-
-    /// Common English function words, left out of keyword queries.
-    static let stopwords: Set<String> = [
-        "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for", "from", "had",
-        "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or",
-        "our", "s", "so", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we",
-        "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your",
-    ]
 
     /// The `k` chunks nearest to `vector`: exact below the threshold or with a filter,
     /// approximate above it.
@@ -455,11 +442,32 @@ public actor RAGIndex {
         return search
     }
 
-    /// Brings the cached vectors up to a write this handle made, when they were current
-    /// before it; otherwise the next search reloads them.
-    private func applyToVectors(removed: [Int64], added: [(Int64, [Float])], generation: Int64) async {
+    /// The keyword postings, rebuilt from the chunks' text when another process (or another
+    /// handle) has written since.
+    private func currentKeywords() async throws(SDKException) -> KeywordIndex {
+        let generation = try await store.generation()
+        if let keywords, keywordsGeneration == generation { return keywords }
+        let loaded = try await store.keywordIndex()
+        keywords = loaded.index
+        keywordsGeneration = loaded.generation
+        return loaded.index
+    }
+
+    /// Brings the cached vectors and postings up to a write this handle made, when they
+    /// were current before it; otherwise the next search reloads them.
+    private func applyToCaches(
+        removed: [Int64],
+        added: [(id: Int64, text: String, vector: [Float])],
+        generation: Int64
+    ) async {
+        if var cached = keywords, keywordsGeneration == generation - 1 {
+            cached.remove(removed)
+            for chunk in added { cached.add(chunk.id, text: chunk.text) }
+            keywords = cached
+            keywordsGeneration = generation
+        }
         guard var cached = vectors, vectorsGeneration == generation - 1 else { return }
-        cached.apply(removed: removed, added: added)
+        cached.apply(removed: removed, added: added.map { ($0.id, $0.vector) })
         let crossed: Bool
         if case .exact = cached { crossed = cached.count >= approximateThreshold } else { crossed = false }
         if crossed {

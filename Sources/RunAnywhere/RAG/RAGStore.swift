@@ -294,6 +294,23 @@ final class RAGStore: Sendable {
         }
     }
 
+    /// Keyword postings of every chunk's text, with the generation they belong to.
+    func keywordIndex() async throws(SDKException) -> (generation: Int64, index: KeywordIndex) {
+        do {
+            return try await pool.read { db in
+                let generation = try Self.readGeneration(db)
+                var index = KeywordIndex()
+                let cursor = try Row.fetchCursor(db, sql: "SELECT id, text FROM chunks ORDER BY id")
+                while let row = try cursor.next() {
+                    index.add(row["id"], text: row["text"])
+                }
+                return (generation, index)
+            }
+        } catch {
+            throw Self.map(error, "Cannot read the chunks of the RAG index")
+        }
+    }
+
     /// The stored approximate index, if any, with the generation it was built at.
     func loadVectorIndex() async throws(SDKException) -> (generation: Int64, data: Data)? {
         do {
@@ -307,34 +324,16 @@ final class RAGStore: Sendable {
         }
     }
 
-    /// BM25 ranking of chunks for an FTS5 query; scores are negated so higher is better.
-    func bm25(_ query: String, limit: Int, documents: Set<String>?) async throws(SDKException) -> [(Int64, Double)] {
+    /// SQLite FTS5's own BM25 ranking for a MATCH expression, scores negated so higher is
+    /// better: the reference that the in-memory ``KeywordIndex`` is tested against.
+    func ftsBM25(_ query: String, limit: Int) async throws(SDKException) -> [(id: Int64, score: Double)] {
         do {
             return try await pool.read { db in
-                guard let documents else {
-                    // FTS5's own `rank` column (BM25), without a join: SQLite sorts only ids and scores.
-                    let rows = try Row.fetchAll(
-                        db,
-                        sql: "SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
-                        arguments: [query, limit]
-                    )
-                    return rows.map { ($0["id"], -($0["rank"] as Double)) }
-                }
-                let rows = try Row.fetchAll(
+                try Row.fetchAll(
                     db,
-                    sql: """
-                        SELECT chunks_fts.rowid AS id, chunks_fts.rank AS rank, chunks.document_id AS document
-                        FROM chunks_fts JOIN chunks ON chunks.id = chunks_fts.rowid
-                        WHERE chunks_fts MATCH ? ORDER BY chunks_fts.rank
-                        """,
-                    arguments: [query]
-                )
-                var hits: [(Int64, Double)] = []
-                for row in rows where documents.contains(row["document"] as String) {
-                    hits.append((row["id"], -(row["rank"] as Double)))
-                    if hits.count == limit { break }
-                }
-                return hits
+                    sql: "SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
+                    arguments: [query, limit]
+                ).map { ($0["id"], -($0["rank"] as Double)) }
             }
         } catch {
             throw Self.map(error, "Keyword search failed")
