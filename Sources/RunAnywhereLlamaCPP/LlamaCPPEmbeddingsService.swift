@@ -2,7 +2,8 @@ internal import CLlama
 import Foundation
 @_spi(Backend) import RunAnywhere
 
-/// A GGUF embedding model (BERT-style, pooled) in llama.cpp.
+/// A GGUF embedding model (BERT-style, pooled) in llama.cpp, or a reranking model (rank
+/// pooling: a cross-encoder whose classifier head scores each window).
 ///
 /// Windows are packed into as few engine calls as fit: each call holds up to
 /// ``maxSequences`` windows, one sequence id each, within the context's token budget, and
@@ -12,6 +13,8 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
     nonisolated let model: ModelInfo
     nonisolated let dimension: Int
     nonisolated let maxTokensPerWindow: Int
+    nonisolated let isReranker: Bool
+    nonisolated let pairSeparator: [Int32]
     private let engine: Engine
     private let worker: WorkerThread
 
@@ -58,12 +61,22 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         deinit { free() }
     }
 
-    private init(model: ModelInfo, engine: Engine, worker: WorkerThread, dimension: Int, window: Int) {
+    private init(model: ModelInfo, engine: Engine, worker: WorkerThread, shape: Shape) {
         self.model = model
         self.engine = engine
         self.worker = worker
-        self.dimension = dimension
-        self.maxTokensPerWindow = window
+        self.dimension = shape.dimension
+        self.maxTokensPerWindow = shape.window
+        self.isReranker = shape.reranker
+        self.pairSeparator = shape.separator
+    }
+
+    /// What loading found out about the model.
+    private struct Shape: Sendable {
+        var dimension: Int
+        var window: Int
+        var reranker: Bool
+        var separator: [Int32]
     }
 
     static func load(
@@ -74,7 +87,7 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let worker = WorkerThread(name: "llama.embed.\(model.id)")
         do {
-            let (engine, dimension, window) = try await worker.run { () throws -> (Engine, Int, Int) in
+            let (engine, shape) = try await worker.run { () throws -> (Engine, Shape) in
                 var modelParams = llama_model_default_params()
                 modelParams.n_gpu_layers = 0
                 guard let handle = llama_model_load_from_file(path, modelParams) else {
@@ -115,21 +128,20 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
                     llama_model_free(handle)
                     throw SDKException(.modelLoadFailed, "llama.cpp could not create an embedding context for \(path)")
                 }
-                guard llama_pooling_type(context) != LLAMA_POOLING_TYPE_RANK else {
-                    llama_free(context)
-                    llama_model_free(handle)
-                    throw SDKException(
-                        .modelLoadFailed,
-                        "\(model.id) is a reranking model (rank pooling), not an embedding model"
-                    )
-                }
+                // Rank pooling: a cross-encoder whose head gives n_cls_out scores per sequence.
+                let reranker = llama_pooling_type(context) == LLAMA_POOLING_TYPE_RANK
                 guard let vocab = llama_model_get_vocab(handle) else {
                     llama_free(context)
                     llama_model_free(handle)
                     throw SDKException(.modelLoadFailed, "\(model.id) has no vocabulary")
                 }
                 let (prefix, suffix) = try specialTokens(vocab: vocab)
-                let dimension = Int(llama_model_n_embd(handle))
+                let dimension = Int(reranker ? llama_model_n_cls_out(handle) : UInt32(llama_model_n_embd(handle)))
+                // A pair reads [CLS] query [SEP] passage [SEP] (or the model's own markers):
+                // what ends a text, then the separator if the model has one of its own.
+                var separator = suffix
+                let sep = llama_vocab_sep(vocab)
+                if sep >= 0, !separator.contains(sep) { separator.append(sep) }
                 let window = min(trained > 0 ? trained : budget, budget) - prefix.count - suffix.count
                 guard window > 0, dimension > 0 else {
                     llama_free(context)
@@ -143,15 +155,9 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
                     prefix: prefix,
                     suffix: suffix
                 )
-                return (engine, dimension, window)
+                return (engine, Shape(dimension: dimension, window: window, reranker: reranker, separator: separator))
             }
-            return LlamaCPPEmbeddingsService(
-                model: model,
-                engine: engine,
-                worker: worker,
-                dimension: dimension,
-                window: window
-            )
+            return LlamaCPPEmbeddingsService(model: model, engine: engine, worker: worker, shape: shape)
         } catch {
             worker.stop()
             throw error

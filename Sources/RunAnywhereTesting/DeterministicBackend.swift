@@ -20,6 +20,8 @@ extension InferenceFramework {
 /// - **VAD**: energy based, the same detector the SDK uses when no VAD model is loaded.
 /// - **Embeddings**: bag of words, 256 dimensions: texts that share words are close, texts
 ///   that share none nearly orthogonal, so retrieval logic can be tested with exact expectations.
+/// - **Reranking** (`test-reranker`): a passage scores the share of the query's distinct
+///   words it contains.
 ///
 /// ``Timing`` simulates a slow model (a first-token delay, a token rate, processing
 /// delays), so an app can test its progress UI and its timeouts.
@@ -100,7 +102,7 @@ public struct DeterministicBackend: BackendModule {
         SpeechCode.encode(text, sampleRate: sampleRate)
     }
 
-    /// Offers LLM, STT, TTS, VAD and embedding services for models of framework `deterministic`.
+    /// Offers LLM, STT, TTS, VAD, embedding and reranking services for models of framework `deterministic`.
     public func register(with registry: ServiceRegistry) {
         let timing = self.timing
         func handles(_ category: ModelCategory) -> @Sendable (ModelInfo) -> Bool {
@@ -119,7 +121,7 @@ public struct DeterministicBackend: BackendModule {
             EnergyVADService()
         }
         registry.registerEmbeddings(name: name, priority: priority, canHandle: handles(.embedding)) { model, _ in
-            DeterministicEmbeddingsService(model: model)
+            DeterministicEmbeddingsService(model: model, isReranker: model.id == DeterministicModels.reranker)
         }
     }
 

@@ -5,10 +5,19 @@ import Synchronization
 /// Bag-of-words embeddings: a text's vector is the mean of one fixed pseudo-random unit
 /// vector per lower-cased word, so texts that share words are close and texts that share
 /// none are nearly orthogonal. The same text gives the same vector on every machine.
+///
+/// As a reranker (`test-reranker`), a passage's score is the share of the query's distinct
+/// words it contains.
 struct DeterministicEmbeddingsService: EmbeddingsService {
     let model: ModelInfo
-    let dimension = DeterministicEmbeddingsService.defaultDimension
+    let isReranker: Bool
     let maxTokensPerWindow = DeterministicEmbeddingsService.defaultWindow
+
+    var dimension: Int { isReranker ? 1 : Self.defaultDimension }
+    var pairSeparator: [Int32] { isReranker ? [Self.separator] : [] }
+
+    /// Joins a query and a passage; word ids are never negative.
+    static let separator: Int32 = -1
 
     /// Length of the vectors.
     static let defaultDimension = 256
@@ -20,6 +29,14 @@ struct DeterministicEmbeddingsService: EmbeddingsService {
     }
 
     func embed(windows: [[Int32]]) async throws -> [[Float]] {
+        if isReranker {
+            return windows.map { window in
+                let split = window.firstIndex(of: Self.separator) ?? window.endIndex
+                let query = Set(window[..<split])
+                let passage = Set(window[split...])
+                return [Float(query.intersection(passage).count) / Float(max(query.count, 1))]
+            }
+        }
         let dimension = self.dimension
         return windows.map { window in
             var sum = [Float](repeating: 0, count: dimension)

@@ -13,6 +13,8 @@ public enum DeterministicModels {
     public static let vad = "test-vad"
     /// The embedding model.
     public static let embedding = "test-embedding"
+    /// The reranking model.
+    public static let reranker = "test-reranker"
 
     static let all: [(id: String, name: String, category: ModelCategory)] = [
         (llm, "Deterministic LLM", .llm),
@@ -20,10 +22,12 @@ public enum DeterministicModels {
         (tts, "Deterministic voice", .speechSynthesis),
         (vad, "Deterministic VAD", .voiceActivityDetection),
         (embedding, "Deterministic embeddings", .embedding),
+        (reranker, "Deterministic reranker", .embedding),
     ]
 }
 
-/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts`, `test-vad` and `test-embedding`
+/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts`, `test-vad`, `test-embedding` and
+/// `test-reranker`
 /// (framework `InferenceFramework.deterministic`) in `sdk`, ready to load.
 ///
 /// Each model is a tiny descriptor file in the SDK's store, so loading, unloading,

@@ -56,6 +56,19 @@ extension RealEngineTests {
             #expect(results.count == 3)
             #expect(results.allSatisfy { ($0["text"] as? String)?.contains("attic") == true })
 
+            // A second stage: the LLM judges the first four; an embedding model is no reranker.
+            let reranked = try cli(
+                ["rag", "search", "house", "--query", "attic day 6", "--top-k", "2", "--rerank", "llm"]
+                    + ["--rerank-candidates", "4", "--json"] + h
+            )
+            #expect(reranked.status == 0, "\(reranked.err)")
+            #expect((try json(Substring(reranked.out))["results"] as? [[String: Any]])?.count == 2)
+            let notReranker = try cli(
+                ["rag", "search", "house", "--query", "attic", "--rerank", DefaultModelIds.embedding] + h
+            )
+            #expect(notReranker.status != 0)
+            #expect(notReranker.err.contains("invalid_input"), "\(notReranker.err)")
+
             let queries = home.appendingPathComponent("queries.jsonl")
             try #"{"id": "q1", "text": "garden"}\#n{"id": "q2", "text": "boiler"}"#.write(
                 to: queries,

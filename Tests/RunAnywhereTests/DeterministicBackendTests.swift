@@ -274,7 +274,9 @@ struct DeterministicBackendTests {
         let before = try first.availableModels()
         try registerDeterministicModels(in: first)
         #expect(try first.availableModels() == before)
-        #expect(before.map(\.id) == ["test-embedding", "test-llm", "test-stt", "test-tts", "test-vad"])
+        #expect(
+            before.map(\.id) == ["test-embedding", "test-llm", "test-reranker", "test-stt", "test-tts", "test-vad"]
+        )
         await first.shutdown()
         let second = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
         // Dates round-trip through ISO 8601 at whole seconds, so compare what identifies each model.

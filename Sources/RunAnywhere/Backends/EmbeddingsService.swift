@@ -23,8 +23,24 @@ import Foundation
     /// and may evaluate several windows in one engine call.
     func embed(windows: [[Int32]]) async throws -> [[Float]]
 
+    /// True for a reranking model (a cross-encoder): each window is a query and a passage
+    /// joined by ``pairSeparator``, and its "vector" is the model's relevance scores
+    /// (``dimension`` of them, usually one).
+    var isReranker: Bool { get }
+
+    /// Tokens that join a query and a passage into one window (e.g. BERT's `[SEP]`).
+    var pairSeparator: [Int32] { get }
+
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async
+}
+
+@_spi(Backend) extension EmbeddingsService {
+    /// Embedding models are not rerankers.
+    public var isReranker: Bool { false }
+
+    /// Nothing joins pairs for an embedding model.
+    public var pairSeparator: [Int32] { [] }
 }
 
 /// Creates a loaded ``EmbeddingsService`` for a model.

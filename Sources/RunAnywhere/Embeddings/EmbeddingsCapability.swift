@@ -18,7 +18,16 @@ actor EmbeddingsCapability {
     func load(_ id: String, configuration: EmbeddingsLoadConfiguration) async throws(SDKException) {
         let services = self.services
         try await lifecycle.load(id) { model in
-            try await services.embeddings.provider(for: model).factory(model, configuration)
+            let service = try await services.embeddings.provider(for: model).factory(model, configuration)
+            guard !service.isReranker else {
+                await service.unload()
+                throw SDKException(
+                    .invalidInput,
+                    "\(id) is a reranking model: it scores query–passage pairs and has no text vectors",
+                    recovery: "Load it with loadRerankModel(\"\(id)\"); load an embedding model here"
+                )
+            }
+            return service
         }
     }
 

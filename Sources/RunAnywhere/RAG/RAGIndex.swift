@@ -293,7 +293,7 @@ public actor RAGIndex {
         if let reranker = options.reranker {
             let rerankStart = ContinuousClock.now
             results = Array(
-                try await reranker.rerank(results, query: query, llm: sdk.runtime().llm).prefix(options.topK)
+                try await reranker.rerank(results, query: query, runtime: sdk.runtime()).prefix(options.topK)
             )
             rerankMs = rerankStart.duration(to: .now).milliseconds
         }

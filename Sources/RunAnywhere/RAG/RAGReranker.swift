@@ -8,15 +8,39 @@ public enum RAGReranker: Sendable, Equatable, Codable {
     /// (llama.cpp does; others throw `.backendError`).
     case languageModel(candidates: Int)
 
+    /// The loaded reranking model (``RunAnywhereSDK/loadRerankModel(_:configuration:)``), a
+    /// cross-encoder, scores each of the first `candidates` chunks with the query in one
+    /// batch; chunks are ordered by its scores. Faster and usually better than
+    /// ``languageModel(candidates:)``; needs a GGUF reranker.
+    case crossEncoder(candidates: Int)
+
     /// How many first-stage results the reranker reads.
     var candidates: Int {
         switch self {
-        case .languageModel(let candidates): candidates
+        case .languageModel(let candidates), .crossEncoder(let candidates): candidates
         }
     }
 
-    /// Scores `results` for `query` with the loaded language model, best first.
+    /// Scores `results` for `query`, best first (equal scores keep the first stage's order).
     func rerank(
+        _ results: [RAGSearchResult],
+        query: String,
+        runtime: SDKRuntime
+    ) async throws(SDKException) -> [RAGSearchResult] {
+        switch self {
+        case .languageModel:
+            return try await Self.askLanguageModel(results, query: query, llm: runtime.llm)
+        case .crossEncoder:
+            let scored = try await runtime.reranking.rerank(query, documents: results.map(\.text))
+            return scored.ranking.map { index in
+                var result = results[index]
+                result.score = scored.scores[index]
+                return result
+            }
+        }
+    }
+
+    private static func askLanguageModel(
         _ results: [RAGSearchResult],
         query: String,
         llm: LLMCapability

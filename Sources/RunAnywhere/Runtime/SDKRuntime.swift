@@ -17,6 +17,7 @@ final class SDKRuntime: Sendable {
     let tts: TTSCapability
     let vad: VADCapability
     let embeddings: EmbeddingsCapability
+    let reranking: RerankCapability
     let voiceAgent: VoiceAgentCapability
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
@@ -41,6 +42,7 @@ final class SDKRuntime: Sendable {
         tts = TTSCapability(services: services, registry: registry, events: events)
         vad = VADCapability(services: services, registry: registry, events: events)
         embeddings = EmbeddingsCapability(services: services, registry: registry, events: events)
+        reranking = RerankCapability(services: services, registry: registry, events: events)
         voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
     }
 
@@ -129,6 +131,7 @@ final class SDKRuntime: Sendable {
         await tts.shutdown()
         await vad.unload()
         await embeddings.unload()
+        await reranking.unload()
     }
 
     /// Unloads `id` from whichever capability holds it.
@@ -138,5 +141,6 @@ final class SDKRuntime: Sendable {
         if await tts.currentModel?.id == id { await tts.unload() }
         if await vad.currentModel?.id == id { await vad.unload() }
         if await embeddings.currentModel?.id == id { await embeddings.unload() }
+        if await reranking.currentModel?.id == id { await reranking.unload() }
     }
 }

@@ -104,6 +104,7 @@ struct RAGSearchCommand: SDKCommand {
     @Option(name: .customLong("top-k"), help: "How many chunks.") var topK = 5
     @Option(help: "hybrid, bm25 or vector.") var mode: RAGSearchMode = .hybrid
     @Option(help: "Only documents with this metadata, as key=value (repeatable).") var filter: [String] = []
+    @OptionGroup var reranking: RerankOptions
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     struct Result: Encodable {
@@ -133,7 +134,8 @@ struct RAGSearchCommand: SDKCommand {
         }
         try CLI.start(global)
         let index = try await RunAnywhere.openRAGIndex(name)
-        let options = RAGSearchOptions(topK: topK, mode: mode, filter: metadata)
+        let reranker = try await reranking.prepare(llm: nil)
+        let options = RAGSearchOptions(topK: topK, mode: mode, filter: metadata, reranker: reranker)
         func results(_ text: String) async throws -> [Result] {
             try await index.search(text, options: options).map {
                 Result(documentId: $0.documentId, chunkId: $0.chunkId, score: $0.score, text: $0.text)
@@ -159,6 +161,28 @@ struct RAGSearchCommand: SDKCommand {
 
 extension RAGSearchMode: ExpressibleByArgument {}
 
+/// `--rerank` for commands that search: which second stage reorders the first results.
+struct RerankOptions: ParsableArguments {
+    @Option(help: "Rerank the first results: `llm` (the language model judges each) or a reranking model id.")
+    var rerank: String?
+    @Option(name: .customLong("rerank-candidates"), help: "First results the reranker reads.")
+    var rerankCandidates = 20
+
+    /// Loads the model the reranker needs; nil without `--rerank`.
+    func prepare(llm: String?) async throws -> RAGReranker? {
+        guard let rerank else { return nil }
+        guard rerank == "llm" else {
+            try await RunAnywhere.loadRerankModel(rerank)
+            return .crossEncoder(candidates: rerankCandidates)
+        }
+        guard let id = llm ?? CLI.model(nil, orDefault: CLI.Defaults.llm) else {
+            throw SDKException(.modelNotFound, "--rerank llm needs an LLM and \(CLI.Defaults.llm) is not installed")
+        }
+        if await RunAnywhere.currentLLMModel?.id != id { try await RunAnywhere.loadModel(id) }
+        return .languageModel(candidates: rerankCandidates)
+    }
+}
+
 struct RAGAskCommand: SDKCommand {
     static let configuration = CommandConfiguration(
         commandName: "ask",
@@ -172,6 +196,7 @@ struct RAGAskCommand: SDKCommand {
     @Option(name: .customLong("top-k"), help: "How many chunks the model sees.") var topK = 4
     @Option(help: "hybrid, bm25 or vector.") var mode: RAGSearchMode = .hybrid
     @Option(name: .customLong("max-tokens"), help: "Longest answer, in tokens.") var maxTokens = 256
+    @OptionGroup var reranking: RerankOptions
     @Flag(name: .long, help: "Print one JSON object.") var json = false
 
     struct Citation: Encodable {
@@ -195,7 +220,7 @@ struct RAGAskCommand: SDKCommand {
         }
         let index = try await RunAnywhere.openRAGIndex(name)
         let options = RAGQueryOptions(
-            search: RAGSearchOptions(topK: topK, mode: mode),
+            search: RAGSearchOptions(topK: topK, mode: mode, reranker: try await reranking.prepare(llm: llm)),
             model: llm,
             generation: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0)
         )

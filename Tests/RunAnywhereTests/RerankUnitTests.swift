@@ -1,0 +1,81 @@
+import Foundation
+import RunAnywhereTesting
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
+
+@Suite("Reranking on the deterministic backend")
+struct RerankUnitTests {
+    static let passages = [
+        "Water the tomatoes every morning in summer.",
+        "The wifi password is printed under the router.",
+        "Restart the router when the wifi stalls.",
+        "The spare key hangs in the hall.",
+    ]
+
+    @Test("Scores are the model's, in the documents' order, and the ranking sorts them")
+    func scoresAndRanking() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadRerankModel(DeterministicModels.reranker)
+            #expect(await sdk.currentRerankModel?.id == DeterministicModels.reranker)
+            let result = try await sdk.rerank("wifi router password", documents: Self.passages)
+            // The share of the query's three words each passage holds.
+            let expected: [Float] = [0, 1, 2.0 / 3, 0]
+            #expect(result.scores == expected.map(Double.init))
+            #expect(result.ranking == [1, 2, 0, 3])
+            #expect(result.modelId == DeterministicModels.reranker)
+            #expect(try await sdk.rerank("wifi", documents: []).scores.isEmpty)
+            // The embedding model stays free for the index: both load side by side.
+            try await sdk.loadEmbeddingModel(DeterministicModels.embedding)
+            #expect(await sdk.currentRerankModel?.id == DeterministicModels.reranker)
+            try await sdk.unloadRerankModel()
+            #expect(await sdk.currentRerankModel == nil)
+        }
+    }
+
+    @Test("Wrong models, no model, an empty or too long query are typed errors")
+    func badInput() async throws {
+        try await withDeterministicSDK { sdk in
+            await expect(.modelNotLoaded) { _ = try await sdk.rerank("wifi", documents: Self.passages) }
+            await expect(.invalidInput) { try await sdk.loadRerankModel(DeterministicModels.embedding) }
+            await expect(.invalidInput) { try await sdk.loadEmbeddingModel(DeterministicModels.reranker) }
+            await expect(.invalidInput) { try await sdk.loadRerankModel(DeterministicModels.llm) }
+            #expect(await sdk.currentRerankModel == nil)
+            try await sdk.loadRerankModel(DeterministicModels.reranker)
+            await expect(.emptyText) { _ = try await sdk.rerank("  \n", documents: Self.passages) }
+            let long = Array(repeating: "word", count: 200).joined(separator: " ")
+            await expect(.invalidInput) { _ = try await sdk.rerank(long, documents: Self.passages) }
+            // A long passage is cut to the window, not refused.
+            let result = try await sdk.rerank("wifi", documents: [long + " wifi", "wifi"])
+            #expect(result.truncatedDocuments == 1)
+            #expect(result.scores == [0, 1])
+        }
+    }
+
+    @Test("RAG search with a cross-encoder returns the first stage's candidates in the reranker's order")
+    func ragCrossEncoder() async throws {
+        try await withDeterministicSDK { sdk in
+            let index = try await sdk.createRAGIndex("house", embeddingModel: DeterministicModels.embedding)
+            for (number, passage) in Self.passages.enumerated() {
+                try await index.ingest(documentId: "p\(number)", text: passage)
+            }
+            let options = RAGSearchOptions(topK: 2, mode: .bm25, reranker: .crossEncoder(candidates: 4))
+            await expect(.modelNotLoaded) { _ = try await index.search("wifi router password", options: options) }
+            try await sdk.loadRerankModel(DeterministicModels.reranker)
+            let response = try await index.searchWithTimings("wifi router password", options: options)
+            #expect(response.results.map(\.documentId) == ["p1", "p2"])
+            #expect(response.results.map(\.score) == [1, Double(Float(2.0 / 3))])
+        }
+    }
+
+    private func expect(_ code: SDKException.Code, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("expected \(code), nothing was thrown")
+        } catch let error as SDKException {
+            #expect(error.code == code, "\(error)")
+        } catch {
+            Issue.record("expected \(code), got \(error)")
+        }
+    }
+}
