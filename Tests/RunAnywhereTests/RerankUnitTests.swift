@@ -36,15 +36,15 @@ struct RerankUnitTests {
     @Test("Wrong models, no model, an empty or too long query are typed errors")
     func badInput() async throws {
         try await withDeterministicSDK { sdk in
-            await expect(.modelNotLoaded) { _ = try await sdk.rerank("wifi", documents: Self.passages) }
-            await expect(.invalidInput) { try await sdk.loadRerankModel(DeterministicModels.embedding) }
-            await expect(.invalidInput) { try await sdk.loadEmbeddingModel(DeterministicModels.reranker) }
-            await expect(.invalidInput) { try await sdk.loadRerankModel(DeterministicModels.llm) }
+            await expectCode(.modelNotLoaded) { _ = try await sdk.rerank("wifi", documents: Self.passages) }
+            await expectCode(.invalidInput) { try await sdk.loadRerankModel(DeterministicModels.embedding) }
+            await expectCode(.invalidInput) { try await sdk.loadEmbeddingModel(DeterministicModels.reranker) }
+            await expectCode(.invalidInput) { try await sdk.loadRerankModel(DeterministicModels.llm) }
             #expect(await sdk.currentRerankModel == nil)
             try await sdk.loadRerankModel(DeterministicModels.reranker)
-            await expect(.emptyText) { _ = try await sdk.rerank("  \n", documents: Self.passages) }
+            await expectCode(.emptyText) { _ = try await sdk.rerank("  \n", documents: Self.passages) }
             let long = Array(repeating: "word", count: 200).joined(separator: " ")
-            await expect(.invalidInput) { _ = try await sdk.rerank(long, documents: Self.passages) }
+            await expectCode(.invalidInput) { _ = try await sdk.rerank(long, documents: Self.passages) }
             // A long passage is cut to the window, not refused.
             let result = try await sdk.rerank("wifi", documents: [long + " wifi", "wifi"])
             #expect(result.truncatedDocuments == 1)
@@ -60,22 +60,11 @@ struct RerankUnitTests {
                 try await index.ingest(documentId: "p\(number)", text: passage)
             }
             let options = RAGSearchOptions(topK: 2, mode: .bm25, reranker: .crossEncoder(candidates: 4))
-            await expect(.modelNotLoaded) { _ = try await index.search("wifi router password", options: options) }
+            await expectCode(.modelNotLoaded) { _ = try await index.search("wifi router password", options: options) }
             try await sdk.loadRerankModel(DeterministicModels.reranker)
             let response = try await index.searchWithTimings("wifi router password", options: options)
             #expect(response.results.map(\.documentId) == ["p1", "p2"])
             #expect(response.results.map(\.score) == [1, Double(Float(2.0 / 3))])
-        }
-    }
-
-    private func expect(_ code: SDKException.Code, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("expected \(code), nothing was thrown")
-        } catch let error as SDKException {
-            #expect(error.code == code, "\(error)")
-        } catch {
-            Issue.record("expected \(code), got \(error)")
         }
     }
 }

@@ -18,21 +18,38 @@ actor EmbeddingsCapability {
     func load(_ id: String, configuration: EmbeddingsLoadConfiguration) async throws(SDKException) {
         let services = self.services
         try await lifecycle.load(id) { model in
-            let service = try await services.embeddings.provider(for: model).factory(model, configuration)
-            guard !service.isReranker else {
-                await service.unload()
-                throw SDKException(
-                    .invalidInput,
-                    "\(id) is a reranking model: it scores query–passage pairs and has no text vectors",
-                    recovery: "Load it with loadRerankModel(\"\(id)\"); load an embedding model here"
-                )
-            }
-            return service
+            try await Self.makeService(for: model, configuration: configuration, services: services, reranker: false)
         }
     }
 
     func unload() async {
         await lifecycle.unload()
+    }
+
+    /// Loads `model` through its backend and checks it is the kind the caller holds: an
+    /// embedding model, or with `reranker` a cross-encoder. The wrong kind is unloaded and
+    /// is `.invalidInput`.
+    static func makeService(
+        for model: ModelInfo,
+        configuration: EmbeddingsLoadConfiguration,
+        services: ServiceRegistry,
+        reranker: Bool
+    ) async throws -> any EmbeddingsService {
+        let service = try await services.embeddings.provider(for: model).factory(model, configuration)
+        if service.isReranker == reranker { return service }
+        await service.unload()
+        if reranker {
+            throw SDKException(
+                .invalidInput,
+                "\(model.id) is an embedding model, not a reranker (a cross-encoder with a scoring head)",
+                recovery: "Load it with loadEmbeddingModel(\"\(model.id)\")"
+            )
+        }
+        throw SDKException(
+            .invalidInput,
+            "\(model.id) is a reranking model: it scores query–passage pairs and has no text vectors",
+            recovery: "Load it with loadRerankModel(\"\(model.id)\"); load an embedding model here"
+        )
     }
 
     var currentModel: ModelInfo? { get async { await lifecycle.currentModel } }

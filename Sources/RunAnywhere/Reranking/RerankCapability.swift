@@ -16,16 +16,12 @@ actor RerankCapability {
     func load(_ id: String, configuration: EmbeddingsLoadConfiguration) async throws(SDKException) {
         let services = self.services
         try await lifecycle.load(id) { model in
-            let service = try await services.embeddings.provider(for: model).factory(model, configuration)
-            guard service.isReranker else {
-                await service.unload()
-                throw SDKException(
-                    .invalidInput,
-                    "\(id) is an embedding model, not a reranker (a cross-encoder with a scoring head)",
-                    recovery: "Load it with loadEmbeddingModel(\"\(id)\")"
-                )
-            }
-            return service
+            try await EmbeddingsCapability.makeService(
+                for: model,
+                configuration: configuration,
+                services: services,
+                reranker: true
+            )
         }
     }
 
