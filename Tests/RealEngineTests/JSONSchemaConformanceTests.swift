@@ -28,30 +28,11 @@ extension RealEngineTests {
         /// Runs scripts/validate_json_instances.py (Python `jsonschema`, Draft 2020-12 with
         /// format checks) over (schema, instance) pairs; returns each verdict and its errors.
         static func pythonVerdicts(_ pairs: [(schema: String, instance: String)]) throws -> [(Bool, String)] {
-            let environment = ProcessInfo.processInfo.environment
-            guard let tools = environment["RUNANYWHERE_PYTHON_TOOLS"] else {
-                Issue.record("RUNANYWHERE_PYTHON_TOOLS is not set: run the tests with `make test`")
-                return []
-            }
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("scripts/validate_json_instances.py")
             var input = ""
             for (index, pair) in pairs.enumerated() {
                 input += #"{"id": \#(index), "schema": \#(pair.schema), "instance": \#(pair.instance)}"# + "\n"
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path]
-            process.environment = environment.merging(["PYTHONPATH": tools]) { $1 }
-            let stdin = Pipe()
-            let stdout = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            try process.run()
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let output = try runPythonScript("validate_json_instances.py", [], input: Data(input.utf8))
             return try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
                 let verdict = try JSONValue(parsing: String(line))
                 let errors = verdict["errors"]?.arrayValue?.compactMap(\.stringValue).joined(separator: "; ") ?? ""
