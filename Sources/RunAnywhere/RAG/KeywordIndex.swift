@@ -37,9 +37,7 @@ struct KeywordIndex: Sendable {
         if rows[id] != nil { remove([id]) }
         let row = Int32(ids.count)
         var terms: [Int32] = []
-        KeywordTokenizer.forEachWord(in: text) { word in
-            PorterStemmer.stem(&word)
-            let term = String(decoding: word, as: UTF8.self)
+        KeywordTokenizer.forEachTerm(in: text) { term in
             if let known = termIds[term] {
                 terms.append(known)
             } else {

@@ -48,13 +48,18 @@ enum KeywordTokenizer {
         if !token.isEmpty { body(&token) }
     }
 
+    /// Calls `body` with each stemmed term of `text`, in order, repeats included.
+    static func forEachTerm(in text: String, _ body: (String) -> Void) {
+        forEachWord(in: text) { word in
+            PorterStemmer.stem(&word)
+            body(String(decoding: word, as: UTF8.self))
+        }
+    }
+
     /// The stemmed terms of `text`, in order, repeats included.
     static func terms(_ text: String) -> [String] {
         var terms: [String] = []
-        forEachWord(in: text) { word in
-            PorterStemmer.stem(&word)
-            terms.append(String(decoding: word, as: UTF8.self))
-        }
+        forEachTerm(in: text) { terms.append($0) }
         return terms
     }
 }
