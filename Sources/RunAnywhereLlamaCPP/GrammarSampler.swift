@@ -77,10 +77,10 @@ final class GrammarSampler {
 
     deinit { llama_sampler_free(grammar) }
 
-    /// The next token for the logits of the last evaluated position, already accepted by the
-    /// chain and (unless it ends the generation) by the grammar.
-    func sample(_ context: OpaquePointer, vocab: OpaquePointer) -> llama_token {
-        let logits = llama_get_logits_ith(context, -1)!
+    /// The next token for the logits at `index` of the last batch (-1: its last position),
+    /// already accepted by the chain and (unless it ends the generation) by the grammar.
+    func sample(_ context: OpaquePointer, vocab: OpaquePointer, index: Int32 = -1) -> llama_token {
+        let logits = llama_get_logits_ith(context, index)!
         var token = select(logits, grammarFirst: false)
         if !allowed(token) {
             token = (greedy ? bestAllowedAfterChain() : nil) ?? select(logits, grammarFirst: true)

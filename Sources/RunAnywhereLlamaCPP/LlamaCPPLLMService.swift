@@ -1,17 +1,22 @@
 internal import CLlama
 import Foundation
 @_spi(Backend) import RunAnywhere
+import Synchronization
 
 /// A GGUF model loaded in llama.cpp, with one context reused across generations.
 ///
 /// Every engine call runs on the service's own ``WorkerThread``, one at a time and in
-/// arrival order; the handles are never touched from anywhere else.
+/// arrival order; the handles are never touched from anywhere else. Generations go through
+/// a ``LlamaCPPBatchDecoder``, which decodes up to one per slot together. Formatting and
+/// tokenizing read only the model's template and vocabulary, which llama.cpp never changes
+/// after loading, so they run beside generation instead of waiting for it.
 actor LlamaCPPLLMService: LLMService {
     nonisolated let model: ModelInfo
     nonisolated let contextLength: Int
     nonisolated let chatTemplate: String?
     private let engine: Engine
     private let worker: WorkerThread
+    private let decoder: LlamaCPPBatchDecoder
 
     /// The raw handles. Only touched on `worker`.
     final class Engine: @unchecked Sendable {
@@ -21,23 +26,37 @@ actor LlamaCPPLLMService: LLMService {
         let batchSize: Int
         let defaultThreads: Int32
         let chatTemplate: String?
-        /// The tokens whose state is in the context's memory (sequence 0, positions 0…).
-        var cachedTokens: [llama_token] = []
+        /// Per slot, the tokens whose state is in the context's memory (sequence = slot
+        /// index, positions 0…).
+        var slotCaches: [[llama_token]]
 
-        init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32) {
+        init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32, slots: Int) {
             self.model = model
             self.context = context
             self.vocab = llama_model_get_vocab(model)
             self.batchSize = batchSize
             self.defaultThreads = threads
             self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
+            self.slotCaches = Array(repeating: [], count: slots)
         }
 
+        /// Whether the handles are alive; held while tokenizing off the worker, so freeing
+        /// them waits for any tokenization in progress.
+        private let alive = Mutex(true)
+
         func free() {
-            if let context { llama_free(context) }
-            if let model { llama_model_free(model) }
-            context = nil
-            model = nil
+            alive.withLock { alive in
+                alive = false
+                if let context { llama_free(context) }
+                if let model { llama_model_free(model) }
+                context = nil
+                model = nil
+            }
+        }
+
+        /// Runs `body` with the vocabulary, from any thread, unless the model was freed.
+        func withVocabulary<T>(_ body: (OpaquePointer) throws -> T) throws -> T? {
+            try alive.withLock { alive in alive ? try body(vocab) : nil }
         }
 
         deinit { free() }
@@ -49,11 +68,18 @@ actor LlamaCPPLLMService: LLMService {
         self.worker = worker
         self.contextLength = contextLength
         self.chatTemplate = engine.chatTemplate
+        self.decoder = LlamaCPPBatchDecoder(
+            engine: engine,
+            worker: worker,
+            contextLength: contextLength,
+            modelId: model.id
+        )
     }
 
     static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPLLMService {
         let path = try model.localFile().path
         let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let slots = configuration.slots
         let worker = WorkerThread(name: "llama.\(model.id)")
         let engine: Engine
         do {
@@ -75,9 +101,13 @@ actor LlamaCPPLLMService: LLMService {
                         LLMLoadConfiguration.defaultContextCap
                     )
                 var contextParams = llama_context_default_params()
-                contextParams.n_ctx = UInt32(contextLength)
-                contextParams.n_batch = UInt32(min(contextLength, 2048))
-                contextParams.n_ubatch = UInt32(min(contextLength, 512))
+                // Each slot gets a KV-cache stream of its own, `contextLength` long: attention
+                // then reads only its own sequence's cells, as llama-server does by default.
+                contextParams.n_ctx = UInt32(contextLength * slots)
+                contextParams.n_seq_max = UInt32(slots)
+                contextParams.kv_unified = slots == 1
+                contextParams.n_batch = UInt32(min(contextLength * slots, 2048))
+                contextParams.n_ubatch = UInt32(min(contextLength * slots, 512))
                 contextParams.n_threads = threads
                 contextParams.n_threads_batch = threads
                 contextParams.no_perf = true
@@ -89,13 +119,19 @@ actor LlamaCPPLLMService: LLMService {
                         recovery: "Try a smaller contextLength"
                     )
                 }
-                return Engine(model: handle, context: context, batchSize: Int(contextParams.n_batch), threads: threads)
+                return Engine(
+                    model: handle,
+                    context: context,
+                    batchSize: Int(contextParams.n_batch),
+                    threads: threads,
+                    slots: slots
+                )
             }
         } catch {
             worker.stop()
             throw error
         }
-        let actual = Int(llama_n_ctx(engine.context))
+        let actual = Int(llama_n_ctx_seq(engine.context))
         return LlamaCPPLLMService(model: model, engine: engine, worker: worker, contextLength: actual)
     }
 
@@ -108,15 +144,14 @@ actor LlamaCPPLLMService: LLMService {
     // MARK: Text
 
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
-        let engine = self.engine
-        return try await worker.run {
-            try Self.applyTemplate(engine.chatTemplate, messages, addAssistantTurn: addAssistantTurn)
-        }
+        try Self.applyTemplate(chatTemplate, messages, addAssistantTurn: addAssistantTurn)
     }
 
     func tokenCount(_ text: String) async throws -> Int {
-        let engine = self.engine
-        return try await worker.run { try Self.tokenize(text, vocab: engine.vocab).count }
+        guard let count = try engine.withVocabulary({ try Self.tokenize(text, vocab: $0).count }) else {
+            throw SDKException(.modelNotLoaded, "Model '\(model.id)' was unloaded")
+        }
+        return count
     }
 
     static func applyTemplate(_ template: String?, _ messages: [ChatMessage], addAssistantTurn: Bool) throws -> String {
@@ -274,15 +309,15 @@ actor LlamaCPPLLMService: LLMService {
         let memory = llama_get_memory(context)
         var reused = 0
         if reusePrefix {
-            let limit = min(engine.cachedTokens.count, tokens.count - 1)
-            while reused < limit, engine.cachedTokens[reused] == tokens[reused] { reused += 1 }
+            let limit = min(engine.slotCaches[0].count, tokens.count - 1)
+            while reused < limit, engine.slotCaches[0][reused] == tokens[reused] { reused += 1 }
         }
         if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
-            engine.cachedTokens.removeLast(engine.cachedTokens.count - reused)
+            engine.slotCaches[0].removeLast(engine.slotCaches[0].count - reused)
         } else {
             reused = 0
-            llama_memory_clear(memory, true)
-            engine.cachedTokens = []
+            _ = llama_memory_seq_rm(memory, 0, -1, -1)
+            engine.slotCaches[0] = []
         }
         var batchTokens = tokens
         var offset = reused
@@ -293,11 +328,11 @@ actor LlamaCPPLLMService: LLMService {
                 llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
             }
             guard rc == 0 else {
-                engine.cachedTokens = []
-                llama_memory_clear(memory, true)
+                engine.slotCaches[0] = []
+                _ = llama_memory_seq_rm(memory, 0, -1, -1)
                 throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
             }
-            engine.cachedTokens += tokens[offset..<offset + count]
+            engine.slotCaches[0] += tokens[offset..<offset + count]
             offset += count
         }
         return true
@@ -309,115 +344,11 @@ actor LlamaCPPLLMService: LLMService {
         _ request: LLMServiceRequest,
         onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
     ) async throws -> LLMServiceResult {
-        let engine = self.engine
-        let contextLength = self.contextLength
-        let modelId = model.id
-        return try await worker.run {
-            try Self.runGeneration(
-                request,
-                engine: engine,
-                contextLength: contextLength,
-                modelId: modelId,
-                onToken: onToken
-            )
-        }
-    }
-
-    private static func runGeneration(
-        _ request: LLMServiceRequest,
-        engine: Engine,
-        contextLength: Int,
-        modelId: String,
-        onToken: @Sendable ([UInt8]) -> TokenDisposition
-    ) throws -> LLMServiceResult {
-        guard let context = engine.context else {
-            throw SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded")
-        }
-        var tokens = try tokenize(request.prompt, vocab: engine.vocab)
-        var truncated = 0
-        // At least one free slot must remain for the first generated token.
-        if tokens.count >= contextLength {
-            guard request.truncatePromptToFit else {
-                throw SDKException(
-                    .contextLengthExceeded,
-                    "The prompt has \(tokens.count) tokens but the context holds \(contextLength)",
-                    recovery:
-                        "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit"
-                )
-            }
-            let keep = max(1, contextLength - min(request.maxTokens, contextLength / 2))
-            truncated = tokens.count - keep
-            tokens = Array(tokens.suffix(keep))
-        }
-        let sampler = makeSampler(request.sampling, vocab: engine.vocab)
-        defer { llama_sampler_free(sampler) }
-        // A grammar that does not parse fails here, before the engine's state is touched.
-        let constrained = try request.grammar.map { grammar throws(SDKException) in
-            try GrammarSampler(grammar, vocab: engine.vocab, chain: sampler, greedy: request.sampling.temperature <= 0)
-        }
-
-        let threads = request.threads.map(Int32.init) ?? engine.defaultThreads
-        if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
-            llama_set_n_threads(context, threads, threads)
-        }
-
-        let memory = llama_get_memory(context)
-        let evaluated = try evaluatePrompt(tokens, engine: engine, context: context, reusePrefix: request.reusePrefix) {
-            request.cancellation.isCancelled
-        }
-        guard evaluated else {
-            return LLMServiceResult(
-                promptTokens: tokens.count,
-                generatedTokens: 0,
-                stopReason: .cancelled,
-                truncatedPromptTokens: truncated
-            )
-        }
-
-        var position = tokens.count
-        var generated = 0
-        var pieceBuffer = [CChar](repeating: 0, count: 256)
-        var next = llama_token(0)
-        while true {
-            if request.cancellation.isCancelled { return result(.cancelled) }
-            if let constrained {
-                // End of generation only comes once the grammar is complete, and it always
-                // ends a constrained generation: accepting it would abort the process.
-                next = constrained.sample(context, vocab: engine.vocab)
-                if llama_vocab_is_eog(engine.vocab, next) { return result(.endOfSequence) }
-            } else {
-                next = llama_sampler_sample(sampler, context, -1)
-                if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, next) {
-                    return result(.endOfSequence)
-                }
-            }
-            generated += 1
-            let disposition = onToken(piece(next, vocab: engine.vocab, buffer: &pieceBuffer))
-            if disposition == .stop { return result(.callback) }
-            if generated >= request.maxTokens { return result(.maxTokens) }
-            if position >= contextLength { return result(.contextFull) }
-            let rc = llama_decode(context, llama_batch_get_one(&next, 1))
-            guard rc == 0 else {
-                engine.cachedTokens = []
-                llama_memory_clear(memory, true)
-                throw SDKException(.generationFailed, "llama_decode failed after \(generated) tokens (code \(rc))")
-            }
-            engine.cachedTokens.append(next)
-            position += 1
-        }
-
-        func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
-            LLMServiceResult(
-                promptTokens: tokens.count,
-                generatedTokens: generated,
-                stopReason: reason,
-                truncatedPromptTokens: truncated
-            )
-        }
+        try await decoder.generate(request, onToken: onToken)
     }
 
     /// penalties → top-k → top-p → temperature → draw, or greedy when temperature is 0.
-    private static func makeSampler(
+    static func makeSampler(
         _ params: SamplingParameters,
         vocab: OpaquePointer
     ) -> UnsafeMutablePointer<llama_sampler> {

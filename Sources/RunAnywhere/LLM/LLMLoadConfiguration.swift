@@ -2,18 +2,42 @@ import Foundation
 
 /// Options a backend receives when loading an LLM.
 public struct LLMLoadConfiguration: Sendable, Equatable {
-    /// Context size in tokens; `nil` lets the backend pick (the model's training
-    /// length, capped by ``defaultContextCap``).
+    /// Context size in tokens of each generation (each slot); `nil` lets the backend pick
+    /// (the model's training length, capped by ``defaultContextCap``).
     public var contextLength: Int?
     /// Threads for decoding; `nil` uses all cores.
     public var threads: Int?
+    /// Generations the engine decodes together in one batch, each with its own
+    /// `contextLength` of cache. Beyond this many, generations wait for a free slot.
+    /// One slot keeps the engine exactly as fast for a single caller; a server takes more.
+    public var slots: Int
 
     /// Cap on the automatic context size, to keep KV-cache memory modest.
     public static let defaultContextCap = 4096
 
+    /// Most slots one model may have.
+    public static let maximumSlots = 64
+
     /// Creates a configuration; the defaults let the backend decide.
-    public init(contextLength: Int? = nil, threads: Int? = nil) {
+    public init(contextLength: Int? = nil, threads: Int? = nil, slots: Int = 1) {
         self.contextLength = contextLength
         self.threads = threads
+        self.slots = slots
+    }
+
+    /// Checks the values before anything is loaded.
+    ///
+    /// - Throws: `.invalidInput` for a context under 16 tokens, threads under 1, or slots
+    ///   outside 1…``maximumSlots``.
+    public func validate() throws(SDKException) {
+        if let contextLength, contextLength < 16 {
+            throw SDKException(.invalidInput, "contextLength must be at least 16 (got \(contextLength))")
+        }
+        if let threads, threads < 1 {
+            throw SDKException(.invalidInput, "threads must be at least 1 (got \(threads))")
+        }
+        guard (1...Self.maximumSlots).contains(slots) else {
+            throw SDKException(.invalidInput, "slots must be between 1 and \(Self.maximumSlots) (got \(slots))")
+        }
     }
 }

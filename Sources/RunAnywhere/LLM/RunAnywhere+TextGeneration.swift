@@ -9,16 +9,19 @@ extension RunAnywhereSDK {
     ///   - contextLength: Context size in tokens; by default the model's own, capped at
     ///     ``LLMLoadConfiguration/defaultContextCap``.
     ///   - threads: Decoding threads; by default all cores.
-    /// - Throws: `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`,
+    ///   - slots: Generations decoded together in one batch, each with `contextLength` of
+    ///     cache (see ``LLMLoadConfiguration/slots``); 1 for a single caller.
+    /// - Throws: `.invalidInput`, `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`,
     ///   `.modelLoadFailed`, `.modelLoadInProgress`.
-    public func loadModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
-        if let contextLength, contextLength < 16 {
-            throw SDKException(.invalidInput, "contextLength must be at least 16 (got \(contextLength))")
-        }
-        try await runtime().llm.load(
-            id,
-            configuration: LLMLoadConfiguration(contextLength: contextLength, threads: threads)
-        )
+    public func loadModel(
+        _ id: String,
+        contextLength: Int? = nil,
+        threads: Int? = nil,
+        slots: Int = 1
+    ) async throws(SDKException) {
+        let configuration = LLMLoadConfiguration(contextLength: contextLength, threads: threads, slots: slots)
+        try configuration.validate()
+        try await runtime().llm.load(id, configuration: configuration)
     }
 
     /// Unloads the current language model, if any.
@@ -109,13 +112,14 @@ extension RunAnywhere {
     /// Loads a language model, unloading the one loaded before. Loading the model that is
     /// already loaded does nothing.
     ///
-    /// Calls ``RunAnywhereSDK/loadModel(_:contextLength:threads:)`` on the shared instance.
+    /// Calls ``RunAnywhereSDK/loadModel(_:contextLength:threads:slots:)`` on the shared instance.
     public static func loadModel(
         _ id: String,
         contextLength: Int? = nil,
-        threads: Int? = nil
+        threads: Int? = nil,
+        slots: Int = 1
     ) async throws(SDKException) {
-        try await sdk().loadModel(id, contextLength: contextLength, threads: threads)
+        try await sdk().loadModel(id, contextLength: contextLength, threads: threads, slots: slots)
     }
 
     /// Unloads the current language model, if any.

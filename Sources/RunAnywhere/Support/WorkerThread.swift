@@ -64,6 +64,20 @@ package final class WorkerThread: Sendable {
         }
     }
 
+    /// Queues `body` to run on the thread after every job submitted before it, without
+    /// waiting for it.
+    ///
+    /// - Returns: `false` (and `body` never runs) once the thread is stopped.
+    package func submit(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = queue.state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.jobs.append(body)
+            return true
+        }
+        if accepted { queue.signal.signal() }
+        return accepted
+    }
+
     /// Lets queued jobs finish, then ends the thread. Later `run` calls fail.
     package func stop() {
         let first = queue.state.withLock { state -> Bool in

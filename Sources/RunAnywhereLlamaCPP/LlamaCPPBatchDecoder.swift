@@ -1,0 +1,348 @@
+internal import CLlama
+import Foundation
+@_spi(Backend) import RunAnywhere
+import Synchronization
+
+/// Continuous batching: every generation running on one model is decoded in the same
+/// `llama_decode` call, one token per generation per step, so several callers share each
+/// pass over the weights instead of waiting for one another.
+///
+/// The model's context holds one KV-cache sequence per slot. A generation takes a free
+/// slot (the one whose cached tokens share the longest prefix with its prompt, which are
+/// kept), evaluates the rest of its prompt in chunks that ride along with the other slots'
+/// decode steps, then samples one token per step with its own sampler. Generations beyond
+/// the slots wait in arrival order. Cancellation is checked before every step, so a
+/// cancelled generation ends within one token.
+///
+/// The decode loop is one job on the model's ``WorkerThread``: it starts when the first
+/// generation arrives and returns when none is left, so the other engine work (scoring,
+/// unloading) runs between busy periods, never during a step.
+final class LlamaCPPBatchDecoder: Sendable {
+    /// A generation waiting for a slot.
+    private struct Job: Sendable {
+        let request: LLMServiceRequest
+        let onToken: @Sendable ([UInt8]) -> TokenDisposition
+        let continuation: CheckedContinuation<LLMServiceResult, any Error>
+    }
+
+    private struct Queue {
+        var pending: [Job] = []
+        /// Whether the decode loop is queued or running on the worker.
+        var running = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let engine: LlamaCPPLLMService.Engine
+    private let worker: WorkerThread
+    private let contextLength: Int
+    private let modelId: String
+
+    init(engine: LlamaCPPLLMService.Engine, worker: WorkerThread, contextLength: Int, modelId: String) {
+        self.engine = engine
+        self.worker = worker
+        self.contextLength = contextLength
+        self.modelId = modelId
+    }
+
+    /// Queues a generation and waits for its result.
+    func generate(
+        _ request: LLMServiceRequest,
+        onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
+    ) async throws -> LLMServiceResult {
+        try await withCheckedThrowingContinuation { continuation in
+            let startLoop = queue.withLock { queue -> Bool in
+                queue.pending.append(Job(request: request, onToken: onToken, continuation: continuation))
+                defer { queue.running = true }
+                return !queue.running
+            }
+            guard startLoop else { return }
+            if !worker.submit({ self.runLoop() }) {
+                failPending(SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded"))
+            }
+        }
+    }
+
+    private func failPending(_ error: SDKException) {
+        let jobs = queue.withLock { queue in
+            defer {
+                queue.pending = []
+                queue.running = false
+            }
+            return queue.pending
+        }
+        for job in jobs { job.continuation.resume(throwing: error) }
+    }
+
+    // MARK: The decode loop (on the worker thread only)
+
+    /// A generation in a slot.
+    private final class Generation {
+        let job: Job
+        /// The prompt tokens (after any truncation).
+        let tokens: [llama_token]
+        let truncated: Int
+        let sampler: UnsafeMutablePointer<llama_sampler>
+        let constrained: GrammarSampler?
+        /// Prompt tokens already in the slot's cache; equal to `tokens.count` once decoding.
+        var evaluated: Int
+        /// The sampled token still to be fed to the model.
+        var pending: llama_token?
+        var generated = 0
+
+        init(
+            job: Job,
+            tokens: [llama_token],
+            truncated: Int,
+            sampler: UnsafeMutablePointer<llama_sampler>,
+            constrained: GrammarSampler?,
+            evaluated: Int
+        ) {
+            self.job = job
+            self.tokens = tokens
+            self.truncated = truncated
+            self.sampler = sampler
+            self.constrained = constrained
+            self.evaluated = evaluated
+        }
+
+        deinit { llama_sampler_free(sampler) }
+
+        func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
+            LLMServiceResult(
+                promptTokens: tokens.count,
+                generatedTokens: generated,
+                stopReason: reason,
+                truncatedPromptTokens: truncated
+            )
+        }
+    }
+
+    private func runLoop() {
+        guard let context = engine.context else {
+            failPending(SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded"))
+            return
+        }
+        var slots = [Generation?](repeating: nil, count: engine.slotCaches.count)
+        var batch = llama_batch_init(Int32(engine.batchSize + slots.count), 0, 1)
+        defer { llama_batch_free(batch) }
+        var pieceBuffer = [CChar](repeating: 0, count: 256)
+        /// The batch rows whose logits are sampled, with their slots.
+        var outputs: [(slot: Int, row: Int32)] = []
+
+        while true {
+            let free = slots.indices.filter { slots[$0] == nil }
+            let admitted = queue.withLock { queue -> [Job]? in
+                if queue.pending.isEmpty, free.count == slots.count {
+                    queue.running = false
+                    return nil
+                }
+                let count = min(free.count, queue.pending.count)
+                defer { queue.pending.removeFirst(count) }
+                return Array(queue.pending.prefix(count))
+            }
+            guard let admitted else { return }
+            for job in admitted {
+                admit(job, into: &slots, context: context)
+            }
+            for index in slots.indices {
+                if let generation = slots[index], generation.job.request.cancellation.isCancelled {
+                    finish(&slots, index, .cancelled)
+                }
+            }
+            let active = slots.compactMap { $0 }
+            guard !active.isEmpty else { continue }
+            let threads =
+                active.count == 1
+                ? active[0].job.request.threads.map(Int32.init) ?? engine.defaultThreads
+                : engine.defaultThreads
+            if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
+                llama_set_n_threads(context, threads, threads)
+            }
+
+            // One token for every decoding slot first, then prompt chunks in what is left.
+            batch.n_tokens = 0
+            outputs.removeAll(keepingCapacity: true)
+            for (index, generation) in slots.enumerated() {
+                guard let generation, let token = generation.pending else { continue }
+                outputs.append((index, batch.n_tokens))
+                add(token, position: engine.slotCaches[index].count, slot: index, logits: true, to: &batch)
+            }
+            var budget = engine.batchSize - Int(batch.n_tokens)
+            for (index, generation) in slots.enumerated() where budget > 0 {
+                guard let generation, generation.evaluated < generation.tokens.count else { continue }
+                let count = min(budget, generation.tokens.count - generation.evaluated)
+                for offset in generation.evaluated..<(generation.evaluated + count) {
+                    let last = offset == generation.tokens.count - 1
+                    if last { outputs.append((index, batch.n_tokens)) }
+                    add(generation.tokens[offset], position: offset, slot: index, logits: last, to: &batch)
+                }
+                budget -= count
+            }
+
+            let rc = llama_decode(context, batch)
+            guard rc == 0 else {
+                // The cache may hold part of this step: start every slot afresh.
+                llama_memory_clear(llama_get_memory(context), true)
+                for index in engine.slotCaches.indices { engine.slotCaches[index] = [] }
+                let error = SDKException(.generationFailed, "llama_decode failed (code \(rc))")
+                for index in slots.indices {
+                    slots[index]?.job.continuation.resume(throwing: error)
+                    slots[index] = nil
+                }
+                continue
+            }
+            for row in 0..<Int(batch.n_tokens) {
+                engine.slotCaches[Int(batch.seq_id[row]![0])].append(batch.token[row])
+            }
+            for (index, generation) in slots.enumerated() {
+                guard let generation else { continue }
+                if generation.pending != nil {
+                    generation.pending = nil
+                } else {
+                    generation.evaluated = min(generation.tokens.count, engine.slotCaches[index].count)
+                }
+            }
+            for (index, row) in outputs {
+                sample(&slots, index, row: row, context: context, pieceBuffer: &pieceBuffer)
+            }
+        }
+    }
+
+    private func add(
+        _ token: llama_token,
+        position: Int,
+        slot: Int,
+        logits: Bool,
+        to batch: inout llama_batch
+    ) {
+        let row = Int(batch.n_tokens)
+        batch.token[row] = token
+        batch.pos[row] = llama_pos(position)
+        batch.n_seq_id[row] = 1
+        batch.seq_id[row]![0] = llama_seq_id(slot)
+        batch.logits[row] = logits ? 1 : 0
+        batch.n_tokens += 1
+    }
+
+    /// Puts `job` in the free slot whose cache shares the longest prefix with its prompt,
+    /// trims that cache to the shared prefix, or fails the job if it cannot run.
+    private func admit(_ job: Job, into slots: inout [Generation?], context: OpaquePointer) {
+        let request = job.request
+        do {
+            var tokens = try LlamaCPPLLMService.tokenize(request.prompt, vocab: engine.vocab)
+            var truncated = 0
+            // At least one free position must remain for the first generated token.
+            if tokens.count >= contextLength {
+                guard request.truncatePromptToFit else {
+                    throw SDKException(
+                        .contextLengthExceeded,
+                        "The prompt has \(tokens.count) tokens but the context holds \(contextLength)",
+                        recovery:
+                            "Shorten the prompt, load the model with a larger contextLength, or set truncatePromptToFit"
+                    )
+                }
+                let keep = max(1, contextLength - min(request.maxTokens, contextLength / 2))
+                truncated = tokens.count - keep
+                tokens = Array(tokens.suffix(keep))
+            }
+            let sampler = LlamaCPPLLMService.makeSampler(request.sampling, vocab: engine.vocab)
+            // A grammar that does not parse fails here, before the engine's state is touched.
+            let constrained: GrammarSampler?
+            do {
+                constrained = try request.grammar.map { grammar throws(SDKException) in
+                    try GrammarSampler(
+                        grammar,
+                        vocab: engine.vocab,
+                        chain: sampler,
+                        greedy: request.sampling.temperature <= 0
+                    )
+                }
+            } catch {
+                llama_sampler_free(sampler)
+                throw error
+            }
+            let slot = chooseSlot(for: tokens, among: slots, reusePrefix: request.reusePrefix)
+            let reused = keepPrefix(of: tokens, slot: slot, context: context, reusePrefix: request.reusePrefix)
+            slots[slot] = Generation(
+                job: job,
+                tokens: tokens,
+                truncated: truncated,
+                sampler: sampler,
+                constrained: constrained,
+                evaluated: reused
+            )
+        } catch {
+            job.continuation.resume(throwing: error)
+        }
+    }
+
+    private func chooseSlot(for tokens: [llama_token], among slots: [Generation?], reusePrefix: Bool) -> Int {
+        let free = slots.indices.filter { slots[$0] == nil }
+        guard reusePrefix else { return free.min { engine.slotCaches[$0].count < engine.slotCaches[$1].count }! }
+        return free.max { commonPrefix(engine.slotCaches[$0], tokens) < commonPrefix(engine.slotCaches[$1], tokens) }!
+    }
+
+    private func commonPrefix(_ cached: [llama_token], _ tokens: [llama_token]) -> Int {
+        // At least one prompt token is always decoded, for its logits.
+        let limit = min(cached.count, tokens.count - 1)
+        var length = 0
+        while length < limit, cached[length] == tokens[length] { length += 1 }
+        return length
+    }
+
+    /// Trims the slot's cache to what `tokens` can reuse; returns how many tokens that is.
+    private func keepPrefix(
+        of tokens: [llama_token],
+        slot: Int,
+        context: OpaquePointer,
+        reusePrefix: Bool
+    ) -> Int {
+        let memory = llama_get_memory(context)
+        let sequence = llama_seq_id(slot)
+        let reused = reusePrefix ? commonPrefix(engine.slotCaches[slot], tokens) : 0
+        if reused > 0, llama_memory_seq_rm(memory, sequence, llama_pos(reused), -1) {
+            engine.slotCaches[slot].removeLast(engine.slotCaches[slot].count - reused)
+            return reused
+        }
+        _ = llama_memory_seq_rm(memory, sequence, -1, -1)
+        engine.slotCaches[slot] = []
+        return 0
+    }
+
+    /// Samples the slot's next token from the logits at `row` and hands it to the caller.
+    private func sample(
+        _ slots: inout [Generation?],
+        _ index: Int,
+        row: Int32,
+        context: OpaquePointer,
+        pieceBuffer: inout [CChar]
+    ) {
+        guard let generation = slots[index] else { return }
+        let request = generation.job.request
+        if request.cancellation.isCancelled { return finish(&slots, index, .cancelled) }
+        let next: llama_token
+        if let constrained = generation.constrained {
+            // End of generation only comes once the grammar is complete, and it always ends a
+            // constrained generation: accepting it would abort the process.
+            next = constrained.sample(context, vocab: engine.vocab, index: row)
+            if llama_vocab_is_eog(engine.vocab, next) { return finish(&slots, index, .endOfSequence) }
+        } else {
+            next = llama_sampler_sample(generation.sampler, context, row)
+            if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, next) {
+                return finish(&slots, index, .endOfSequence)
+            }
+        }
+        generation.generated += 1
+        let piece = LlamaCPPLLMService.piece(next, vocab: engine.vocab, buffer: &pieceBuffer)
+        if generation.job.onToken(piece) == .stop { return finish(&slots, index, .callback) }
+        if generation.generated >= request.maxTokens { return finish(&slots, index, .maxTokens) }
+        if engine.slotCaches[index].count >= contextLength { return finish(&slots, index, .contextFull) }
+        generation.pending = next
+    }
+
+    private func finish(_ slots: inout [Generation?], _ index: Int, _ reason: LLMServiceResult.StopReason) {
+        guard let generation = slots[index] else { return }
+        slots[index] = nil
+        generation.job.continuation.resume(returning: generation.result(reason))
+    }
+}
