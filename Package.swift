@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
         // For apps' test targets: a deterministic backend and a fault-injecting file server.
         .library(name: "RunAnywhereTesting", targets: ["RunAnywhereTesting"]),
+        // The OpenAI-compatible HTTP server behind `runanywhere serve`, for apps that embed it.
+        .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
     ],
     dependencies: [
@@ -34,6 +36,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // RAG indexes: SQLite (Debian's libsqlite3, with FTS5 for BM25) through GRDB.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The server: Prometheus exposition for /metrics, multipart forms for audio uploads.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // Graceful shutdown of the server (Hummingbird runs as a service of a ServiceGroup).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The HTTP client of `runanywhere bench serve` and the server tests (streaming bodies).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // The Model Context Protocol client, for RunAnywhereMCP only.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         // For the `@Generable` macros only; 603 is the release that matches the Swift 6.3 toolchain.
@@ -103,6 +112,21 @@ let package = Package(
             dependencies: ["RunAnywhere", .product(name: "Hummingbird", package: "hummingbird")]
         ),
 
+        // MARK: OpenAI-compatible server
+        // Hummingbird routes over the public SDK API only: any backend the app registers serves.
+        .target(
+            name: "RunAnywhereServer",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // MARK: llama.cpp backend
         // Headers and libraries come from scripts/bootstrap, which writes runanywhere-llama.pc.
         .systemLibrary(name: "CLlama", pkgConfig: "runanywhere-llama"),
@@ -164,12 +188,23 @@ let package = Package(
                 "RunAnywhereSherpa",
                 "RunAnywhereTesting",
                 "RunAnywhereMCP",
+                "RunAnywhereServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // MARK: Tests
+        // The server's routes on the deterministic backend, over real HTTP on 127.0.0.1.
+        .testTarget(
+            name: "RunAnywhereServerTests",
+            dependencies: [
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: ["RunAnywhere", "RunAnywhereTesting", .product(name: "GRDB", package: "GRDB.swift")]
@@ -195,7 +230,8 @@ let package = Package(
             name: "RealEngineTests",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
-                "RunAnywhereSystemVoice", "RunAnywhereTesting",
+                "RunAnywhereSystemVoice", "RunAnywhereTesting", "RunAnywhereServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ],

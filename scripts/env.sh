@@ -29,6 +29,10 @@ PYTHON_TOOLS_PACKAGES=(
                                   #   normalizer/cls key constants: the converter spells those keys)
   "tokenizers==0.22.1"            # scripts/minilm_reference.py: HF's Rust WordPiece (abi3 wheel;
                                   #   pulls huggingface-hub, never used offline)
+  "openai==3.54.0"                # scripts/openai_conformance.py: the official client against
+                                  #   `runanywhere serve` (brings httpx, used for raw calls)
+  "schemathesis==4.32.5"          # scripts/fuzz_server.sh, run as `python3 -m schemathesis.cli`
+                                  #   (a --target install has no console script on PATH)
 )
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
 

@@ -12,7 +12,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
         subcommands: [
             DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, VoiceCommand.self, EmbedCommand.self,
-            RAGCommand.self, StorageCommand.self, BenchCommand.self,
+            RAGCommand.self, StorageCommand.self, ServeCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -16,11 +16,19 @@ public struct ChatMessage: Sendable, Codable, Equatable {
     public var role: Role
     /// The text of the turn.
     public var content: String
+    /// The tool calls an assistant turn made (OpenAI's `tool_calls`). Before the model sees
+    /// the turn they are written in its own tool-call format after `content`.
+    public var toolCalls: [ToolCall]?
+    /// For a `.tool` turn, the id of the call it answers (OpenAI's `tool_call_id`). Such a
+    /// turn's content is wrapped the way the model's tool-call format expects results.
+    public var toolCallId: String?
 
     /// Creates a message.
-    public init(role: Role, content: String) {
+    public init(role: Role, content: String, toolCalls: [ToolCall]? = nil, toolCallId: String? = nil) {
         self.role = role
         self.content = content
+        self.toolCalls = toolCalls
+        self.toolCallId = toolCallId
     }
 
     /// A system message.

@@ -239,7 +239,8 @@ actor LLMCapability {
             }
             messages = [.user(prompt)]
         case .messages(let turns):
-            messages = turns
+            let mentionsTools = turns.contains { $0.toolCalls?.isEmpty == false || $0.toolCallId != nil }
+            messages = mentionsTools ? ToolCallFormat.detect(chatTemplate: service.chatTemplate).render(turns) : turns
         }
         if let system = options.systemPrompt, !system.isEmpty, messages.first?.role != .system {
             messages.insert(.system(system), at: 0)

@@ -35,6 +35,12 @@ extension RunAnywhereSDK {
         get async { try? await runtime().llm.currentModel }
     }
 
+    /// Tokens one generation of the loaded language model can hold (prompt plus reply; per
+    /// slot when it was loaded with several), if a model is loaded.
+    public var currentLLMContextLength: Int? {
+        get async { try? await runtime().llm.loadedService().contextLength }
+    }
+
     /// Generates a reply to `prompt` with the loaded model.
     ///
     /// The prompt becomes a user turn in the model's chat template (with

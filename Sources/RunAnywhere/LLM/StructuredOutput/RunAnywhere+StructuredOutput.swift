@@ -64,7 +64,26 @@ extension RunAnywhereSDK {
         structuredOptions: StructuredOutputOptions = StructuredOutputOptions()
     ) async throws(SDKException) -> AsyncThrowingStream<StructuredOutputStreamEvent, any Error> {
         let plan = try StructuredOutputPlan(schema: schema, options: options, structured: structuredOptions)
-        let tokens = try await generateStream(prompt, options: plan.options)
+        return structuredEvents(try await generateStream(prompt, options: plan.options), plan: plan)
+    }
+
+    /// Streams the next assistant turn of a conversation as JSON valid against `schema`.
+    ///
+    /// The conversation counterpart of ``generateStructuredStream(_:schema:options:structuredOptions:)``.
+    public func generateStructuredStream(
+        messages: [ChatMessage],
+        schema: JSONSchema,
+        options: LLMGenerationOptions = LLMGenerationOptions(),
+        structuredOptions: StructuredOutputOptions = StructuredOutputOptions()
+    ) async throws(SDKException) -> AsyncThrowingStream<StructuredOutputStreamEvent, any Error> {
+        let plan = try StructuredOutputPlan(schema: schema, options: options, structured: structuredOptions)
+        return structuredEvents(try await chatStream(messages, options: plan.options), plan: plan)
+    }
+
+    private func structuredEvents(
+        _ tokens: AsyncThrowingStream<LLMStreamEvent, any Error>,
+        plan: StructuredOutputPlan
+    ) -> AsyncThrowingStream<StructuredOutputStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StructuredOutputStreamEvent.self)
         let task = Task {
             var text = ""

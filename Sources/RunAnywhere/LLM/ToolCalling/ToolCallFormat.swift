@@ -203,11 +203,30 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
 
     /// The tool turn that feeds `result` back.
     func toolMessage(_ result: ToolResult) -> ChatMessage {
+        toolMessage(content: result.messageContent)
+    }
+
+    private func toolMessage(content: String) -> ChatMessage {
         switch self {
         case .hermes, .generic:
-            ChatMessage(role: .tool, content: "<tool_response>\n\(result.messageContent)\n</tool_response>")
+            ChatMessage(role: .tool, content: "<tool_response>\n\(content)\n</tool_response>")
         case .llama3:
-            ChatMessage(role: .tool, content: result.messageContent)
+            ChatMessage(role: .tool, content: content)
+        }
+    }
+
+    /// `conversation` as the model reads it: assistant turns with ``ChatMessage/toolCalls``
+    /// get their calls written out, and tool turns answering a call id get their content
+    /// wrapped; every other turn is unchanged.
+    func render(_ conversation: [ChatMessage]) -> [ChatMessage] {
+        conversation.map { message in
+            if message.role == .assistant, let calls = message.toolCalls, !calls.isEmpty {
+                return assistantMessage(content: message.content, calls: calls)
+            }
+            if message.role == .tool, message.toolCallId != nil {
+                return toolMessage(content: message.content)
+            }
+            return ChatMessage(role: message.role, content: message.content)
         }
     }
 }

@@ -33,7 +33,7 @@ struct ToolCallingLoop: Sendable {
         let format = toolOptions.format ?? ToolCallFormat.detect(chatTemplate: service.chatTemplate)
         let useTools = !tools.isEmpty && toolOptions.toolChoice != .none
         var messages = Self.withSystemPrompt(
-            conversation,
+            format.render(conversation),
             tools: useTools ? format.systemPrompt(tools: tools) : nil,
             userSystem: options.systemPrompt
         )

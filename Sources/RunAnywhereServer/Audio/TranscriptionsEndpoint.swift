@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+import RunAnywhere
+
+/// `POST /v1/audio/transcriptions`: a multipart upload of a WAV file, transcribed, answered
+/// as JSON, plain text, verbose JSON with segments, SRT or WebVTT.
+struct TranscriptionsEndpoint: Sendable {
+    let state: ServerState
+
+    struct Form: Decodable, Sendable {
+        var file: Data?
+        var model: String?
+        var language: String?
+        var prompt: String?
+        var responseFormat: String?
+        var temperature: Double?
+        var timestampGranularities: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case file, model, language, prompt, temperature
+            case responseFormat = "response_format"
+            case timestampGranularities = "timestamp_granularities"
+        }
+    }
+
+    static let formats: Set<String> = ["json", "text", "verbose_json", "srt", "vtt"]
+
+    func handle(_ request: Request) async throws -> Response {
+        let form = try await decodeForm(request)
+        guard let modelId = form.model, !modelId.isEmpty else {
+            throw OpenAIError.invalid("Missing required parameter: 'model'", param: "model")
+        }
+        let model = try state.host.model(modelId, for: .speechRecognition)
+        guard let file = form.file, !file.isEmpty else {
+            throw OpenAIError.invalid("Missing required parameter: 'file'", param: "file")
+        }
+        let format = form.responseFormat ?? "json"
+        guard Self.formats.contains(format) else {
+            throw OpenAIError.invalid(
+                "'response_format' must be one of json, text, verbose_json, srt, vtt",
+                param: "response_format"
+            )
+        }
+        let granularities = form.timestampGranularities ?? []
+        if let unknown = granularities.first(where: { $0 != "segment" && $0 != "word" }) {
+            throw OpenAIError.invalid("Unknown timestamp granularity '\(unknown)'", param: "timestamp_granularities")
+        }
+        if granularities.contains("word") {
+            throw OpenAIError.invalid(
+                "Word timestamps are not supported; segment timestamps are",
+                param: "timestamp_granularities"
+            )
+        }
+        let audio: AudioBuffer
+        do {
+            audio = try WAVFile.decode(file)
+        } catch {
+            throw OpenAIError.invalid(
+                "The file is not a WAV recording we can read (\(error.message)); send PCM or float WAV",
+                param: "file",
+                code: "invalid_audio"
+            )
+        }
+        let options = STTOptions(
+            language: form.language.flatMap { $0.isEmpty ? nil : $0 },
+            enableTimestamps: true,
+            initialPrompt: form.prompt.flatMap { $0.isEmpty ? nil : $0 }
+        )
+        let output = try await state.withModel(model) {
+            try await state.sdk.transcribe(audio, options: options)
+        }
+        return try Self.response(output, format: format)
+    }
+
+    private func decodeForm(_ request: Request) async throws -> Form {
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = Self.boundary(in: contentType)
+        else {
+            throw OpenAIError.invalid("Send the audio as multipart/form-data with a boundary", code: "invalid_form")
+        }
+        let body = try await state.body(of: request, limit: state.configuration.maxAudioBytes)
+        do {
+            return try FormDataDecoder().decode(Form.self, from: body, boundary: boundary)
+        } catch let error as DecodingError {
+            throw OpenAIError(decoding: error)
+        } catch {
+            throw OpenAIError.invalid("The multipart form could not be read", code: "invalid_form")
+        }
+    }
+
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
+            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    static func response(_ output: STTOutput, format: String) throws -> Response {
+        let text = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch format {
+        case "text":
+            return plain(text + "\n", type: "text/plain; charset=utf-8")
+        case "srt":
+            return plain(subtitles(output, srt: true), type: "text/plain; charset=utf-8")
+        case "vtt":
+            return plain(subtitles(output, srt: false), type: "text/vtt; charset=utf-8")
+        case "verbose_json":
+            let segments: [JSONValue] = output.segments.enumerated().map { index, segment in
+                [
+                    "id": .integer(Int64(index)),
+                    "seek": 0,
+                    "start": .number(segment.start),
+                    "end": .number(segment.end),
+                    "text": .string(segment.text),
+                    "tokens": [],
+                    "temperature": 0.0,
+                    "avg_logprob": .null,
+                    "compression_ratio": .null,
+                    "no_speech_prob": .null,
+                ]
+            }
+            return .json([
+                "task": "transcribe",
+                "language": .string(output.language ?? "en"),
+                "duration": .number(output.audioDuration),
+                "text": .string(text),
+                "segments": .array(segments),
+            ])
+        default:
+            return .json(["text": .string(text)])
+        }
+    }
+
+    private static func plain(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// SRT (`00:00:01,500`, numbered cues) or WebVTT (`WEBVTT` header, `00:00:01.500`).
+    static func subtitles(_ output: STTOutput, srt: Bool) -> String {
+        func stamp(_ seconds: TimeInterval) -> String {
+            let total = Int((max(0, seconds) * 1000).rounded())
+            let (hours, minutes, secs, millis) = (
+                total / 3_600_000, total / 60_000 % 60, total / 1000 % 60, total % 1000
+            )
+            let separator = srt ? "," : "."
+            return String(format: "%02d:%02d:%02d%@%03d", hours, minutes, secs, separator, millis)
+        }
+        var segments = output.segments
+        if segments.isEmpty, !output.text.isEmpty {
+            segments = [STTSegment(text: output.text, start: 0, end: output.audioDuration)]
+        }
+        var lines: [String] = srt ? [] : ["WEBVTT", ""]
+        for (index, segment) in segments.enumerated() {
+            if srt { lines.append(String(index + 1)) }
+            lines.append("\(stamp(segment.start)) --> \(stamp(segment.end))")
+            lines.append(segment.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

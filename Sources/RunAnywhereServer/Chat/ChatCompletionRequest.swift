@@ -1,0 +1,283 @@
+import Foundation
+import RunAnywhere
+
+/// The body of `POST /v1/chat/completions`, as OpenAI defines it. Fields we do not use
+/// (`user`, `logit_bias`, `presence_penalty`, …) are ignored; fields we use are type-checked.
+struct ChatCompletionRequest: Decodable, Sendable {
+    var model: String
+    var messages: [Message]
+    var stream: Bool?
+    var streamOptions: StreamOptions?
+    var maxTokens: Int?
+    var maxCompletionTokens: Int?
+    var temperature: Double?
+    var topP: Double?
+    var seed: Int64?
+    var stop: StopSequences?
+    var n: Int?
+    var responseFormat: ResponseFormat?
+    var tools: [Tool]?
+    var toolChoice: ToolChoiceValue?
+
+    enum CodingKeys: String, CodingKey {
+        case model, messages, stream, temperature, seed, stop, n, tools
+        case streamOptions = "stream_options"
+        case maxTokens = "max_tokens"
+        case maxCompletionTokens = "max_completion_tokens"
+        case topP = "top_p"
+        case responseFormat = "response_format"
+        case toolChoice = "tool_choice"
+    }
+
+    struct StreamOptions: Decodable, Sendable {
+        var includeUsage: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case includeUsage = "include_usage"
+        }
+    }
+
+    /// One message: `content` is a string, an array of content parts, or null (an assistant
+    /// turn that only calls tools).
+    struct Message: Decodable, Sendable {
+        var role: String
+        var content: Content?
+        var toolCalls: [ToolCallValue]?
+        var toolCallId: String?
+
+        enum CodingKeys: String, CodingKey {
+            case role, content
+            case toolCalls = "tool_calls"
+            case toolCallId = "tool_call_id"
+        }
+    }
+
+    enum Content: Decodable, Sendable {
+        case text(String)
+        case parts([ContentPart])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .parts(try container.decode([ContentPart].self))
+            }
+        }
+    }
+
+    struct ContentPart: Decodable, Sendable {
+        var type: String
+        var text: String?
+    }
+
+    struct ToolCallValue: Decodable, Sendable {
+        var id: String
+        var type: String?
+        var function: FunctionCall
+
+        struct FunctionCall: Decodable, Sendable {
+            var name: String
+            var arguments: String
+        }
+    }
+
+    enum StopSequences: Decodable, Sendable {
+        case one(String)
+        case many([String])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let one = try? container.decode(String.self) {
+                self = .one(one)
+            } else {
+                self = .many(try container.decode([String].self))
+            }
+        }
+
+        var values: [String] {
+            switch self {
+            case .one(let value): [value]
+            case .many(let values): values
+            }
+        }
+    }
+
+    struct ResponseFormat: Decodable, Sendable {
+        var type: String
+        var jsonSchema: JSONSchemaFormat?
+
+        enum CodingKeys: String, CodingKey {
+            case type
+            case jsonSchema = "json_schema"
+        }
+
+        struct JSONSchemaFormat: Decodable, Sendable {
+            var name: String
+            var schema: JSONValue?
+            var strict: Bool?
+        }
+    }
+
+    struct Tool: Decodable, Sendable {
+        var type: String
+        var function: Function
+
+        struct Function: Decodable, Sendable {
+            var name: String
+            var description: String?
+            var parameters: JSONValue?
+        }
+    }
+
+    /// `"none"`, `"auto"`, `"required"`, or `{"type": "function", "function": {"name": …}}`.
+    enum ToolChoiceValue: Decodable, Sendable {
+        case mode(String)
+        case function(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let mode = try? container.decode(String.self) {
+                self = .mode(mode)
+            } else {
+                let named = try container.decode(Named.self)
+                guard named.type == nil || named.type == "function" else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container,
+                        debugDescription: "only function tool choices are supported"
+                    )
+                }
+                self = .function(named.function.name)
+            }
+        }
+
+        private struct Named: Decodable {
+            var type: String?
+            var function: Name
+            struct Name: Decodable { var name: String }
+        }
+    }
+}
+
+extension ChatCompletionRequest {
+    /// The conversation in the SDK's terms, or a 400 naming the message at fault.
+    func conversation() throws(OpenAIError) -> [ChatMessage] {
+        var callNames: [String: String] = [:]
+        var result: [ChatMessage] = []
+        for (index, message) in messages.enumerated() {
+            let param = "messages[\(index)]"
+            let text: String
+            switch message.content {
+            case .none:
+                // Only an assistant turn that calls tools may leave its content out.
+                guard message.role == "assistant", message.toolCalls?.isEmpty == false else {
+                    throw .invalid("Missing required parameter: '\(param).content'", param: "\(param).content")
+                }
+                text = ""
+            case .text(let value):
+                text = value
+            case .parts(let parts):
+                var pieces: [String] = []
+                for part in parts {
+                    switch part.type {
+                    case "text":
+                        guard let value = part.text else {
+                            throw .invalid("A text content part needs 'text'", param: "\(param).content")
+                        }
+                        pieces.append(value)
+                    case "image_url", "input_image":
+                        throw .invalid(
+                            "Images need a vision-language model; '\(model)' reads text only",
+                            param: "\(param).content",
+                            code: "model_not_supported"
+                        )
+                    default:
+                        throw .invalid("Unsupported content part type '\(part.type)'", param: "\(param).content")
+                    }
+                }
+                text = pieces.joined(separator: "\n")
+            }
+            switch message.role {
+            case "system", "developer":
+                result.append(.system(text))
+            case "user":
+                result.append(.user(text))
+            case "assistant":
+                var calls: [ToolCall] = []
+                for call in message.toolCalls ?? [] {
+                    guard call.type == nil || call.type == "function" else {
+                        throw .invalid("Only function tool calls are supported", param: "\(param).tool_calls")
+                    }
+                    let arguments: JSONValue
+                    do {
+                        arguments = try JSONValue(
+                            parsing: call.function.arguments.isEmpty ? "{}" : call.function.arguments
+                        )
+                    } catch {
+                        throw .invalid(
+                            "The arguments of tool call '\(call.id)' are not JSON",
+                            param: "\(param).tool_calls"
+                        )
+                    }
+                    callNames[call.id] = call.function.name
+                    calls.append(ToolCall(id: call.id, name: call.function.name, arguments: arguments))
+                }
+                result.append(ChatMessage(role: .assistant, content: text, toolCalls: calls.isEmpty ? nil : calls))
+            case "tool":
+                guard let id = message.toolCallId else {
+                    throw .invalid("A tool message needs 'tool_call_id'", param: "\(param).tool_call_id")
+                }
+                guard callNames[id] != nil else {
+                    throw .invalid(
+                        "tool_call_id '\(id)' answers no tool call of an earlier assistant message",
+                        param: "\(param).tool_call_id"
+                    )
+                }
+                result.append(ChatMessage(role: .tool, content: text, toolCallId: id))
+            default:
+                throw .invalid(
+                    "Invalid role '\(message.role)': expected system, developer, user, assistant or tool",
+                    param: "\(param).role"
+                )
+            }
+        }
+        guard !result.isEmpty else { throw .invalid("'messages' must not be empty", param: "messages") }
+        return result
+    }
+
+    /// The tools in the SDK's terms.
+    func toolDefinitions() throws(OpenAIError) -> [ToolDefinition] {
+        var definitions: [ToolDefinition] = []
+        for (index, tool) in (tools ?? []).enumerated() {
+            guard tool.type == "function" else {
+                throw .invalid("Only function tools are supported", param: "tools[\(index)].type")
+            }
+            do {
+                let parameters = try JSONSchema(tool.function.parameters ?? ["type": "object", "properties": [:]])
+                let definition = ToolDefinition(
+                    name: tool.function.name,
+                    description: tool.function.description ?? "",
+                    parameters: parameters
+                )
+                try definition.validate()
+                definitions.append(definition)
+            } catch {
+                throw OpenAIError(error, param: "tools[\(index)]")
+            }
+        }
+        return definitions
+    }
+
+    /// The tool choice in the SDK's terms.
+    func sdkToolChoice() throws(OpenAIError) -> ToolChoice {
+        switch toolChoice {
+        case .none: return .auto
+        case .mode("auto"): return .auto
+        case .mode("none"): return .none
+        case .mode("required"): return .required
+        case .mode(let other):
+            throw .invalid("Invalid tool_choice '\(other)': expected none, auto or required", param: "tool_choice")
+        case .function(let name): return .tool(name)
+        }
+    }
+}

@@ -1,0 +1,397 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+import Synchronization
+
+/// `POST /v1/chat/completions`: plain chat, JSON-schema output and tool calls, whole or
+/// streamed as server-sent events in OpenAI's chunk format.
+struct ChatCompletionsEndpoint: Sendable {
+    let state: ServerState
+
+    /// What the request asks the model to produce.
+    private enum Mode: Sendable {
+        case text
+        case schema(JSONSchema, strict: Bool)
+        case tools([ToolDefinition], ToolChoice)
+    }
+
+    /// One request, checked and ready to run.
+    private struct Job: Sendable {
+        let id = "chatcmpl-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let created = Int(Date().timeIntervalSince1970)
+        let arrival = ContinuousClock.now
+        let model: ModelInfo
+        let messages: [ChatMessage]
+        let parameters: GenerationParameters
+        let mode: Mode
+        let includeUsage: Bool
+    }
+
+    func handle(_ request: Request) async throws -> Response {
+        let body = try await state.decode(ChatCompletionRequest.self, from: request)
+        let job = try prepare(body)
+        guard body.stream == true else {
+            return try await state.withModel(job.model) { .json(try await complete(job)) }
+        }
+        let release = try await state.holdModel(job.model)
+        let options: LLMGenerationOptions
+        do {
+            options = try await generationOptions(job)
+        } catch {
+            await release()
+            throw error
+        }
+        return .eventStream { events in
+            await stream(job, options: options, to: events)
+            await release()
+        }
+    }
+
+    private func prepare(_ body: ChatCompletionRequest) throws(OpenAIError) -> Job {
+        let model = try state.host.model(body.model, for: .llm)
+        if body.streamOptions != nil, body.stream != true {
+            throw .invalid(
+                "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                param: "stream_options"
+            )
+        }
+        let messages = try body.conversation()
+        let parameters = GenerationParameters(
+            maxTokens: body.maxCompletionTokens ?? body.maxTokens,
+            maxTokensParam: body.maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens",
+            temperature: body.temperature,
+            topP: body.topP,
+            seed: body.seed,
+            stop: body.stop?.values ?? [],
+            n: body.n
+        )
+        _ = try parameters.options(contextLength: Int.max)  // checks the fields before anything loads
+        let tools = try body.toolDefinitions()
+        let choice = try body.sdkToolChoice()
+        if case .tool(let name) = choice, !tools.contains(where: { $0.name == name }) {
+            throw .invalid("tool_choice names '\(name)', which is not among the tools", param: "tool_choice")
+        }
+        if choice == .required, tools.isEmpty {
+            throw .invalid("tool_choice 'required' needs at least one tool", param: "tool_choice")
+        }
+        let schema = try Self.schema(of: body.responseFormat)
+        let mode: Mode
+        if !tools.isEmpty, choice != .none {
+            guard schema == nil else {
+                throw .invalid("response_format cannot be combined with tools here", param: "response_format")
+            }
+            mode = .tools(tools, choice)
+        } else if let schema {
+            mode = .schema(schema.schema, strict: schema.strict)
+        } else {
+            mode = .text
+        }
+        return Job(
+            model: model,
+            messages: messages,
+            parameters: parameters,
+            mode: mode,
+            includeUsage: body.streamOptions?.includeUsage ?? false
+        )
+    }
+
+    private static func schema(
+        of format: ChatCompletionRequest.ResponseFormat?
+    ) throws(OpenAIError) -> (schema: JSONSchema, strict: Bool)? {
+        guard let format else { return nil }
+        switch format.type {
+        case "text":
+            return nil
+        case "json_object":
+            return (JSONSchema.object([:], additionalProperties: true), false)
+        case "json_schema":
+            guard let definition = format.jsonSchema else {
+                throw .invalid(
+                    "response_format 'json_schema' needs 'json_schema'",
+                    param: "response_format.json_schema"
+                )
+            }
+            do {
+                return (try JSONSchema(definition.schema ?? ["type": "object"]), definition.strict ?? false)
+            } catch {
+                throw OpenAIError(error, param: "response_format.json_schema.schema")
+            }
+        default:
+            throw .invalid(
+                "Invalid response_format type '\(format.type)': expected text, json_object or json_schema",
+                param: "response_format.type"
+            )
+        }
+    }
+
+    private func generationOptions(_ job: Job) async throws(OpenAIError) -> LLMGenerationOptions {
+        let contextLength = await state.sdk.currentLLMContextLength ?? LLMLoadConfiguration.defaultContextCap
+        return try job.parameters.options(contextLength: contextLength)
+    }
+
+    private func structuredOptions(strict: Bool) -> StructuredOutputOptions {
+        // Non-strict follows OpenAI's JSON mode: what cannot be enforced is best effort.
+        StructuredOutputOptions(strict: strict, bestEffort: !strict)
+    }
+
+    private func toolOptions(_ choice: ToolChoice) -> ToolCallingOptions {
+        // The client runs the tools: one model turn, calls returned as they are.
+        ToolCallingOptions(toolChoice: choice, maxIterations: 1, executeTools: false)
+    }
+
+    // MARK: Whole responses
+
+    private func complete(_ job: Job) async throws -> JSONValue {
+        let options = try await generationOptions(job)
+        let sdk = state.sdk
+        let message: JSONValue
+        let generation: LLMGenerationResult
+        var finishReason: String
+        switch job.mode {
+        case .text:
+            generation = try await sdk.chat(job.messages, options: options)
+            message = ["role": "assistant", "content": .string(generation.text), "refusal": nil]
+            finishReason = generation.finishReason.openAI
+        case .schema(let schema, let strict):
+            let result = try await sdk.generateStructured(
+                messages: job.messages,
+                schema: schema,
+                options: options,
+                structuredOptions: structuredOptions(strict: strict)
+            )
+            generation = result.generation
+            message = ["role": "assistant", "content": .string(result.text), "refusal": nil]
+            finishReason = generation.finishReason.openAI
+        case .tools(let tools, let choice):
+            let result = try await sdk.generateWithTools(
+                messages: job.messages,
+                tools: tools,
+                options: options,
+                toolOptions: toolOptions(choice)
+            )
+            generation = result.generation
+            finishReason = generation.finishReason.openAI
+            var fields: JSONObject = [
+                "role": "assistant",
+                "content": result.text.isEmpty && !result.toolCalls.isEmpty ? .null : .string(result.text),
+                "refusal": nil,
+            ]
+            if !result.toolCalls.isEmpty {
+                fields["tool_calls"] = .array(result.toolCalls.map(Self.toolCallValue))
+                finishReason = "tool_calls"
+            }
+            message = .object(fields)
+        }
+        record(generation, job: job)
+        return [
+            "id": .string(job.id),
+            "object": "chat.completion",
+            "created": .integer(Int64(job.created)),
+            "model": .string(job.model.id),
+            "choices": [
+                ["index": 0, "message": message, "logprobs": nil, "finish_reason": .string(finishReason)]
+            ],
+            "usage": Self.usage(generation),
+            "system_fingerprint": nil,
+        ]
+    }
+
+    private static func toolCallValue(_ call: ToolCall) -> JSONValue {
+        [
+            "id": .string(call.id),
+            "type": "function",
+            "function": ["name": .string(call.name), "arguments": .string(call.arguments.jsonText())],
+        ]
+    }
+
+    static func usage(_ generation: LLMGenerationResult) -> JSONValue {
+        [
+            "prompt_tokens": .integer(Int64(generation.promptTokens)),
+            "completion_tokens": .integer(Int64(generation.generatedTokens)),
+            "total_tokens": .integer(Int64(generation.promptTokens + generation.generatedTokens)),
+        ]
+    }
+
+    private func record(_ generation: LLMGenerationResult, job: Job) {
+        state.metrics.recordTokens(prompt: generation.promptTokens, completion: generation.generatedTokens)
+    }
+
+    // MARK: Streams
+
+    private func stream(_ job: Job, options: LLMGenerationOptions, to events: EventStreamWriter) async {
+        let chunks = ChunkWriter(job: job, events: events, metrics: state.metrics)
+        chunks.send(delta: ["role": "assistant", "content": ""])
+        do {
+            let generation: LLMGenerationResult
+            var finishReason: String?
+            switch job.mode {
+            case .text:
+                var final: LLMGenerationResult?
+                for try await event in try await state.sdk.chatStream(job.messages, options: options) {
+                    switch event {
+                    case .token(let text, let isThinking):
+                        chunks.send(delta: [isThinking ? "reasoning_content" : "content": .string(text)])
+                    case .completed(let result):
+                        final = result
+                    }
+                }
+                generation = try Self.required(final)
+            case .schema(let schema, let strict):
+                var sent = 0
+                var final: StructuredOutputResult?
+                let stream = try await state.sdk.generateStructuredStream(
+                    messages: job.messages,
+                    schema: schema,
+                    options: options,
+                    structuredOptions: structuredOptions(strict: strict)
+                )
+                for try await event in stream {
+                    switch event {
+                    case .partial(let text):
+                        let utf8 = Array(text.utf8)
+                        guard utf8.count > sent else { continue }
+                        chunks.send(delta: ["content": .string(String(decoding: utf8[sent...], as: UTF8.self))])
+                        sent = utf8.count
+                    case .completed(let result):
+                        final = result
+                    }
+                }
+                generation = try Self.required(final).generation
+            case .tools(let tools, let choice):
+                var final: ToolCallingResult?
+                var index = 0
+                let stream = try state.sdk.generateWithToolsStream(
+                    messages: job.messages,
+                    tools: tools,
+                    options: options,
+                    toolOptions: toolOptions(choice)
+                )
+                for try await event in stream {
+                    switch event {
+                    case .token(let text):
+                        chunks.send(delta: ["content": .string(text)])
+                    case .toolCall(let call):
+                        // As OpenAI streams a call: id, type and name with empty arguments first,
+                        // then the arguments.
+                        chunks.send(delta: [
+                            "tool_calls": [
+                                [
+                                    "index": .integer(Int64(index)),
+                                    "id": .string(call.id),
+                                    "type": "function",
+                                    "function": ["name": .string(call.name), "arguments": ""],
+                                ]
+                            ]
+                        ])
+                        chunks.send(delta: [
+                            "tool_calls": [
+                                [
+                                    "index": .integer(Int64(index)),
+                                    "function": ["arguments": .string(call.arguments.jsonText())],
+                                ]
+                            ]
+                        ])
+                        index += 1
+                    case .completed(let result):
+                        final = result
+                    case .toolCallStarted, .toolResult:
+                        continue
+                    }
+                }
+                let result = try Self.required(final)
+                generation = result.generation
+                if !result.toolCalls.isEmpty { finishReason = "tool_calls" }
+            }
+            record(generation, job: job)
+            chunks.send(delta: [:], finishReason: finishReason ?? generation.finishReason.openAI)
+            if job.includeUsage { chunks.sendUsage(Self.usage(generation)) }
+            events.done()
+        } catch is CancellationError {
+            return
+        } catch {
+            // Headers are sent: the error becomes the stream's last event, as OpenAI does.
+            let failure = OpenAIErrorMiddleware<BasicRequestContext>.openAIError(for: error)
+            events.send(["error": failure.errorValue])
+        }
+    }
+
+    private static func required<T>(_ value: T?) throws -> T {
+        guard let value else { throw CancellationError() }
+        return value
+    }
+
+    /// Writes `chat.completion.chunk` events of one stream.
+    private struct ChunkWriter {
+        let job: Job
+        let events: EventStreamWriter
+        let metrics: ServerMetrics
+        private let first = FirstToken()
+
+        init(job: Job, events: EventStreamWriter, metrics: ServerMetrics) {
+            self.job = job
+            self.events = events
+            self.metrics = metrics
+        }
+
+        func send(delta: JSONObject, finishReason: String? = nil) {
+            if first.isFirst(delta) {
+                metrics.recordTimeToFirstToken(job.arrival.duration(to: .now))
+            }
+            var chunk = header
+            chunk["choices"] = [
+                [
+                    "index": 0,
+                    "delta": .object(delta),
+                    "logprobs": nil,
+                    "finish_reason": finishReason.map(JSONValue.string) ?? .null,
+                ]
+            ]
+            if job.includeUsage { chunk["usage"] = .null }
+            events.send(.object(chunk))
+        }
+
+        func sendUsage(_ usage: JSONValue) {
+            var chunk = header
+            chunk["choices"] = []
+            chunk["usage"] = usage
+            events.send(.object(chunk))
+        }
+
+        private var header: JSONObject {
+            [
+                "id": .string(job.id),
+                "object": "chat.completion.chunk",
+                "created": .integer(Int64(job.created)),
+                "model": .string(job.model.id),
+                "system_fingerprint": nil,
+            ]
+        }
+    }
+
+    /// Notices the first delta that carries generated text or a call.
+    private final class FirstToken: Sendable {
+        private let seen = Mutex(false)
+
+        func isFirst(_ delta: JSONObject) -> Bool {
+            let carries =
+                delta.keys.contains { $0 == "tool_calls" } || (delta["content"]?.stringValue?.isEmpty == false)
+            guard carries else { return false }
+            return seen.withLock { seen in
+                defer { seen = true }
+                return !seen
+            }
+        }
+    }
+}
+
+extension OpenAIError {
+    /// The inner object of the error body.
+    var errorValue: JSONValue {
+        [
+            "message": .string(message),
+            "type": .string(type),
+            "param": param.map(JSONValue.string) ?? .null,
+            "code": code.map(JSONValue.string) ?? .null,
+        ]
+    }
+}

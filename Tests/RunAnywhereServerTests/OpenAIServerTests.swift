@@ -1,0 +1,566 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import RunAnywhere
+import RunAnywhereServer
+import RunAnywhereTesting
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("OpenAI-compatible server on the deterministic backend")
+struct OpenAIServerTests {
+    let llm = DeterministicModels.llm
+
+    @Test("The model list offers the served kinds with their capabilities, and a model reads by id")
+    func modelList() async throws {
+        try await withServer { client, _ in
+            let list = try await client.get("/v1/models")
+            #expect(list.status == 200)
+            #expect(try list.json["object"] as? String == "list")
+            let data = try #require(try list.json["data"] as? [[String: Any]])
+            let ids = Set(data.compactMap { $0["id"] as? String })
+            #expect(
+                ids.isSuperset(of: [
+                    llm, DeterministicModels.embedding, DeterministicModels.stt, DeterministicModels.tts,
+                ])
+            )
+            #expect(!ids.contains(DeterministicModels.vad), "VAD models are not served")
+            let chat = try #require(data.first { $0["id"] as? String == llm })
+            #expect(chat["object"] as? String == "model")
+            #expect(chat["created"] is Int)
+            #expect(chat["owned_by"] is String)
+            #expect(chat["capabilities"] as? [String] == ["chat", "completions"])
+            let one = try await client.get("/v1/models/\(llm)")
+            #expect(try one.json["id"] as? String == llm)
+            try await client.get("/v1/models/nope").expectError(404, code: "model_not_found")
+        }
+    }
+
+    @Test("A chat completion answers in OpenAI's shape, with usage that adds up")
+    func chatCompletion() async throws {
+        try await withServer { client, sdk in
+            let reply = try await client.post(
+                "/v1/chat/completions",
+                json: [
+                    "model": llm, "messages": [["role": "user", "content": "Hello there"]], "max_tokens": 12,
+                    "temperature": 0, "user": "ignored", "logit_bias": ["1": 2],
+                ]
+            )
+            #expect(reply.status == 200, "\(reply.text)")
+            let json = try reply.json
+            #expect(json["object"] as? String == "chat.completion")
+            #expect((json["id"] as? String)?.hasPrefix("chatcmpl-") == true)
+            #expect(json["model"] as? String == llm)
+            let choice = try #require((json["choices"] as? [[String: Any]])?.first)
+            let message = try #require(choice["message"] as? [String: Any])
+            #expect(message["role"] as? String == "assistant")
+            let content = try #require(message["content"] as? String)
+            let direct = try await sdk.chat(
+                [.user("Hello there")],
+                options: LLMGenerationOptions(maxTokens: 12, temperature: 0, topK: 0, repetitionPenalty: 1)
+            )
+            #expect(content == direct.text)
+            #expect(["stop", "length"].contains(choice["finish_reason"] as? String))
+            let usage = try #require(json["usage"] as? [String: Int])
+            #expect(usage["prompt_tokens"]! > 0)
+            #expect(usage["completion_tokens"]! > 0 && usage["completion_tokens"]! <= 12)
+            #expect(usage["total_tokens"] == usage["prompt_tokens"]! + usage["completion_tokens"]!)
+        }
+    }
+
+    @Test("A streamed chat sends the role first, text deltas, one finish reason, usage last, then [DONE]")
+    func chatStream() async throws {
+        try await withServer { client, _ in
+            let body: [String: Any] = [
+                "model": llm, "messages": [["role": "user", "content": "Tell me about rivers"]], "max_tokens": 20,
+                "temperature": 0,
+            ]
+            let whole = try await client.post("/v1/chat/completions", json: body)
+            let expected = try #require(
+                ((try whole.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"]
+                    as? String
+            )
+            var streaming = body
+            streaming["stream"] = true
+            streaming["stream_options"] = ["include_usage": true]
+            let reply = try await client.post("/v1/chat/completions", json: streaming)
+            #expect(reply.status == 200)
+            #expect(reply.headers.first(name: "content-type")?.hasPrefix("text/event-stream") == true)
+            let events = reply.events
+            #expect(events.last == "[DONE]")
+            let chunks = try events.dropLast().map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(chunks.allSatisfy { $0["object"] as? String == "chat.completion.chunk" })
+            #expect(Set(chunks.compactMap { $0["id"] as? String }).count == 1)
+            let choices = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first }
+            let deltas = choices.compactMap { $0["delta"] as? [String: Any] }
+            #expect(deltas.first?["role"] as? String == "assistant")
+            #expect(deltas.compactMap { $0["content"] as? String }.joined() == expected)
+            #expect(choices.filter { $0["finish_reason"] is String }.count == 1)
+            let usageChunk = try #require(chunks.last)
+            #expect((usageChunk["choices"] as? [Any])?.isEmpty == true)
+            #expect((usageChunk["usage"] as? [String: Int])?["completion_tokens"] ?? 0 > 0)
+            #expect(chunks.dropLast().allSatisfy { $0["usage"] is NSNull })
+        }
+    }
+
+    @Test("A json_schema response format gives JSON valid against the schema, whole and streamed")
+    func jsonSchema() async throws {
+        try await withServer { client, _ in
+            let schema: [String: Any] = [
+                "type": "object",
+                "properties": ["name": ["type": "string"], "age": ["type": "integer", "minimum": 0]],
+                "required": ["name", "age"], "additionalProperties": false,
+            ]
+            var body: [String: Any] = [
+                "model": llm, "messages": [["role": "user", "content": "A person"]], "max_tokens": 200,
+                "response_format": [
+                    "type": "json_schema", "json_schema": ["name": "person", "schema": schema, "strict": true],
+                ],
+            ]
+            let reply = try await client.post("/v1/chat/completions", json: body)
+            #expect(reply.status == 200, "\(reply.text)")
+            let content = try #require(
+                ((try reply.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"]
+                    as? String
+            )
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(content.utf8)) as? [String: Any])
+            #expect(object["name"] is String)
+            #expect((object["age"] as? Int ?? -1) >= 0)
+            #expect(object.count == 2)
+            body["stream"] = true
+            let streamed = try await client.post("/v1/chat/completions", json: body)
+            let text = try streamed.events.dropLast().compactMap {
+                let chunk = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                return ((chunk?["choices"] as? [[String: Any]])?.first?["delta"] as? [String: Any])?["content"]
+                    as? String
+            }.joined()
+            #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
+        }
+    }
+
+    @Test("A forced tool call comes back as tool_calls, and the tool's result gets a text answer")
+    func toolCallRoundTrip() async throws {
+        try await withServer { client, _ in
+            let tools: [[String: Any]] = [
+                [
+                    "type": "function",
+                    "function": [
+                        "name": "get_weather", "description": "Weather for a city",
+                        "parameters": [
+                            "type": "object", "properties": ["city": ["type": "string"]], "required": ["city"],
+                        ],
+                    ],
+                ]
+            ]
+            let question: [String: Any] = ["role": "user", "content": "Weather in Paris?"]
+            let reply = try await client.post(
+                "/v1/chat/completions",
+                json: [
+                    "model": llm, "messages": [question], "tools": tools, "max_tokens": 64,
+                    "tool_choice": ["type": "function", "function": ["name": "get_weather"]],
+                ]
+            )
+            #expect(reply.status == 200, "\(reply.text)")
+            let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first)
+            #expect(choice["finish_reason"] as? String == "tool_calls")
+            let message = try #require(choice["message"] as? [String: Any])
+            let call = try #require((message["tool_calls"] as? [[String: Any]])?.first)
+            let function = try #require(call["function"] as? [String: Any])
+            #expect(function["name"] as? String == "get_weather")
+            let arguments = try #require(function["arguments"] as? String)
+            let parsed = try JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [String: Any]
+            #expect(parsed?["city"] is String)
+            let id = try #require(call["id"] as? String)
+            let answer = try await client.post(
+                "/v1/chat/completions",
+                json: [
+                    "model": llm, "tools": tools, "max_tokens": 24,
+                    "messages": [
+                        question, message, ["role": "tool", "tool_call_id": id, "content": "{\"temp_c\": 21}"],
+                    ],
+                    "tool_choice": "none",
+                ]
+            )
+            #expect(answer.status == 200, "\(answer.text)")
+            let final = try #require((try answer.json["choices"] as? [[String: Any]])?.first)
+            #expect(["stop", "length"].contains(final["finish_reason"] as? String))
+            #expect(((final["message"] as? [String: Any])?["content"] as? String)?.isEmpty == false)
+            // A tool result that answers no call is refused.
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [question, ["role": "tool", "tool_call_id": "x", "content": "1"]]]
+            ).expectError(400, param: "messages[1].tool_call_id")
+        }
+    }
+
+    @Test("Legacy completions answer text_completion, whole and streamed")
+    func legacyCompletions() async throws {
+        try await withServer { client, _ in
+            let reply = try await client.post(
+                "/v1/completions",
+                json: ["model": llm, "prompt": "Once upon a time", "max_tokens": 8, "temperature": 0]
+            )
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(try reply.json["object"] as? String == "text_completion")
+            let text = try #require((try reply.json["choices"] as? [[String: Any]])?.first?["text"] as? String)
+            #expect(!text.isEmpty)
+            let streamed = try await client.post(
+                "/v1/completions",
+                json: ["model": llm, "prompt": "Once upon a time", "max_tokens": 8, "temperature": 0, "stream": true]
+            )
+            #expect(streamed.events.last == "[DONE]")
+            let joined = try streamed.events.dropLast().compactMap {
+                let chunk = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                return (chunk?["choices"] as? [[String: Any]])?.first?["text"] as? String
+            }.joined()
+            #expect(joined == text)
+        }
+    }
+
+    @Test("Embeddings come as floats or base64 of the same little-endian floats")
+    func embeddings() async throws {
+        try await withServer { client, _ in
+            let floats = try await client.post(
+                "/v1/embeddings",
+                json: ["model": DeterministicModels.embedding, "input": ["a cat", "a dog", "the sea"]]
+            )
+            #expect(floats.status == 200, "\(floats.text)")
+            let data = try #require(try floats.json["data"] as? [[String: Any]])
+            #expect(data.map { $0["index"] as? Int } == [0, 1, 2])
+            let vectors = data.compactMap { ($0["embedding"] as? [NSNumber])?.map(\.floatValue) }
+            #expect(vectors.count == 3 && vectors.allSatisfy { $0.count == vectors[0].count && !$0.isEmpty })
+            #expect(((try floats.json["usage"] as? [String: Int])?["prompt_tokens"] ?? 0) > 0)
+            let base64 = try await client.post(
+                "/v1/embeddings",
+                json: ["model": DeterministicModels.embedding, "input": "a cat", "encoding_format": "base64"]
+            )
+            let encoded = try #require((try base64.json["data"] as? [[String: Any]])?.first?["embedding"] as? String)
+            let bytes = try #require(Data(base64Encoded: encoded))
+            let decoded = stride(from: 0, to: bytes.count, by: 4).map { offset in
+                Float(
+                    bitPattern: bytes[offset..<offset + 4].enumerated().reduce(UInt32(0)) {
+                        $0 | UInt32($1.1) << (8 * $1.0)
+                    }
+                )
+            }
+            #expect(decoded == vectors[0])
+            try await client.post(
+                "/v1/embeddings",
+                json: ["model": DeterministicModels.embedding, "input": [1, 2, 3]]
+            ).expectError(400, param: "input")
+            try await client.post("/v1/embeddings", json: ["model": llm, "input": "x"])
+                .expectError(400, code: "model_not_supported")
+        }
+    }
+
+    @Test("Transcriptions answer json, text, verbose_json, srt and vtt; a file that is not audio is a 400")
+    func transcriptions() async throws {
+        try await withServer { client, _ in
+            let wav = WAVFile.encode(DeterministicBackend.speech(for: "turn on the lights"))
+            func transcribe(_ format: String, file: Data? = nil) async throws -> ServerReply {
+                let boundary = "b\(UUID().uuidString)"
+                let body = ServerClient.multipart(
+                    fields: [("model", DeterministicModels.stt), ("response_format", format)],
+                    file: file ?? wav,
+                    boundary: boundary
+                )
+                return try await client.post(
+                    "/v1/audio/transcriptions",
+                    raw: body,
+                    contentType: "multipart/form-data; boundary=\(boundary)"
+                )
+            }
+            #expect(try await transcribe("json").json["text"] as? String == "turn on the lights")
+            #expect(try await transcribe("text").text == "turn on the lights\n")
+            let verbose = try await transcribe("verbose_json").json
+            #expect(verbose["duration"] is Double)
+            let segments = try #require(verbose["segments"] as? [[String: Any]])
+            #expect(!segments.isEmpty && segments.allSatisfy { $0["start"] is Double && $0["end"] is Double })
+            let srt = try await transcribe("srt").text
+            #expect(srt.contains(/^1\n\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d\nturn on the lights\n/), "\(srt)")
+            let vtt = try await transcribe("vtt").text
+            #expect(vtt.contains(/^WEBVTT\n\n\d\d:\d\d:\d\d\.\d\d\d --> \d\d:\d\d:\d\d\.\d\d\d\n/), "\(vtt)")
+            try await transcribe("json", file: Data("this is not audio at all".utf8))
+                .expectError(400, code: "invalid_audio", param: "file")
+            try await transcribe("mp4").expectError(400, param: "response_format")
+            try await client.post("/v1/audio/transcriptions", json: ["model": DeterministicModels.stt])
+                .expectError(400, code: "invalid_form")
+        }
+    }
+
+    @Test("Speech comes as WAV or 24 kHz PCM; other formats are refused")
+    func speech() async throws {
+        try await withServer { client, _ in
+            let body: [String: Any] = ["model": DeterministicModels.tts, "input": "Hello there.", "voice": "alloy"]
+            let wav = try await client.post("/v1/audio/speech", json: body)
+            #expect(wav.status == 200)
+            #expect(wav.body.prefix(4) == Data("RIFF".utf8))
+            let audio = try WAVFile.decode(wav.body)
+            #expect(audio.duration > 0.1)
+            var pcmBody = body
+            pcmBody["response_format"] = "pcm"
+            let pcm = try await client.post("/v1/audio/speech", json: pcmBody)
+            #expect(pcm.status == 200)
+            #expect(pcm.body.count % 2 == 0)
+            // 24 kHz, 16-bit mono: the same duration as the WAV within a few samples.
+            #expect(abs(Double(pcm.body.count / 2) / 24_000 - audio.duration) < 0.01)
+            var mp3 = body
+            mp3["response_format"] = "mp3"
+            try await client.post("/v1/audio/speech", json: mp3).expectError(400, param: "response_format")
+        }
+    }
+
+    @Test("Bad requests get error objects with the right status and the field at fault")
+    func badRequests() async throws {
+        try await withServer { client, _ in
+            let messages = [["role": "user", "content": "Hi"]]
+            try await client.post("/v1/chat/completions", raw: Data("{not json".utf8)).expectError(400)
+            try await client.post("/v1/chat/completions", raw: Data()).expectError(400)
+            try await client.post("/v1/chat/completions", json: ["model": llm, "messages": "Hi"])
+                .expectError(400, param: "messages")
+            try await client.post("/v1/chat/completions", json: ["model": 5, "messages": messages])
+                .expectError(400, param: "model")
+            try await client.post("/v1/chat/completions", json: ["messages": messages])
+                .expectError(400, param: "model")
+            try await client.post("/v1/chat/completions", json: ["model": llm, "messages": messages, "max_tokens": -1])
+                .expectError(400, param: "max_tokens")
+            try await client.post("/v1/chat/completions", json: ["model": llm, "messages": messages, "n": 2])
+                .expectError(400, param: "n")
+            try await client.post("/v1/chat/completions", json: ["model": llm, "messages": messages, "temperature": 9])
+                .expectError(400, param: "temperature")
+            try await client.post("/v1/chat/completions", json: ["model": llm, "messages": []])
+                .expectError(400, param: "messages")
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "wizard", "content": "x"]]]
+            )
+            .expectError(400, param: "messages[0].role")
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "user", "content": [["type": "image_url"]]]]]
+            ).expectError(400, code: "model_not_supported")
+            try await client.post("/v1/chat/completions", json: ["model": "missing", "messages": messages])
+                .expectError(404, code: "model_not_found")
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": DeterministicModels.embedding, "messages": messages]
+            )
+            .expectError(400, code: "model_not_supported")
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": messages, "stream_options": ["include_usage": true]]
+            ).expectError(400, param: "stream_options")
+            try await client.get("/v1/nothing-here").expectError(404)
+            // The server still answers.
+            #expect(try await client.get("/v1/models").status == 200)
+        }
+    }
+
+    @Test("A prompt beyond the context is a 400 with context_length_exceeded")
+    func promptBeyondContext() async throws {
+        try await withServer(OpenAIServerConfiguration(contextLength: 64)) { client, _ in
+            let long = String(repeating: "word ", count: 2000)
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "user", "content": long]]]
+            )
+            .expectError(400, code: "context_length_exceeded")
+        }
+    }
+
+    @Test("Bodies over the limit get 413, whether Content-Length says so or not")
+    func bodyLimit() async throws {
+        try await withServer(OpenAIServerConfiguration(apiKey: "test-key", maxBodyBytes: 64 << 10)) { client, _ in
+            let big = Data(repeating: UInt8(ascii: "a"), count: 100 << 20)
+            try await client.post("/v1/chat/completions", raw: big).expectError(413, code: "request_too_large")
+            // Streamed without a length.
+            var request = client.request(.POST, "/v1/embeddings", headers: [("Content-Type", "application/json")])
+            let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 16 << 10)
+            request.body = .stream(
+                AsyncStream { continuation in
+                    for _ in 0..<16 { continuation.yield(chunk) }
+                    continuation.finish()
+                },
+                length: .unknown
+            )
+            try await client.send(request).expectError(413)
+            #expect(try await client.get("/v1/models").status == 200)
+        }
+    }
+
+    @Test("Every /v1 route needs the key; health, metrics and the OpenAPI document do not")
+    func authentication() async throws {
+        try await withServer { client, _ in
+            let keyless = ServerClient(base: client.base, key: nil)
+            try await keyless.get("/v1/models").expectError(401, code: "invalid_api_key")
+            try await client.get("/v1/models", key: "wrong-key").expectError(401, code: "invalid_api_key")
+            try await keyless.post("/v1/chat/completions", json: ["model": llm]).expectError(401)
+            #expect(try await keyless.get("/health").status == 200)
+            #expect(try await keyless.get("/metrics").status == 200)
+            let document = try await keyless.get("/openapi.json").json
+            #expect(document["openapi"] as? String == "3.0.3")
+            let paths = try #require(document["paths"] as? [String: Any])
+            #expect(paths.keys.contains("/v1/chat/completions"))
+            // The offered ids are the request's model enum.
+            let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+            let chat = schemas?["CreateChatCompletionRequest"] as? [String: Any]
+            let model = (chat?["properties"] as? [String: Any])?["model"] as? [String: Any]
+            #expect(model?["enum"] as? [String] == [llm])
+        }
+    }
+
+    @Test("CORS headers are sent only for the configured origin")
+    func cors() async throws {
+        try await withServer { client, _ in
+            let reply = try await client.send(
+                client.request(.GET, "/v1/models", headers: [("Origin", "https://a.example")])
+            )
+            #expect(reply.headers.first(name: "access-control-allow-origin") == nil)
+        }
+        try await withServer(OpenAIServerConfiguration(apiKey: "test-key", corsOrigin: "https://a.example")) {
+            client,
+            _ in
+            let reply = try await client.send(
+                client.request(.GET, "/v1/models", headers: [("Origin", "https://a.example")])
+            )
+            #expect(reply.headers.first(name: "access-control-allow-origin") == "https://a.example")
+        }
+    }
+
+    @Test("Metrics count requests and tokens in Prometheus text")
+    func metrics() async throws {
+        try await withServer { client, _ in
+            _ = try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 5]
+            )
+            let text = try await client.get("/metrics").text
+            #expect(text.contains("# TYPE runanywhere_http_requests_total counter"))
+            #expect(text.contains(#"runanywhere_http_requests_total{route="/v1/chat/completions",status="200"} 1"#))
+            #expect(text.contains("runanywhere_completion_tokens_total"))
+            #expect(text.contains("runanywhere_queue_depth"))
+            #expect(text.contains("runanywhere_http_request_duration_seconds_bucket"))
+            let health = try await client.get("/health").json
+            #expect(health["status"] as? String == "ok")
+            #expect(health["models"] as? [String] == [llm])
+        }
+    }
+
+    @Test("Beyond the slots and the queue a request gets 429 with Retry-After")
+    func queueFull() async throws {
+        let slow = DeterministicBackend.Timing(tokensPerSecond: 20)
+        let configuration = OpenAIServerConfiguration(slots: 1, queueSize: 0, apiKey: "test-key")
+        try await withServer(configuration, timing: slow) { client, _ in
+            let body: [String: Any] = [
+                "model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 400, "stream": true,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: body)
+            let response = try await HTTPClient.shared.execute(
+                client.request(.POST, "/v1/chat/completions", body: ByteBuffer(bytes: data)),
+                timeout: .seconds(120)
+            )
+            var chunks = response.body.makeAsyncIterator()
+            // The first event (the role) means the request holds the only slot.
+            _ = try await chunks.next()
+            let refused = try await client.post("/v1/chat/completions", json: body)
+            try refused.expectError(429, code: "rate_limit_exceeded")
+            #expect(refused.headers.first(name: "retry-after") == "1")
+            #expect(try await client.get("/health").status == 200)
+        }
+    }
+
+    @Test("A client that disconnects mid-stream cancels its generation")
+    func disconnectCancels() async throws {
+        let slow = DeterministicBackend.Timing(tokensPerSecond: 50)
+        try await withServer(timing: slow) { client, sdk in
+            let cancelled = sdk.events.events(for: .llm)
+            let body: [String: Any] = [
+                "model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 5000, "stream": true,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: body)
+            let reading = Task {
+                let response = try await HTTPClient.shared.execute(
+                    client.request(.POST, "/v1/chat/completions", body: ByteBuffer(bytes: data)),
+                    timeout: .seconds(120)
+                )
+                var received = 0
+                for try await _ in response.body {
+                    received += 1
+                    if received == 5 { return }  // drops the connection mid-stream
+                }
+            }
+            try await reading.value
+            var tokens: Int?
+            for await event in cancelled {
+                if case .generationCancelled(_, _, let count) = event.kind {
+                    tokens = count
+                    break
+                }
+            }
+            #expect((tokens ?? 5000) < 5000)
+            // The slot is free again: a new request completes.
+            let next = try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 3]
+            )
+            #expect(next.status == 200)
+        }
+    }
+
+    @Test("A thousand connections opened and dropped leave the server serving")
+    func droppedConnections() async throws {
+        try await withServer { client, _ in
+            let port = try #require(URL(string: client.base)?.port)
+            for index in 0..<1000 {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                #expect(fd >= 0)
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = in_port_t(UInt16(port).bigEndian)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                #expect(connected == 0)
+                if index % 2 == 0 {
+                    // Half send the start of a request before going away.
+                    let partial = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mo"
+                    _ = partial.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                }
+                close(fd)
+            }
+            let reply = try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "user", "content": "Still there?"]], "max_tokens": 4]
+            )
+            #expect(reply.status == 200)
+        }
+    }
+
+    @Test("A second model of the same kind is switched to once the first is idle")
+    func modelSwitch() async throws {
+        try await withServer { client, sdk in
+            var other = try sdk.model(llm)
+            other.id = "test-llm-2"
+            other.name = "Second"
+            try sdk.registerModel(other)
+            for model in [llm, "test-llm-2", llm] {
+                let reply = try await client.post(
+                    "/v1/chat/completions",
+                    json: ["model": model, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 3]
+                )
+                #expect(reply.status == 200)
+                #expect(try reply.json["model"] as? String == model)
+                #expect(await sdk.currentLLMModel?.id == model)
+            }
+        }
+    }
+}
