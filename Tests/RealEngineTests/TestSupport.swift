@@ -112,3 +112,20 @@ func expectSDKError<T>(
 
 /// Options for deterministic runs.
 let greedy = LLMGenerationOptions(maxTokens: 32, temperature: 0, repetitionPenalty: 1)
+
+/// Runs the executable `scripts/<name>` with the test's environment; returns its exit status
+/// and what it printed on stdout and stderr together.
+func runScript(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["bash", root.appendingPathComponent("scripts/\(name)").path] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -1,0 +1,221 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import RunAnywhere
+import Testing
+
+/// `runanywhere serve` as users run it: the CLI in its own process with the default models,
+/// driven by real clients.
+extension RealEngineTests {
+    @Suite("runanywhere serve with real models and real clients")
+    struct ServeConformanceTests {
+        static let key = "conformance-key"
+
+        @Test(
+            "The official OpenAI client, curl and a schemathesis fuzz run pass; a second load adds no memory; SIGTERM stops cleanly"
+        )
+        func conformance() async throws {
+            try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let ids = [DefaultModelIds.llm, DefaultModelIds.embedding, DefaultModelIds.stt, DefaultModelIds.tts]
+            try await registerByReference(ids, home: home)
+            let registryBefore = try Data(contentsOf: home.appendingPathComponent("registry.json"))
+
+            let server = try ServerProcess.start([
+                "serve", "--home", home.path, "--port", "0", "--api-key", Self.key, "--slots", "4",
+                "--context-length", "512", "--max-speech-chars", "300",
+            ])
+            defer { server.kill() }
+            let base = try #require(server.baseURL, "the server did not start: \(server.errorOutput())")
+            let client = Client(base: base)
+
+            // Warm-up: every model loads; the spoken answer becomes the transcription test's WAV.
+            let speech = try await client.post(
+                "v1/audio/speech",
+                ["model": DefaultModelIds.tts, "input": "Please turn on the kitchen lights.", "voice": "default"]
+            )
+            try #require(speech.status == 200)
+            let wav = home.appendingPathComponent("question.wav")
+            try speech.body.write(to: wav)
+            let chat = try await client.post(
+                "v1/chat/completions",
+                ["model": DefaultModelIds.llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 8]
+            )
+            #expect(chat.status == 200)
+            let embedded = try await client.post(
+                "v1/embeddings",
+                ["model": DefaultModelIds.embedding, "input": "warm"]
+            )
+            #expect(embedded.status == 200)
+            let baseline = try #require(server.residentMegabytes())
+
+            try runConformance(base: base, wav: wav)
+            let fuzz = try runScript("fuzz_server.sh", [base, Self.key, "60"])
+            #expect(fuzz.status == 0, "\(fuzz.output.suffix(3000))")
+            #expect(fuzz.output.contains("0 failures, 0 errors"), "\(fuzz.output.suffix(3000))")
+            try await burst(client)
+            let loaded = try #require(server.residentMegabytes())
+
+            // The same load again: memory the first round left with the allocator is reused, so
+            // a leak of requests or generations is what would make it grow.
+            try runConformance(base: base, wav: wav)
+            try await burst(client)
+            let again = try #require(server.residentMegabytes())
+            print(
+                "serve conformance: RSS \(baseline) MB warm, \(loaded) MB after the first load, \(again) MB after the second"
+            )
+            #expect(again < loaded + 60, "RSS \(loaded) MB after the first load, \(again) MB after the second")
+
+            let status = server.terminate()
+            #expect(status == 0, "\(server.errorOutput())")
+            #expect(server.output().contains("Received SIGTERM: stopping."))
+            #expect(
+                try Data(contentsOf: home.appendingPathComponent("registry.json")).count >= registryBefore.count / 2
+            )
+            _ = try JSONSerialization.jsonObject(with: Data(contentsOf: home.appendingPathComponent("registry.json")))
+        }
+
+        /// The official OpenAI client's checks (and its curl SSE check), all of which must pass.
+        private func runConformance(base: String, wav: URL) throws {
+            let conformance = try runPythonScript(
+                "openai_conformance.py",
+                [
+                    "--base-url", base + "v1", "--api-key", Self.key, "--chat-model", DefaultModelIds.llm,
+                    "--embedding-model", DefaultModelIds.embedding, "--stt-model", DefaultModelIds.stt,
+                    "--tts-model", DefaultModelIds.tts, "--wav", wav.path,
+                ]
+            )
+            let summaryLine = try #require(
+                String(decoding: conformance, as: UTF8.self).split(separator: "\n").last { $0.hasPrefix("{") }
+            )
+            let summary = try json(summaryLine)
+            #expect(summary["failed"] as? Int == 0)
+            #expect((summary["passed"] as? Int ?? 0) >= 27)
+        }
+
+        /// 48 chat requests at once, beyond the 4 slots and the queue of 32: every answer is a
+        /// completion or a 429, and no more than the excess is refused.
+        private func burst(_ client: Client) async throws {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<48 {
+                    group.addTask {
+                        try await client.post(
+                            "v1/chat/completions",
+                            [
+                                "model": DefaultModelIds.llm, "max_tokens": 16, "stream": index % 2 == 0,
+                                "messages": [["role": "user", "content": "Say something about \(index)."]],
+                            ]
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 }, "\(statuses)")
+            #expect(statuses.filter { $0 == 200 }.count >= 36, "\(statuses)")
+        }
+
+        /// Registers default models by reference in a fresh home, as `withSDK` does.
+        private func registerByReference(_ ids: [String], home: URL) async throws {
+            let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
+            for id in ids {
+                var model = try DefaultModels.model(id)
+                model.lastUsedAt = nil
+                try sdk.registerModel(model)
+            }
+            await sdk.shutdown()
+        }
+    }
+}
+
+/// Requests through AsyncHTTPClient with the test key.
+private struct Client: Sendable {
+    let base: String
+
+    func post(_ path: String, _ body: [String: Any]) async throws -> (status: Int, body: Data) {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(RealEngineTests.ServeConformanceTests.key)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        let data = try await response.body.collect(upTo: 64 << 20)
+        return (Int(response.status.code), Data(buffer: data))
+    }
+}
+
+/// `runanywhere serve` in a child process: its address from the line it prints, its memory
+/// from /proc, and a clean stop by SIGTERM.
+private final class ServerProcess: @unchecked Sendable {
+    let process: Process
+    let baseURL: String?
+    private let stdout: Pipe
+    private let stderrFile: URL
+    private var printed: String
+
+    private init(process: Process, stdout: Pipe, stderrFile: URL, printed: String, baseURL: String?) {
+        self.process = process
+        self.stdout = stdout
+        self.stderrFile = stderrFile
+        self.printed = printed
+        self.baseURL = baseURL
+    }
+
+    static func start(_ arguments: [String]) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = cliBinary
+        process.arguments = arguments
+        let stdout = Pipe()
+        let stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID()).err")
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        try process.run()
+        // Reads until the address line, or to the end if the server exits first.
+        var printed = ""
+        var baseURL: String?
+        while baseURL == nil {
+            let data = stdout.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            printed += String(decoding: data, as: UTF8.self)
+            if let match = printed.firstMatch(of: /Serving an OpenAI-compatible API on (http:\/\/\S+\/)v1/) {
+                baseURL = String(match.1)
+            }
+        }
+        return ServerProcess(
+            process: process,
+            stdout: stdout,
+            stderrFile: stderrFile,
+            printed: printed,
+            baseURL: baseURL
+        )
+    }
+
+    /// Resident memory in MB, from /proc.
+    func residentMegabytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
+    }
+
+    /// Sends SIGTERM and waits for the exit; returns the exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        printed += String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func output() -> String { printed }
+
+    func errorOutput() -> String {
+        (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+    }
+
+    func kill() {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: stderrFile)
+    }
+}
