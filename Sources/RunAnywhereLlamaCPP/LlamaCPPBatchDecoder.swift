@@ -276,11 +276,26 @@ final class LlamaCPPBatchDecoder: Sendable {
         }
     }
 
+    /// The lowest free slot, unless another free slot's cache holds a substantial part of the
+    /// prompt (a conversation's earlier turns, a shared document).
+    ///
+    /// Low ids first because with one KV stream per slot llama.cpp decodes together only
+    /// sequences with consecutive ids: slots 0, 1 and 2 share one pass over the weights, slots
+    /// 0 and 5 take two. A few shared template tokens are not worth a second pass per step.
     private func chooseSlot(for tokens: [llama_token], among slots: [Generation?], reusePrefix: Bool) -> Int {
         let free = slots.indices.filter { slots[$0] == nil }
-        guard reusePrefix else { return free.min { engine.slotCaches[$0].count < engine.slotCaches[$1].count }! }
-        return free.max { commonPrefix(engine.slotCaches[$0], tokens) < commonPrefix(engine.slotCaches[$1], tokens) }!
+        let lowest = free[0]
+        guard reusePrefix else { return lowest }
+        let best = free.max {
+            commonPrefix(engine.slotCaches[$0], tokens) < commonPrefix(engine.slotCaches[$1], tokens)
+        }!
+        let reused = commonPrefix(engine.slotCaches[best], tokens)
+        let substantial = reused >= Self.substantialPrefix
+        return substantial && reused > commonPrefix(engine.slotCaches[lowest], tokens) ? best : lowest
     }
+
+    /// Cached tokens worth taking a slot out of order for.
+    static let substantialPrefix = 64
 
     private func commonPrefix(_ cached: [llama_token], _ tokens: [llama_token]) -> Int {
         // At least one prompt token is always decoded, for its logits.

@@ -12,6 +12,7 @@ struct GenerationParameters: Sendable {
     var seed: Int64?
     var stop: [String]
     var n: Int?
+    var ignoreEndOfSequence = false
 
     /// Most stop sequences a request may give, as OpenAI allows.
     static let maximumStopSequences = 4
@@ -43,7 +44,8 @@ struct GenerationParameters: Sendable {
             repetitionPenalty: 1,
             // OpenAI seeds are 64-bit; the engine's are 32: fold the high half in.
             seed: seed.map { UInt32(truncatingIfNeeded: $0 ^ ($0 >> 32)) },
-            stopSequences: stop
+            stopSequences: stop,
+            ignoreEndOfSequence: ignoreEndOfSequence
         )
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import RunAnywhere
 import ServiceLifecycle
+import Synchronization
 
 /// An OpenAI-compatible HTTP server over a ``RunAnywhereSDK`` instance.
 ///
@@ -15,7 +16,7 @@ import ServiceLifecycle
 /// requests share the engine through the language model's slots (continuous batching).
 ///
 /// ```swift
-/// let sdk = try RunAnywhereSDK(modules: [LlamaCPPModule()])
+/// let sdk = try RunAnywhereSDK(home: URL(fileURLWithPath: "/var/lib/myapp/runanywhere"), modules: [LlamaCPPModule()])
 /// let server = try await OpenAIServer.start(
 ///     sdk: sdk,
 ///     configuration: OpenAIServerConfiguration(port: 8080, apiKey: "secret")
@@ -204,15 +205,16 @@ final class ServerState: Sendable {
         }
     }
 
-    /// Acquires `model` for a response that outlives the handler (a stream); call the returned
-    /// closure exactly once when the stream ends.
-    func holdModel(_ model: ModelInfo) async throws -> @Sendable () async -> Void {
+    /// Acquires `model` for a response that outlives the handler (a stream). The lease is
+    /// released when the stream calls ``ModelLease/release()``, or when the response is dropped
+    /// without its body ever being written (a client gone before the headers went out).
+    func holdModel(_ model: ModelInfo) async throws -> ModelLease {
         try await host.acquire(model)
         await updateGauges(model.category)
-        return { [self] in await release(model.category) }
+        return ModelLease { [self] in await release(model.category) }
     }
 
-    private func release(_ category: ModelCategory) async {
+    fileprivate func release(_ category: ModelCategory) async {
         await host.release(category)
         await updateGauges(category)
     }
@@ -220,6 +222,28 @@ final class ServerState: Sendable {
     private func updateGauges(_ category: ModelCategory) async {
         guard category == .llm else { return }
         metrics.setGenerations(admitted: await host.admittedCount(.llm), slots: configuration.slots)
+    }
+}
+
+/// A model held by a streamed response; released exactly once.
+final class ModelLease: Sendable {
+    private let releaseAction: Mutex<(@Sendable () async -> Void)?>
+
+    init(_ release: @escaping @Sendable () async -> Void) {
+        releaseAction = Mutex(release)
+    }
+
+    /// Releases the model; later calls do nothing.
+    func release() async {
+        let action = releaseAction.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        await action?()
+    }
+
+    deinit {
+        if let action = releaseAction.withLock({ $0 }) { Task { await action() } }
     }
 }
 

@@ -1183,6 +1183,11 @@ enum OpenAPIDocument {
                 ],
                 "additionalProperties": true,
                 "properties": {
+          "ignore_eos": {
+            "type": "boolean",
+            "nullable": true,
+            "description": "Extension (as llama-server): keep generating past end-of-sequence, for benchmarks."
+          },
                   "model": {
                     "type": "string",
                     "description": "ID of a loaded model (see `GET /v1/models`)."

@@ -114,11 +114,3 @@ private let knownRoutes: Set<String> = [
     "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/audio/transcriptions",
     "/v1/audio/speech", "/v1/models", "/health", "/metrics", "/openapi.json",
 ]
-
-extension Duration {
-    /// The duration in milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}

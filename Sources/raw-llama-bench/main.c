@@ -9,7 +9,12 @@
 //   prompt_tps = prompt tokens / ttft
 // Prints one JSON object per repetition on stdout.
 //
-// usage: raw-llama-bench MODEL.gguf PROMPT_FILE N_GEN THREADS REPS CTX
+// With N_SEQ > 1 (the baseline of `runanywhere bench serve`) it decodes N_SEQ sequences of the
+// same prompt together, as the SDK's batch decoder does: one KV stream of CTX cells per
+// sequence, the prompts in one batch, then one token of every sequence per llama_decode.
+// gen_tps is then the aggregate: N_SEQ * (N_GEN - 1) / (time between first and last step).
+//
+// usage: raw-llama-bench MODEL.gguf PROMPT_FILE N_GEN THREADS REPS CTX [N_SEQ]
 #include <llama.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +45,79 @@ static char *read_file(const char *path) {
     return buf;
 }
 
+// N_SEQ sequences decoded together; see the header.
+static int run_batched(struct llama_context *ctx, const struct llama_vocab *vocab, const char *prompt, int n_gen,
+                       int reps, int n_ctx, int n_seq, double load_ms) {
+    int max_tokens = (int)strlen(prompt) + 8;
+    llama_token *tokens = malloc(sizeof(llama_token) * max_tokens);
+    int n_prompt = llama_tokenize(vocab, prompt, (int)strlen(prompt), tokens, max_tokens, true, true);
+    if (n_prompt < 0 || n_prompt + n_gen > n_ctx || n_prompt * n_seq > 2048) {
+        fprintf(stderr, "prompt does not fit\n");
+        return 1;
+    }
+    struct llama_batch batch = llama_batch_init(n_prompt * n_seq, 0, 1);
+    llama_token *next = malloc(sizeof(llama_token) * n_seq);
+    struct llama_sampler **samplers = malloc(sizeof(struct llama_sampler *) * n_seq);
+    for (int rep = 0; rep < reps; rep++) {
+        llama_memory_clear(llama_get_memory(ctx), true);
+        for (int s = 0; s < n_seq; s++) {
+            samplers[s] = llama_sampler_chain_init(llama_sampler_chain_default_params());
+            llama_sampler_chain_add(samplers[s], llama_sampler_init_greedy());
+        }
+        double t0 = now_ms();
+        batch.n_tokens = 0;
+        for (int s = 0; s < n_seq; s++) {
+            for (int i = 0; i < n_prompt; i++) {
+                int r = batch.n_tokens++;
+                batch.token[r] = tokens[i];
+                batch.pos[r] = i;
+                batch.n_seq_id[r] = 1;
+                batch.seq_id[r][0] = s;
+                batch.logits[r] = i == n_prompt - 1;
+            }
+        }
+        if (llama_decode(ctx, batch) != 0) { fprintf(stderr, "decode failed\n"); return 1; }
+        for (int s = 0; s < n_seq; s++) next[s] = llama_sampler_sample(samplers[s], ctx, (s + 1) * n_prompt - 1);
+        double t_first = now_ms(), t_last = t_first;
+        for (int step = 1; step < n_gen; step++) {
+            batch.n_tokens = 0;
+            for (int s = 0; s < n_seq; s++) {
+                int r = batch.n_tokens++;
+                batch.token[r] = next[s];
+                batch.pos[r] = n_prompt + step - 1;
+                batch.n_seq_id[r] = 1;
+                batch.seq_id[r][0] = s;
+                batch.logits[r] = 1;
+            }
+            if (llama_decode(ctx, batch) != 0) { fprintf(stderr, "decode failed\n"); return 1; }
+            for (int s = 0; s < n_seq; s++) next[s] = llama_sampler_sample(samplers[s], ctx, s);
+            t_last = now_ms();
+        }
+        double ttft = t_first - t0;
+        printf("{\"rep\":%d,\"load_ms\":%.3f,\"sequences\":%d,\"prompt_tokens\":%d,\"generated_tokens\":%d,"
+               "\"ttft_ms\":%.3f,\"generation_tps\":%.3f,\"total_ms\":%.3f}\n",
+               rep, load_ms, n_seq, n_prompt, n_gen * n_seq, ttft,
+               n_seq * (n_gen - 1) / ((t_last - t_first) / 1e3), t_last - t0);
+        fflush(stdout);
+        for (int s = 0; s < n_seq; s++) llama_sampler_free(samplers[s]);
+    }
+    free(samplers);
+    free(next);
+    llama_batch_free(batch);
+    free(tokens);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 7) {
-        fprintf(stderr, "usage: %s MODEL.gguf PROMPT_FILE N_GEN THREADS REPS CTX\n", argv[0]);
+    if (argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: %s MODEL.gguf PROMPT_FILE N_GEN THREADS REPS CTX [N_SEQ]\n", argv[0]);
         return 2;
     }
+    int n_seq = argc == 8 ? atoi(argv[7]) : 1;
     const char *model_path = argv[1];
     char *prompt = read_file(argv[2]);
     int n_gen = atoi(argv[3]), threads = atoi(argv[4]), reps = atoi(argv[5]), n_ctx = atoi(argv[6]);
-    if (!prompt || n_gen < 2 || threads < 1 || reps < 1 || n_ctx < 16) {
+    if (!prompt || n_gen < 2 || threads < 1 || reps < 1 || n_ctx < 16 || n_seq < 1 || n_seq > 64) {
         fprintf(stderr, "bad arguments\n");
         return 2;
     }
@@ -61,9 +130,11 @@ int main(int argc, char **argv) {
     struct llama_model *model = llama_model_load_from_file(model_path, mp);
     if (!model) { fprintf(stderr, "cannot load %s\n", model_path); return 1; }
     struct llama_context_params cp = llama_context_default_params();
-    cp.n_ctx = n_ctx;
-    cp.n_batch = n_ctx < 2048 ? n_ctx : 2048;
-    cp.n_ubatch = n_ctx < 512 ? n_ctx : 512;
+    cp.n_ctx = n_ctx * n_seq;
+    cp.n_seq_max = n_seq;
+    cp.kv_unified = n_seq == 1;
+    cp.n_batch = n_ctx * n_seq < 2048 ? n_ctx * n_seq : 2048;
+    cp.n_ubatch = n_ctx * n_seq < 512 ? n_ctx * n_seq : 512;
     cp.n_threads = threads;
     cp.n_threads_batch = threads;
     cp.no_perf = true;
@@ -75,6 +146,15 @@ int main(int argc, char **argv) {
     int max_tokens = (int)strlen(prompt) + 8;
     llama_token *tokens = malloc(sizeof(llama_token) * max_tokens);
     char piece[256];
+
+    if (n_seq > 1) {
+        int rc = run_batched(ctx, vocab, prompt, n_gen, reps, n_ctx, n_seq, load_ms);
+        free(prompt);
+        llama_free(ctx);
+        llama_model_free(model);
+        llama_backend_free();
+        return rc;
+    }
 
     for (int rep = 0; rep < reps; rep++) {
         llama_memory_clear(llama_get_memory(ctx), true);

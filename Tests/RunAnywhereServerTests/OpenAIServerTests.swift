@@ -513,23 +513,48 @@ struct OpenAIServerTests {
         }
     }
 
+    @Test("A streaming client that never reads does not hold up others, and its generation still ends")
+    func clientThatNeverReads() async throws {
+        try await withServer { client, sdk in
+            let completed = sdk.events.events(for: .llm)
+            let port = try #require(URL(string: client.base)?.port)
+            let body = try String(
+                decoding: JSONSerialization.data(withJSONObject: [
+                    "model": llm, "messages": [["role": "user", "content": "Go on"]], "max_tokens": 4000,
+                    "ignore_eos": true, "stream": true,
+                ]),
+                as: UTF8.self
+            )
+            let head =
+                "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            let fd = try connectLoopback(port: port)
+            defer { close(fd) }
+            _ = (head + body).withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            // The stalled stream's generation runs to its end (the context's end: a thousand
+            // tokens and more, whose chunks are more than the socket buffers hold unread).
+            var generated = 0
+            for await event in completed {
+                if case .generationCompleted(_, _, let tokens, _, _) = event.kind {
+                    generated = tokens
+                    break
+                }
+            }
+            #expect(generated > 1000)
+            let other = try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 4]
+            )
+            #expect(other.status == 200)
+        }
+    }
+
     @Test("A thousand connections opened and dropped leave the server serving")
     func droppedConnections() async throws {
         try await withServer { client, _ in
             let port = try #require(URL(string: client.base)?.port)
             for index in 0..<1000 {
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                #expect(fd >= 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-                #expect(connected == 0)
+                let fd = try connectLoopback(port: port)
                 if index % 2 == 0 {
                     // Half send the start of a request before going away.
                     let partial = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mo"
@@ -563,4 +588,21 @@ struct OpenAIServerTests {
             }
         }
     }
+}
+
+/// A TCP connection to 127.0.0.1:`port`, as a raw socket.
+private func connectLoopback(port: Int) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(fd >= 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    try #require(connected == 0)
+    return fd
 }

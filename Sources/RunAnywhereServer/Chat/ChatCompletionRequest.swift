@@ -13,11 +13,13 @@ struct ChatCompletionRequest: Decodable, Sendable {
     var temperature: Double?
     var topP: Double?
     var seed: Int64?
-    var stop: StopSequences?
+    var stop: StringOrArray?
     var n: Int?
     var responseFormat: ResponseFormat?
     var tools: [Tool]?
     var toolChoice: ToolChoiceValue?
+    /// llama-server's extension: keep generating past end-of-sequence (for benchmarks).
+    var ignoreEos: Bool?
 
     enum CodingKeys: String, CodingKey {
         case model, messages, stream, temperature, seed, stop, n, tools
@@ -27,6 +29,7 @@ struct ChatCompletionRequest: Decodable, Sendable {
         case topP = "top_p"
         case responseFormat = "response_format"
         case toolChoice = "tool_choice"
+        case ignoreEos = "ignore_eos"
     }
 
     struct StreamOptions: Decodable, Sendable {
@@ -79,27 +82,6 @@ struct ChatCompletionRequest: Decodable, Sendable {
         struct FunctionCall: Decodable, Sendable {
             var name: String
             var arguments: String
-        }
-    }
-
-    enum StopSequences: Decodable, Sendable {
-        case one(String)
-        case many([String])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let one = try? container.decode(String.self) {
-                self = .one(one)
-            } else {
-                self = .many(try container.decode([String].self))
-            }
-        }
-
-        var values: [String] {
-            switch self {
-            case .one(let value): [value]
-            case .many(let values): values
-            }
         }
     }
 

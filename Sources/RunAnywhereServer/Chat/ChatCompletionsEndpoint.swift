@@ -33,17 +33,17 @@ struct ChatCompletionsEndpoint: Sendable {
         guard body.stream == true else {
             return try await state.withModel(job.model) { .json(try await complete(job)) }
         }
-        let release = try await state.holdModel(job.model)
+        let lease = try await state.holdModel(job.model)
         let options: LLMGenerationOptions
         do {
             options = try await generationOptions(job)
         } catch {
-            await release()
+            await lease.release()
             throw error
         }
         return .eventStream { events in
             await stream(job, options: options, to: events)
-            await release()
+            await lease.release()
         }
     }
 
@@ -63,7 +63,8 @@ struct ChatCompletionsEndpoint: Sendable {
             topP: body.topP,
             seed: body.seed,
             stop: body.stop?.values ?? [],
-            n: body.n
+            n: body.n,
+            ignoreEndOfSequence: body.ignoreEos ?? false
         )
         _ = try parameters.options(contextLength: Int.max)  // checks the fields before anything loads
         let tools = try body.toolDefinitions()

@@ -9,12 +9,12 @@ struct CompletionsEndpoint: Sendable {
 
     struct Body: Decodable, Sendable {
         var model: String
-        var prompt: Prompt
+        var prompt: StringOrArray
         var maxTokens: Int?
         var temperature: Double?
         var topP: Double?
         var seed: Int64?
-        var stop: ChatCompletionRequest.StopSequences?
+        var stop: StringOrArray?
         var n: Int?
         var stream: Bool?
         var streamOptions: ChatCompletionRequest.StreamOptions?
@@ -29,37 +29,17 @@ struct CompletionsEndpoint: Sendable {
         }
     }
 
-    /// A string, or an array holding one string.
-    enum Prompt: Decodable, Sendable {
-        case text(String)
-        case texts([String])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                self = .text(text)
-            } else {
-                self = .texts(try container.decode([String].self))
-            }
-        }
-    }
-
     /// OpenAI's default for this endpoint.
     static let defaultMaxTokens = 16
 
     func handle(_ request: Request) async throws -> Response {
         let body = try await state.decode(Body.self, from: request)
         let model = try state.host.model(body.model, for: .llm)
-        let prompt: String
-        switch body.prompt {
-        case .text(let text):
-            prompt = text
-        case .texts(let texts):
-            guard texts.count == 1 else {
-                throw OpenAIError.invalid("Only one prompt per request is supported", param: "prompt")
-            }
-            prompt = texts[0]
+        // A string, or an array holding one string.
+        guard body.prompt.values.count == 1 else {
+            throw OpenAIError.invalid("Only one prompt per request is supported", param: "prompt")
         }
+        let prompt = body.prompt.values[0]
         guard body.suffix == nil else { throw OpenAIError.invalid("'suffix' is not supported", param: "suffix") }
         let parameters = GenerationParameters(
             maxTokens: body.maxTokens ?? Self.defaultMaxTokens,
@@ -108,12 +88,12 @@ struct CompletionsEndpoint: Sendable {
                 return Response.json(.object(object))
             }
         }
-        let release = try await state.holdModel(model)
+        let lease = try await state.holdModel(model)
         let generationOptions: LLMGenerationOptions
         do {
             generationOptions = try await options()
         } catch {
-            await release()
+            await lease.release()
             throw error
         }
         let includeUsage = body.streamOptions?.includeUsage ?? false
@@ -143,7 +123,7 @@ struct CompletionsEndpoint: Sendable {
                 let failure = OpenAIErrorMiddleware<BasicRequestContext>.openAIError(for: error)
                 events.send(["error": failure.errorValue])
             }
-            await release()
+            await lease.release()
         }
     }
 }

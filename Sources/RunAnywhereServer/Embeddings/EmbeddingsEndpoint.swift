@@ -11,43 +11,14 @@ struct EmbeddingsEndpoint: Sendable {
 
     struct Body: Decodable, Sendable {
         var model: String
-        var input: Input
+        /// A string or strings; token arrays are not supported.
+        var input: StringOrArray
         var encodingFormat: String?
         var dimensions: Int?
 
         enum CodingKeys: String, CodingKey {
             case model, input, dimensions
             case encodingFormat = "encoding_format"
-        }
-    }
-
-    enum Input: Decodable, Sendable {
-        case text(String)
-        case texts([String])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                self = .text(text)
-            } else if let texts = try? container.decode([String].self) {
-                self = .texts(texts)
-            } else {
-                throw DecodingError.typeMismatch(
-                    String.self,
-                    DecodingError.Context(
-                        codingPath: decoder.codingPath,
-                        debugDescription:
-                            "input must be a string or an array of strings (token arrays are not supported)"
-                    )
-                )
-            }
-        }
-
-        var texts: [String] {
-            switch self {
-            case .text(let text): [text]
-            case .texts(let texts): texts
-            }
         }
     }
 
@@ -90,7 +61,7 @@ struct EmbeddingsEndpoint: Sendable {
     func handle(_ request: Request) async throws -> Hummingbird.Response {
         let body = try await state.decode(Body.self, from: request)
         let model = try state.host.model(body.model, for: .embedding)
-        let texts = body.input.texts
+        let texts = body.input.values
         guard !texts.isEmpty else { throw OpenAIError.invalid("'input' must not be empty", param: "input") }
         guard texts.count <= Self.maximumInputs else {
             throw OpenAIError.invalid("'input' takes at most \(Self.maximumInputs) strings", param: "input")
