@@ -297,6 +297,10 @@ final class LlamaCPPBatchDecoder: Sendable {
     /// Cached tokens worth taking a slot out of order for.
     static let substantialPrefix = 64
 
+    /// Tokens of prompt another slot must share beyond this slot's own cache for its stream
+    /// to be copied: a stream copy costs about as much as evaluating a few tokens.
+    static let copyWorthwhile = 8
+
     private func commonPrefix(_ cached: [llama_token], _ tokens: [llama_token]) -> Int {
         // At least one prompt token is always decoded, for its logits.
         let limit = min(cached.count, tokens.count - 1)
@@ -306,6 +310,11 @@ final class LlamaCPPBatchDecoder: Sendable {
     }
 
     /// Trims the slot's cache to what `tokens` can reuse; returns how many tokens that is.
+    ///
+    /// When another slot (busy or idle) holds a longer prefix of the prompt (the same system
+    /// prompt, the same document), its whole KV stream is copied into this slot first; only
+    /// the rest of the prompt is then evaluated. The copy is one memcpy of the stream before
+    /// the next decode, far cheaper than evaluating the shared tokens again.
     private func keepPrefix(
         of tokens: [llama_token],
         slot: Int,
@@ -314,7 +323,22 @@ final class LlamaCPPBatchDecoder: Sendable {
     ) -> Int {
         let memory = llama_get_memory(context)
         let sequence = llama_seq_id(slot)
-        let reused = reusePrefix ? commonPrefix(engine.slotCaches[slot], tokens) : 0
+        var reused = reusePrefix ? commonPrefix(engine.slotCaches[slot], tokens) : 0
+        if reusePrefix, engine.slotCaches.count > 1 {
+            let donors = engine.slotCaches.indices.filter { $0 != slot }
+            if let donor = donors.max(by: {
+                commonPrefix(engine.slotCaches[$0], tokens) < commonPrefix(engine.slotCaches[$1], tokens)
+            }) {
+                let shared = commonPrefix(engine.slotCaches[donor], tokens)
+                if shared >= reused + Self.copyWorthwhile {
+                    // A whole-stream copy (the only kind llama.cpp does across streams) replaces
+                    // this slot's cache; the trim below keeps the shared part.
+                    llama_memory_seq_cp(memory, llama_seq_id(donor), sequence, -1, -1)
+                    engine.slotCaches[slot] = engine.slotCaches[donor]
+                    reused = shared
+                }
+            }
+        }
         if reused > 0, llama_memory_seq_rm(memory, sequence, llama_pos(reused), -1) {
             engine.slotCaches[slot].removeLast(engine.slotCaches[slot].count - reused)
             return reused

@@ -7,7 +7,7 @@ import RunAnywhere
 import ServiceLifecycle
 import Synchronization
 
-/// An OpenAI-compatible HTTP server over a ``RunAnywhereSDK`` instance.
+/// An OpenAI-compatible HTTP server over a `RunAnywhereSDK` instance.
 ///
 /// Any OpenAI client works against it unchanged: chat completions (streamed as server-sent
 /// events, with JSON-schema output and tool calls), legacy completions, embeddings, audio

@@ -55,6 +55,8 @@ extension BenchCommand {
             var requests: Int
             /// The same clients calling `chat` in process, without HTTP.
             var engineTokensPerSecond: Double = 0
+            /// TTFT p95 of those in-process calls (from the call to the first token).
+            var engineTTFTP95Ms: Double = 0
             /// Plain C on the same libllama decoding this many sequences together, one token
             /// of each per `llama_decode` (raw-llama-bench with N_SEQ): the engine's ceiling.
             var rawTokensPerSecond: Double = 0
@@ -138,7 +140,9 @@ extension BenchCommand {
                     var round: [Level] = []
                     for count in clientCounts {
                         var measured = try await level(clients: count, url: url)
-                        measured.engineTokensPerSecond = try await engineLevel(sdk: sdk, clients: count)
+                        let engine = try await engineLevel(sdk: sdk, clients: count)
+                        measured.engineTokensPerSecond = engine.rate
+                        measured.engineTTFTP95Ms = engine.ttftP95Ms
                         measured.rawTokensPerSecond = try rawLevel(
                             raw,
                             modelPath: modelPath.path,
@@ -168,6 +172,7 @@ extension BenchCommand {
                     perRequestTokensPerSecond: CLI.median(runs.map(\.perRequestTokensPerSecond)),
                     requests: runs[0].requests,
                     engineTokensPerSecond: CLI.median(runs.map(\.engineTokensPerSecond)),
+                    engineTTFTP95Ms: CLI.median(runs.map(\.engineTTFTP95Ms)),
                     rawTokensPerSecond: CLI.median(runs.map(\.rawTokensPerSecond))
                 )
             }
@@ -235,32 +240,38 @@ extension BenchCommand {
         }
 
         /// The same level without HTTP: `clients` tasks calling `chat` in this process.
-        private func engineLevel(sdk: RunAnywhereSDK, clients: Int) async throws -> Double {
+        private func engineLevel(sdk: RunAnywhereSDK, clients: Int) async throws -> (rate: Double, ttftP95Ms: Double) {
             let start = ContinuousClock.now
-            let tokens = try await withThrowingTaskGroup(of: Int.self) { group in
+            let results = try await withThrowingTaskGroup(of: [LLMGenerationResult].self) { group in
                 for client in 0..<clients {
                     group.addTask {
-                        var tokens = 0
+                        var results: [LLMGenerationResult] = []
                         for request in 0..<requests {
                             let topic = Self.topics[(client + request * clients) % Self.topics.count]
-                            tokens += try await sdk.chat(
-                                [.user("Write a long story about \(topic).")],
-                                options: LLMGenerationOptions(
-                                    maxTokens: maxTokens,
-                                    temperature: 0,
-                                    topP: 1,
-                                    topK: 0,
-                                    repetitionPenalty: 1,
-                                    ignoreEndOfSequence: true
+                            results.append(
+                                try await sdk.chat(
+                                    [.user("Write a long story about \(topic).")],
+                                    options: LLMGenerationOptions(
+                                        maxTokens: maxTokens,
+                                        temperature: 0,
+                                        topP: 1,
+                                        topK: 0,
+                                        repetitionPenalty: 1,
+                                        ignoreEndOfSequence: true
+                                    )
                                 )
-                            ).generatedTokens
+                            )
                         }
-                        return tokens
+                        return results
                     }
                 }
-                return try await group.reduce(0, +)
+                return try await group.reduce(into: [LLMGenerationResult]()) { $0 += $1 }
             }
-            return Double(tokens) / start.duration(to: .now).seconds
+            let tokens = results.reduce(0) { $0 + $1.generatedTokens }
+            return (
+                Double(tokens) / start.duration(to: .now).seconds,
+                CLI.percentile(results.map(\.timeToFirstTokenMs), 0.95)
+            )
         }
 
         /// `clients` tasks, each sending `requests` streamed requests one after another.
