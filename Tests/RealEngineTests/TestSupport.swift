@@ -113,14 +113,38 @@ func expectSDKError<T>(
 /// Options for deterministic runs.
 let greedy = LLMGenerationOptions(maxTokens: 32, temperature: 0, repetitionPenalty: 1)
 
-/// Runs the executable `scripts/<name>` with the test's environment; returns its exit status
-/// and what it printed on stdout and stderr together.
-func runScript(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+/// Runs `scripts/<name>` with `interpreter` (bash, or python3 with the bootstrap's tools on
+/// `PYTHONPATH`) on a thread of its own, so a long script does not hold one of Swift's two
+/// cooperative threads; returns its exit status and its stdout and stderr together.
+func runScript(
+    _ name: String,
+    _ arguments: [String],
+    interpreter: String = "bash"
+) async throws -> (status: Int32, output: String) {
+    try await onOwnThread { try runScriptBlocking(name, arguments, interpreter: interpreter) }
+}
+
+/// Runs blocking work (a child process, a pipe read) on a thread of its own and waits for it.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+private func runScriptBlocking(
+    _ name: String,
+    _ arguments: [String],
+    interpreter: String
+) throws -> (status: Int32, output: String) {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["bash", root.appendingPathComponent("scripts/\(name)").path] + arguments
+    process.arguments = [interpreter, root.appendingPathComponent("scripts/\(name)").path] + arguments
+    let environment = ProcessInfo.processInfo.environment
+    if let tools = environment["RUNANYWHERE_PYTHON_TOOLS"] {
+        process.environment = environment.merging(["PYTHONPATH": tools]) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

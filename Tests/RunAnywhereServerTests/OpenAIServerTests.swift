@@ -11,7 +11,9 @@ import Testing
 import Glibc
 #endif
 
-@Suite("OpenAI-compatible server on the deterministic backend")
+/// Serialized: each test starts a server, and some open raw sockets; one at a time keeps the
+/// load on the machine's two cores (and Swift's two cooperative threads) small.
+@Suite("OpenAI-compatible server on the deterministic backend", .serialized)
 struct OpenAIServerTests {
     let llm = DeterministicModels.llm
 
@@ -528,9 +530,13 @@ struct OpenAIServerTests {
             let head =
                 "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-            let fd = try connectLoopback(port: port)
+            let request = head + body
+            let fd = try await onOwnThread { () throws -> Int32 in
+                let fd = try connectLoopback(port: port)
+                _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                return fd
+            }
             defer { close(fd) }
-            _ = (head + body).withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
             // The stalled stream's generation runs to its end (the context's end: a thousand
             // tokens and more, whose chunks are more than the socket buffers hold unread).
             var generated = 0
@@ -553,15 +559,20 @@ struct OpenAIServerTests {
     func droppedConnections() async throws {
         try await withServer { client, _ in
             let port = try #require(URL(string: client.base)?.port)
-            for index in 0..<1000 {
-                let fd = try connectLoopback(port: port)
-                if index % 2 == 0 {
-                    // Half send the start of a request before going away.
-                    let partial = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mo"
-                    _ = partial.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            let opened = try await onOwnThread { () throws -> Int in
+                for index in 0..<1000 {
+                    let fd = try connectLoopback(port: port)
+                    if index % 2 == 0 {
+                        // Half send the start of a request before going away.
+                        let partial =
+                            "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mo"
+                        _ = partial.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                    }
+                    close(fd)
                 }
-                close(fd)
+                return 1000
             }
+            #expect(opened == 1000)
             let reply = try await client.post(
                 "/v1/chat/completions",
                 json: ["model": llm, "messages": [["role": "user", "content": "Still there?"]], "max_tokens": 4]
@@ -590,10 +601,18 @@ struct OpenAIServerTests {
     }
 }
 
+/// Runs blocking work (raw sockets) on a thread of its own: on one of Swift's cooperative
+/// threads it would stall every server handler and test of the process while it blocks.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 /// A TCP connection to 127.0.0.1:`port`, as a raw socket.
 private func connectLoopback(port: Int) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(fd >= 0)
+    guard fd >= 0 else { throw SDKException(.networkUnavailable, "socket() failed (errno \(errno))") }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -603,6 +622,10 @@ private func connectLoopback(port: Int) throws -> Int32 {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
     }
-    try #require(connected == 0)
+    guard connected == 0 else {
+        let code = errno
+        close(fd)
+        throw SDKException(.networkUnavailable, "connect to 127.0.0.1:\(port) failed (errno \(code))")
+    }
     return fd
 }
