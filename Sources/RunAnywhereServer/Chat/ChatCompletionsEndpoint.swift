@@ -183,7 +183,7 @@ struct ChatCompletionsEndpoint: Sendable {
             }
             message = .object(fields)
         }
-        record(generation, job: job)
+        record(generation)
         return [
             "id": .string(job.id),
             "object": "chat.completion",
@@ -213,7 +213,7 @@ struct ChatCompletionsEndpoint: Sendable {
         ]
     }
 
-    private func record(_ generation: LLMGenerationResult, job: Job) {
+    private func record(_ generation: LLMGenerationResult) {
         state.metrics.recordTokens(prompt: generation.promptTokens, completion: generation.generatedTokens)
     }
 
@@ -303,7 +303,7 @@ struct ChatCompletionsEndpoint: Sendable {
                 generation = result.generation
                 if !result.toolCalls.isEmpty { finishReason = "tool_calls" }
             }
-            record(generation, job: job)
+            record(generation)
             chunks.send(delta: [:], finishReason: finishReason ?? generation.finishReason.openAI)
             if job.includeUsage { chunks.sendUsage(Self.usage(generation)) }
             events.done()

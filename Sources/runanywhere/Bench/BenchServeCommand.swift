@@ -112,7 +112,7 @@ extension BenchCommand {
             let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "runanywhere-bench-serve-\(UUID().uuidString).txt"
             )
-            try Data("Write a long story about \(Self.topics[0]).".utf8).write(to: promptFile)
+            try Data(Self.prompt(Self.topics[0]).utf8).write(to: promptFile)
             defer { try? FileManager.default.removeItem(at: promptFile) }
             var logger = Logger(label: "bench.serve")
             logger.logLevel = .critical
@@ -248,19 +248,7 @@ extension BenchCommand {
                         var results: [LLMGenerationResult] = []
                         for request in 0..<requests {
                             let topic = Self.topics[(client + request * clients) % Self.topics.count]
-                            results.append(
-                                try await sdk.chat(
-                                    [.user("Write a long story about \(topic).")],
-                                    options: LLMGenerationOptions(
-                                        maxTokens: maxTokens,
-                                        temperature: 0,
-                                        topP: 1,
-                                        topK: 0,
-                                        repetitionPenalty: 1,
-                                        ignoreEndOfSequence: true
-                                    )
-                                )
-                            )
+                            results.append(try await chatInProcess(sdk: sdk, topic: topic))
                         }
                         return results
                     }
@@ -311,7 +299,7 @@ extension BenchCommand {
         private func body(topic: String) -> [String: Any] {
             [
                 "model": model, "max_tokens": maxTokens, "temperature": 0, "ignore_eos": true,
-                "messages": [["role": "user", "content": "Write a long story about \(topic)."]],
+                "messages": [["role": "user", "content": Self.prompt(topic)]],
             ]
         }
 
@@ -359,10 +347,19 @@ extension BenchCommand {
             )
         }
 
+        /// The user turn of every request.
+        static func prompt(_ topic: String) -> String { "Write a long story about \(topic)." }
+
         /// The same request through `generate` in this process: decode tok/s after the first token.
         private func inProcess(sdk: RunAnywhereSDK, topic: String) async throws -> Double {
-            let result = try await sdk.chat(
-                [.user("Write a long story about \(topic).")],
+            try await chatInProcess(sdk: sdk, topic: topic).tokensPerSecond
+        }
+
+        /// One request's chat in this process, with the server's sampling (greedy, no top-k,
+        /// no penalty) and exactly `maxTokens` tokens.
+        private func chatInProcess(sdk: RunAnywhereSDK, topic: String) async throws -> LLMGenerationResult {
+            try await sdk.chat(
+                [.user(Self.prompt(topic))],
                 options: LLMGenerationOptions(
                     maxTokens: maxTokens,
                     temperature: 0,
@@ -372,7 +369,6 @@ extension BenchCommand {
                     ignoreEndOfSequence: true
                 )
             )
-            return result.tokensPerSecond
         }
     }
 }
