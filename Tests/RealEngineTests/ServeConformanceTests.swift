@@ -54,7 +54,7 @@ extension RealEngineTests {
 
             try await runConformance(base: base, wav: wav)
             let fuzz = try await runScript("fuzz_server.sh", [base, Self.key, "60"])
-            #expect(fuzz.status == 0, "\(fuzz.output.suffix(3000))")
+            #expect(fuzz.status == 0, "\(fuzz.output.suffix(3000))\nserver: \(server.errorOutput().suffix(4000))")
             #expect(fuzz.output.contains("0 failures, 0 errors"), "\(fuzz.output.suffix(3000))")
             try await burst(client)
             let loaded = try #require(server.residentMegabytes())

@@ -81,6 +81,9 @@ struct TranscriptionsEndpoint: Sendable {
             throw OpenAIError.invalid("Send the audio as multipart/form-data with a boundary", code: "invalid_form")
         }
         let body = try await state.body(of: request, limit: state.configuration.maxAudioBytes)
+        guard Self.headerNamesAreASCII(in: body, boundary: boundary) else {
+            throw OpenAIError.invalid("A part's header name is not ASCII", code: "invalid_form")
+        }
         do {
             return try FormDataDecoder().decode(Form.self, from: body, boundary: boundary)
         } catch let error as DecodingError {
@@ -88,6 +91,46 @@ struct TranscriptionsEndpoint: Sendable {
         } catch {
             throw OpenAIError.invalid("The multipart form could not be read", code: "invalid_form")
         }
+    }
+
+    /// Whether every header name in every part is ASCII. multipart-kit 4.7.1 looks each
+    /// header-name byte up in a 128-entry table and traps on a byte of 128 or more, which
+    /// would take the whole server down with one request; this finds such bytes first.
+    /// It checks the header lines after every `--boundary` followed by CRLF, a superset of
+    /// the places where the parser reads header names, stopping at the blank line that
+    /// ends each header block.
+    static func headerNamesAreASCII(in body: ByteBuffer, boundary: String) -> Bool {
+        let bytes = body.readableBytesView
+        let delimiter = Array("--\(boundary)\r\n".utf8)
+        var start = bytes.startIndex
+        while let found = bytes[start...].firstRange(of: delimiter) {
+            var index = found.upperBound
+            var inName = true
+            var lineIsEmpty = true
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\r") {
+                    if lineIsEmpty {
+                        break
+                    }
+                    inName = true
+                    lineIsEmpty = true
+                } else if byte != UInt8(ascii: "\n") {
+                    if inName && byte >= 0x80 {
+                        return false
+                    }
+                    if byte == UInt8(ascii: ":") {
+                        inName = false
+                    }
+                    lineIsEmpty = false
+                }
+                index += 1
+            }
+            // A delimiter inside lines already checked starts a line that was checked too, so
+            // the search goes on after them and the check stays linear in the body's size.
+            start = max(found.upperBound, index)
+        }
+        return true
     }
 
     static func boundary(in contentType: String) -> String? {
