@@ -50,6 +50,10 @@ PYTHON_TOOLS="$RUNANYWHERE_ENGINES/python-tools-$_tools_key"
 SCHEMA_CASES="$RUNANYWHERE_ENGINES/conformance/json-schema-to-grammar-$LLAMA_CPP_PY_VERSION.json"
 
 _repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Real human recordings with transcripts (scripts/fetch_real_speech.py), keyed by the
+# script's checksum: a change to the set fetches it again into a new folder.
+_speech_key=$(cksum <"$_repo_root/scripts/fetch_real_speech.py" | cut -d' ' -f1)
+SPEECH_SET="$RUNANYWHERE_ENGINES/speech-set-$_speech_key"
 RUNANYWHERE_CLI="${RUNANYWHERE_CLI:-$_repo_root/.build/release/runanywhere}"
 
 export PKG_CONFIG_PATH="$RUNANYWHERE_PKGCONFIG${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
@@ -60,6 +64,8 @@ export RUNANYWHERE_SCHEMA_CASES="$SCHEMA_CASES"
 # Installed model packages (pip --target folders, one per "name==version"), e.g. the
 # all-MiniLM-L6-v2 weights minilm_reference.py reads.
 export RUNANYWHERE_MODEL_PACKAGES="$MODEL_PACKAGES"
+# The real-speech test set: `bench stt --real` and the real-speech tests.
+export RUNANYWHERE_SPEECH_SET="$SPEECH_SET"
 
 print_env() {
   printf 'export PKG_CONFIG_PATH=%q\n' "$PKG_CONFIG_PATH"
@@ -67,4 +73,5 @@ print_env() {
   printf 'export RUNANYWHERE_PYTHON_TOOLS=%q\n' "$RUNANYWHERE_PYTHON_TOOLS"
   printf 'export RUNANYWHERE_SCHEMA_CASES=%q\n' "$RUNANYWHERE_SCHEMA_CASES"
   printf 'export RUNANYWHERE_MODEL_PACKAGES=%q\n' "$RUNANYWHERE_MODEL_PACKAGES"
+  printf 'export RUNANYWHERE_SPEECH_SET=%q\n' "$RUNANYWHERE_SPEECH_SET"
 }

@@ -3,25 +3,9 @@ import Testing
 
 @_spi(Backend) @testable import RunAnywhere
 
-/// Words of a transcript, lowercased, without punctuation.
+/// Words of a transcript, normalized as the word error rate counts them.
 func words(_ text: String) -> [String] {
-    text.lowercased()
-        .map { $0.isLetter || $0.isNumber || $0 == "'" ? $0 : " " }
-        .reduce(into: "") { $0.append($1) }
-        .split(separator: " ").map(String.init)
-}
-
-/// Word-level edit distance between a reference and a hypothesis.
-func wordErrors(reference: [String], hypothesis: [String]) -> Int {
-    var previous = Array(0...hypothesis.count)
-    for (i, ref) in reference.enumerated() {
-        var current = [i + 1] + Array(repeating: 0, count: hypothesis.count)
-        for (j, hyp) in hypothesis.enumerated() {
-            current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ref == hyp ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[hypothesis.count]
+    WordErrorRate.words(text)
 }
 
 /// The first and last moments (seconds) where 10 ms windows rise above −40 dBFS.
@@ -58,7 +42,7 @@ extension RealEngineTests {
                     let speech = try await sdk.synthesize(sentence)
                     let heard = try await sdk.transcribe(speech.audio)
                     let reference = words(sentence)
-                    let distance = wordErrors(reference: reference, hypothesis: words(heard.text))
+                    let distance = WordErrorRate(referenceWords: reference, hypothesisWords: words(heard.text)).errors
                     errors += distance
                     total += reference.count
                     print(
@@ -168,7 +152,7 @@ extension RealEngineTests {
                 #expect(partials.map(\.audioDuration) == partials.map(\.audioDuration).sorted())
                 let finalResult = try #require(final)
                 #expect(abs(finalResult.audioDuration - pcm.duration) < 0.01)
-                let distance = wordErrors(reference: words(batch.text), hypothesis: words(finalResult.text))
+                let distance = WordErrorRate(reference: batch.text, hypothesis: finalResult.text).errors
                 #expect(Double(distance) <= 0.1 * Double(words(batch.text).count) + 0.5)
             }
         }

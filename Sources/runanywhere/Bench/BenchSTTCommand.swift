@@ -8,7 +8,13 @@ extension BenchCommand {
     struct STT: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "stt",
-            abstract: "Transcription time and real-time factor of a short utterance, SDK vs raw whisper.cpp."
+            abstract: "Transcription time and real-time factor of a short utterance, SDK vs raw whisper.cpp.",
+            discussion: """
+                With --real: every clip of the real-speech set (real human recordings with their \
+                transcripts, fetched by `scripts/bootstrap models`) through the SDK, with the word \
+                error rate, processing time and real-time factor by clip duration, and the same clips \
+                through plain whisper.cpp with its full 30 s window for comparison.
+                """
         )
 
         static let defaultText = "Turn on the kitchen lights and set the heating to twenty degrees."
@@ -19,6 +25,18 @@ extension BenchCommand {
             String?
         @Option(help: "Text spoken for the default utterance.") var text = defaultText
         @OptionGroup var baseline: BaselineOptions
+        @Flag(help: "Transcribe the real-speech set instead of one utterance.") var real = false
+        @Option(name: .customLong("set"), help: "The real-speech set's folder (default: $RUNANYWHERE_SPEECH_SET).")
+        var realSet: String?
+        @Option(help: "With --real: only the first N clips.") var limit: Int?
+        @Flag(
+            name: .customLong("full-window"),
+            inversion: .prefixedNo,
+            help: "With --real: also run plain whisper.cpp with the full 30 s window on every clip."
+        )
+        var fullWindow = true
+        @Flag(name: .customLong("all-clips"), help: "With --real --json: include every clip's result.")
+        var allClips = false
 
         struct Report: Encodable {
             var model: String
@@ -46,9 +64,11 @@ extension BenchCommand {
         func validate() throws {
             guard baseline.reps >= 1 else { throw ValidationError("--reps must be at least 1") }
             guard baseline.threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
         func execute() async throws {
+            if real { return try await executeReal() }
             try CLI.start(output.global)
             let rawBinary = try CLI.siblingExecutable("raw-whisper-bench", override: baseline.rawBinary)
             let info = try RunAnywhere.model(model)
