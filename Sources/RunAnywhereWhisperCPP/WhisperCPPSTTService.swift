@@ -68,6 +68,7 @@ actor WhisperCPPSTTService: STTService {
         let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let samples = audio.samples
         let audioContext = Int32(WhisperCPP.audioContext(forSeconds: audio.duration))
+        let maxTokens = Int32(WhisperCPP.maxTokens(forSeconds: audio.duration))
         let prompt = options.initialPrompt
         let translate = options.translate && multilingual
         let modelId = model.id
@@ -84,6 +85,12 @@ actor WhisperCPPSTTService: STTService {
                 params.translate = translate
                 params.audio_ctx = audioContext
                 params.suppress_blank = true
+                // One greedy pass. whisper's temperature fallback decodes a window again at
+                // rising temperatures when a pass looks unsure, which on short real utterances
+                // meant up to seven extra passes of sampled, looping text: 2-11 s for a 1-3 s
+                // clip, and words said twice. The token bound stops a loop within one pass.
+                params.temperature_inc = 0
+                params.max_tokens = maxTokens
                 let code: Int32 = language.withCString { languagePointer in
                     params.language = languagePointer
                     params.detect_language = false
@@ -103,10 +110,11 @@ actor WhisperCPPSTTService: STTService {
                 return Self.collect(context.pointer, library, duration: duration)
             }
             let result = try run(audioContext: audioContext)
-            // A shortened context occasionally sends the decoder into a loop; far more words
-            // than anyone can say in the time means that happened: decode again in full.
+            // Should the shortened window still send the decoder into a loop (a phrase said
+            // twice, or more words than anyone says in the time), decode once more with the
+            // full window.
             let words = result.text.split(whereSeparator: \.isWhitespace).count
-            if audioContext < 1500, words > Int(duration * 6) + 10 {
+            if audioContext < 1500, words > Int(duration * 6) + 10 || TranscriptRepetition.repeatsPhrase(result.text) {
                 return try run(audioContext: 0)
             }
             return result
@@ -124,8 +132,13 @@ actor WhisperCPPSTTService: STTService {
         var probabilityCount = 0
         for index in 0..<whisper.segmentCount(context) {
             let text = WhisperLibrary.string(whisper.segmentText(context, index)).trimmingCharacters(in: .whitespaces)
-            // Annotations such as "[BLANK_AUDIO]" or "(music)" are not speech.
-            guard !text.isEmpty, !isAnnotation(text) else { continue }
+            // Annotations such as "[BLANK_AUDIO]" or "(music)" are not speech, and neither is
+            // text whisper itself rates as probably no speech: its classic "you" or "Thank
+            // you." on silence, hum or noise comes with a no-speech probability of 0.6 and
+            // more, while words of real recordings stay well below.
+            guard !text.isEmpty, !isAnnotation(text),
+                whisper.segmentNoSpeechProbability(context, index) < noSpeechThreshold
+            else { continue }
             var segmentSum: Float = 0
             var segmentCount = 0
             for token in 0..<whisper.tokenCount(context, index) where whisper.tokenId(context, index, token) < eot {
@@ -154,6 +167,9 @@ actor WhisperCPPSTTService: STTService {
             confidence: probabilityCount > 0 ? probabilitySum / Float(probabilityCount) : nil
         )
     }
+
+    /// Segments whisper rates at least this likely to be no speech are dropped.
+    static let noSpeechThreshold: Float = 0.6
 
     private static func isAnnotation(_ text: String) -> Bool {
         (text.hasPrefix("[") && text.hasSuffix("]")) || (text.hasPrefix("(") && text.hasSuffix(")"))

@@ -28,6 +28,7 @@ final class WhisperLibrary: @unchecked Sendable {
     let tokenCount: @convention(c) (Context?, Int32) -> Int32
     let tokenId: @convention(c) (Context?, Int32, Int32) -> whisper_token
     let tokenProbability: @convention(c) (Context?, Int32, Int32) -> Float
+    let segmentNoSpeechProbability: @convention(c) (Context?, Int32) -> Float
     let endOfText: @convention(c) (Context?) -> whisper_token
     let languageId: @convention(c) (Context?) -> Int32
     let languageName: @convention(c) (Int32) -> UnsafePointer<CChar>?
@@ -65,6 +66,7 @@ final class WhisperLibrary: @unchecked Sendable {
         tokenCount = try symbol("whisper_full_n_tokens")
         tokenId = try symbol("whisper_full_get_token_id")
         tokenProbability = try symbol("whisper_full_get_token_p")
+        segmentNoSpeechProbability = try symbol("whisper_full_get_segment_no_speech_prob")
         endOfText = try symbol("whisper_token_eot")
         languageId = try symbol("whisper_full_lang_id")
         languageName = try symbol("whisper_lang_str")

@@ -2,9 +2,12 @@
 //
 // Does exactly what the SDK's whisper.cpp backend does for one transcription, with
 // nothing around it: the model loaded once; per repetition one whisper_full call with the
-// same parameters (greedy, no context, English, the given threads and audio context).
+// same parameters (one greedy pass without temperature fallback, the same token bound, no
+// context, English, the given threads and audio context).
 // Prints one JSON object per repetition on stdout: {"ms": wall time of whisper_full,
-// "text": transcript}.
+// "fallbacks": whisper's temperature fallbacks, "encoder_runs" and "decoder_runs": how many
+// times each ran, "tokens": tokens in the result, "no_speech": the first segment's no-speech
+// probability, "text": transcript}.
 //
 // usage: raw-whisper-bench MODEL.bin AUDIO.f32 THREADS AUDIO_CTX REPS
 //   AUDIO.f32 holds raw little-endian float32 samples, 16 kHz mono.
@@ -20,8 +23,18 @@ static double now_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+// whisper.cpp reports its temperature fallbacks and its encoder and decoder runs only in
+// whisper_print_timings' log lines ("fallbacks = 2 p / 0 h", "encode time = … / 3 runs"):
+// the log callback picks the counts out of them. The fallback count never resets.
+static int fallbacks = 0, encodes = 0, decodes = 0;
+
 static void quiet(enum ggml_log_level level, const char *text, void *data) {
     (void)data;
+    const char *found;
+    float ms;
+    if ((found = strstr(text, "fallbacks ="))) sscanf(found, "fallbacks = %d", &fallbacks);
+    if ((found = strstr(text, "encode time ="))) sscanf(found, "encode time = %f ms / %d", &ms, &encodes);
+    if ((found = strstr(text, "decode time ="))) sscanf(found, "decode time = %f ms / %d", &ms, &decodes);
     if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr);
 }
 
@@ -68,16 +81,31 @@ int main(int argc, char **argv) {
         p.no_context = true;
         p.audio_ctx = audio_ctx;
         p.suppress_blank = true;
+        // As the SDK: one greedy pass, and at most the tokens a fast speaker says in the time.
+        p.temperature_inc = 0.0f;
+        double seconds = n / 16000.0 < 30 ? n / 16000.0 : 30;
+        int max_tokens = 24 + (int)(seconds * 10 + 0.999);
+        p.max_tokens = max_tokens < 224 ? max_tokens : 224;
         p.language = "en";
         p.detect_language = false;
+        whisper_reset_timings(ctx);
+        int fallbacks_before = fallbacks;
+        encodes = decodes = 0;
         double t0 = now_ms();
         if (whisper_full(ctx, p, samples, n) != 0) { fprintf(stderr, "whisper_full failed\n"); return 1; }
         double ms = now_ms() - t0;
+        whisper_print_timings(ctx);
         char text[4096] = "";
+        int tokens = 0;
+        float no_speech = 0;
         for (int i = 0; i < whisper_full_n_segments(ctx); i++) {
             strncat(text, whisper_full_get_segment_text(ctx, i), sizeof(text) - strlen(text) - 1);
+            tokens += whisper_full_n_tokens(ctx, i);
+            if (i == 0) no_speech = whisper_full_get_segment_no_speech_prob(ctx, i);
         }
-        printf("{\"ms\": %.3f, \"text\": ", ms);
+        printf("{\"ms\": %.3f, \"fallbacks\": %d, \"encoder_runs\": %d, \"decoder_runs\": %d, \"tokens\": %d, "
+               "\"no_speech\": %.4f, \"text\": ",
+               ms, fallbacks - fallbacks_before, encodes, decodes, tokens, no_speech);
         print_json_string(text);
         printf("}\n");
         fflush(stdout);
