@@ -2,14 +2,14 @@
 //
 // Does exactly what the SDK's whisper.cpp backend does for one transcription, with
 // nothing around it: the model loaded once; per repetition one whisper_full call with the
-// same parameters (one greedy pass without temperature fallback, the same token bound, no
-// context, English, the given threads and audio context).
+// same parameters (one greedy pass without temperature fallback, no context, English, and
+// the threads, audio context and token bound the caller gives, as the SDK computes them).
 // Prints one JSON object per repetition on stdout: {"ms": wall time of whisper_full,
 // "fallbacks": whisper's temperature fallbacks, "encoder_runs" and "decoder_runs": how many
 // times each ran, "tokens": tokens in the result, "no_speech": the first segment's no-speech
 // probability, "text": transcript}.
 //
-// usage: raw-whisper-bench MODEL.bin AUDIO.f32 THREADS AUDIO_CTX REPS
+// usage: raw-whisper-bench MODEL.bin AUDIO.f32 THREADS AUDIO_CTX MAX_TOKENS REPS
 //   AUDIO.f32 holds raw little-endian float32 samples, 16 kHz mono.
 #include <whisper.h>
 #include <stdio.h>
@@ -49,11 +49,11 @@ static void print_json_string(const char *s) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s MODEL.bin AUDIO.f32 THREADS AUDIO_CTX REPS\n", argv[0]);
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s MODEL.bin AUDIO.f32 THREADS AUDIO_CTX MAX_TOKENS REPS\n", argv[0]);
         return 2;
     }
-    int threads = atoi(argv[3]), audio_ctx = atoi(argv[4]), reps = atoi(argv[5]);
+    int threads = atoi(argv[3]), audio_ctx = atoi(argv[4]), max_tokens = atoi(argv[5]), reps = atoi(argv[6]);
     FILE *f = fopen(argv[2], "rb");
     if (!f) { fprintf(stderr, "cannot open %s\n", argv[2]); return 1; }
     fseek(f, 0, SEEK_END);
@@ -81,11 +81,9 @@ int main(int argc, char **argv) {
         p.no_context = true;
         p.audio_ctx = audio_ctx;
         p.suppress_blank = true;
-        // As the SDK: one greedy pass, and at most the tokens a fast speaker says in the time.
+        // As the SDK: one greedy pass, with the caller's token bound.
         p.temperature_inc = 0.0f;
-        double seconds = n / 16000.0 < 30 ? n / 16000.0 : 30;
-        int max_tokens = 24 + (int)(seconds * 10 + 0.999);
-        p.max_tokens = max_tokens < 224 ? max_tokens : 224;
+        p.max_tokens = max_tokens;
         p.language = "en";
         p.detect_language = false;
         whisper_reset_timings(ctx);

@@ -92,7 +92,10 @@ extension BenchCommand {
             for _ in 0..<baseline.reps {
                 let output = try CLI.runProcess(
                     rawBinary,
-                    [path.path, audioFile.path, String(baseline.threads), String(audioContext), "2"]
+                    [
+                        path.path, audioFile.path, String(baseline.threads), String(audioContext),
+                        String(WhisperCPP.maxTokens(forSeconds: audio.duration)), "2",
+                    ]
                 )
                 let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
                 rawSamples += try lines.dropFirst().map {

@@ -76,54 +76,63 @@ extension BenchCommand.STT {
         if let first = clips.first {
             _ = try await RunAnywhere.transcribe(WAVFile.read(contentsOf: first.file).speechInput(), options: options)
         }
-        var results: [RealClip] = []
-        var wers: [WordErrorRate] = []
-        var fullWERs: [WordErrorRate] = []
+        /// A clip's result with its error counts, which add up over a group of clips.
+        struct Scored {
+            var clip: RealClip
+            var errors: WordErrorRate
+            var fullWindowErrors: WordErrorRate?
+        }
+        var scored: [Scored] = []
         for (index, clip) in clips.enumerated() {
             let audio = try WAVFile.read(contentsOf: clip.file).speechInput()
             let heard = try await RunAnywhere.transcribe(audio, options: options)
             let wer = WordErrorRate(reference: clip.transcript, hypothesis: heard.text)
-            wers.append(wer)
-            var result = RealClip(
-                id: clip.id,
-                speaker: clip.speaker,
-                seconds: audio.duration,
-                reference: clip.transcript,
-                text: heard.text,
-                wer: wer.rate,
-                ms: heard.processingTimeMs,
-                rtf: heard.processingTimeMs / 1000 / audio.duration,
-                repeated: SpeechCorpus.repeatsWords(heard.text, reference: clip.transcript)
+            var result = Scored(
+                clip: RealClip(
+                    id: clip.id,
+                    speaker: clip.speaker,
+                    seconds: audio.duration,
+                    reference: clip.transcript,
+                    text: heard.text,
+                    wer: wer.rate,
+                    ms: heard.processingTimeMs,
+                    rtf: heard.processingTimeMs / 1000 / audio.duration,
+                    repeated: SpeechCorpus.repeatsWords(heard.text, reference: clip.transcript)
+                ),
+                errors: wer
             )
             if let rawBinary {
                 try audio.float32Data.write(to: audioFile)
                 let data = try CLI.runProcess(
                     rawBinary,
-                    [path.path, audioFile.path, String(baseline.threads), "0", "1"]
+                    [
+                        path.path, audioFile.path, String(baseline.threads), "0",
+                        String(WhisperCPP.maxTokens(forSeconds: audio.duration)), "1",
+                    ]
                 )
                 let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "{}"
                 let raw = try JSONDecoder().decode(RawSample.self, from: Data(line.utf8))
                 let fullWER = WordErrorRate(reference: clip.transcript, hypothesis: raw.text)
-                fullWERs.append(fullWER)
-                result.fullWindowText = raw.text.trimmingCharacters(in: .whitespaces)
-                result.fullWindowWER = fullWER.rate
-                result.fullWindowMs = raw.ms
+                result.fullWindowErrors = fullWER
+                result.clip.fullWindowText = raw.text.trimmingCharacters(in: .whitespaces)
+                result.clip.fullWindowWER = fullWER.rate
+                result.clip.fullWindowMs = raw.ms
             }
-            results.append(result)
+            scored.append(result)
             if !output.json, (index + 1) % 50 == 0 {
                 FileHandle.standardError.write(Data("  \(index + 1)/\(clips.count) clips\n".utf8))
             }
         }
 
-        func summary(_ label: String, _ group: [RealClip]) -> RealSummary {
-            let ids = Set(group.map(\.id))
-            let pairs = zip(results, wers).filter { ids.contains($0.0.id) }
-            let full = rawBinary == nil ? nil : zip(results, fullWERs).filter { ids.contains($0.0.id) }.map(\.1)
+        let results = scored.map(\.clip)
+        func summary(_ label: String, _ members: [Scored]) -> RealSummary {
+            let group = members.map(\.clip)
             return RealSummary(
                 label: label,
                 clips: group.count,
-                wer: WordErrorRate(combining: pairs.map(\.1)).rate,
-                fullWindowWER: full.map { WordErrorRate(combining: $0).rate },
+                wer: WordErrorRate(combining: members.map(\.errors)).rate,
+                fullWindowWER: rawBinary == nil
+                    ? nil : WordErrorRate(combining: members.compactMap(\.fullWindowErrors)).rate,
                 p50Ms: CLI.median(group.map(\.ms)),
                 p95Ms: CLI.percentile(group.map(\.ms), 0.95),
                 maxMs: group.map(\.ms).max() ?? 0,
@@ -142,9 +151,10 @@ extension BenchCommand.STT {
             clips: results.count,
             speakers: Set(results.map(\.speaker)).count,
             audioMinutes: results.map(\.seconds).reduce(0, +) / 60,
-            all: summary("all", results),
-            byDuration: buckets.map { label, range in summary(label, results.filter { range.contains($0.seconds) }) }
-                .filter { $0.clips > 0 },
+            all: summary("all", scored),
+            byDuration: buckets.map { label, range in summary(label, scored.filter { range.contains($0.clip.seconds) })
+            }
+            .filter { $0.clips > 0 },
             maxMsUnder10s: results.filter { $0.seconds < 10 }.map(\.ms).max() ?? 0,
             repeatedClips: results.filter(\.repeated).map(\.id),
             slowest: Array(results.sorted { $0.ms > $1.ms }.prefix(5)),
