@@ -348,6 +348,12 @@ struct MCPToolSourceTests {
         }
         #expect(error?.message.contains("did not answer initialize") == true)
         #expect(Self.children().isEmpty)
+        // The grandchild is not ours to reap: SIGKILL reaches it at once, but it may take a
+        // moment to leave /proc after the error is thrown (a CI run caught it still there).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Self.processes(withArgument: marker).isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         #expect(Self.processes(withArgument: marker).isEmpty)
     }
 
