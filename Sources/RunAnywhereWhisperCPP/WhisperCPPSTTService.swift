@@ -60,21 +60,53 @@ actor WhisperCPPSTTService: STTService {
         }
     }
 
+    /// One transcription's settings, worked out before it is queued on the engine thread.
+    private struct Request: Sendable {
+        var samples: [Float]
+        var duration: Double
+        var language: String
+        var threads: Int32
+        var audioContext: Int32
+        var maxTokens: Int32
+        var prompt: String?
+        var translate: Bool
+    }
+
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+        let request = Request(
+            samples: audio.samples,
+            duration: audio.duration,
+            language: multilingual ? (options.language ?? "auto") : "en",
+            threads: Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount),
+            audioContext: Int32(WhisperCPP.audioContext(forSeconds: audio.duration)),
+            maxTokens: Int32(WhisperCPP.maxTokens(forSeconds: audio.duration)),
+            prompt: options.initialPrompt,
+            translate: options.translate && multilingual
+        )
+        // Cancelling the caller stops whisper at its next step (or before it starts), so an
+        // abandoned transcription, such as a speculative one the user talked over, frees the
+        // engine for the next one at once.
+        let cancellation = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await run(request, cancellation: cancellation)
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    private func run(_ request: Request, cancellation: CancellationFlag) async throws -> STTServiceResult {
         let context = self.context
         let library = self.library
-        let multilingual = self.multilingual
-        let language = multilingual ? (options.language ?? "auto") : "en"
-        let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        let samples = audio.samples
-        let audioContext = Int32(WhisperCPP.audioContext(forSeconds: audio.duration))
-        let maxTokens = Int32(WhisperCPP.maxTokens(forSeconds: audio.duration))
-        let prompt = options.initialPrompt
-        let translate = options.translate && multilingual
         let modelId = model.id
-        let duration = audio.duration
+        let (samples, duration, language, threads) = (
+            request.samples, request.duration, request.language, request.threads
+        )
+        let (audioContext, maxTokens, prompt, translate) = (
+            request.audioContext, request.maxTokens, request.prompt, request.translate
+        )
         return try await worker.run { () throws -> STTServiceResult in
             func run(audioContext: Int32) throws -> STTServiceResult {
+                guard !cancellation.isCancelled else { throw Self.cancelled }
                 var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
                 params.n_threads = threads
                 params.print_progress = false
@@ -91,6 +123,8 @@ actor WhisperCPPSTTService: STTService {
                 // clip, and words said twice. The token bound stops a loop within one pass.
                 params.temperature_inc = 0
                 params.max_tokens = maxTokens
+                params.abort_callback = whisperAbort
+                params.abort_callback_user_data = Unmanaged.passUnretained(cancellation).toOpaque()
                 let code: Int32 = language.withCString { languagePointer in
                     params.language = languagePointer
                     params.detect_language = false
@@ -101,6 +135,7 @@ actor WhisperCPPSTTService: STTService {
                         }
                     }
                 }
+                guard !cancellation.isCancelled else { throw Self.cancelled }
                 guard code == 0 else {
                     throw SDKException(
                         .backendError,
@@ -120,6 +155,8 @@ actor WhisperCPPSTTService: STTService {
             return result
         }
     }
+
+    private static let cancelled = SDKException(.transcriptionCancelled, "The transcription was cancelled")
 
     private static func collect(
         _ context: OpaquePointer,
@@ -181,4 +218,11 @@ actor WhisperCPPSTTService: STTService {
         _ = try? await worker.run { library.free(context.pointer) }
         worker.stop()
     }
+}
+
+/// whisper.cpp asks this before each step of its computation; the flag is the
+/// transcription's ``CancellationFlag``.
+private let whisperAbort: @convention(c) (UnsafeMutableRawPointer?) -> Bool = { data in
+    guard let data else { return false }
+    return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
 }

@@ -4,8 +4,9 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 /// whisper on recordings of real people (scripts/fetch_real_speech.py), not our own voice.
-/// The time bound per clip here only catches hangs and decoding loops; the 0.5 s target is
-/// checked by `runanywhere bench stt --real`.
+/// The time bound per clip here only catches hangs and decoding loops (relative to the
+/// run's median, so a busy machine does not fail it); the 0.5 s target is checked by
+/// `runanywhere bench stt --real`.
 extension RealEngineTests {
     @Suite("Speech recognition on real human recordings")
     struct RealSpeechTests {
@@ -26,6 +27,7 @@ extension RealEngineTests {
                 try await sdk.loadSTTModel(DefaultModels.sttId)
                 var results: [WordErrorRate] = []
                 var short: [WordErrorRate] = []
+                var times: [(id: String, seconds: Double, ms: Double)] = []
                 for clip in clips {
                     let audio = try WAVFile.read(contentsOf: clip.file)
                     let output = try await sdk.transcribe(audio, options: STTOptions(language: "en"))
@@ -36,14 +38,20 @@ extension RealEngineTests {
                         !SpeechCorpus.repeatsWords(output.text, reference: clip.transcript),
                         "\(clip.id): \"\(output.text)\" for \"\(clip.transcript)\""
                     )
-                    #expect(
-                        output.processingTimeMs < 5000,
-                        "\(clip.id) (\(clip.seconds) s) took \(output.processingTimeMs) ms"
-                    )
+                    times.append((clip.id, clip.seconds, output.processingTimeMs))
                     // Nothing invented: a transcript may miss or mishear words, not add a sentence.
                     #expect(
                         wer.insertions <= wer.referenceWords + 2,
                         "\(clip.id): \"\(output.text)\" for \"\(clip.transcript)\""
+                    )
+                }
+                // No clip near a hang or a decoding loop: the old loops took 65 times the median
+                // clip. Relative to this run's median, so a busy machine slows the bound too.
+                let median = times.map(\.ms).sorted()[times.count / 2]
+                for time in times {
+                    #expect(
+                        time.ms < 12 * median + 1000,
+                        "\(time.id) (\(time.seconds) s) took \(time.ms) ms; the median clip \(median) ms"
                     )
                 }
                 let all = WordErrorRate(combining: results)
@@ -51,6 +59,31 @@ extension RealEngineTests {
                 print("real speech: WER \(all.rate) over \(clips.count) clips; \(shortClips.rate) under 3 s")
                 #expect(all.rate <= 0.12)
                 #expect(shortClips.rate <= 0.15)
+            }
+        }
+
+        @Test("A cancelled transcription stops with transcriptionCancelled, and the engine transcribes normally after")
+        func cancelledTranscription() async throws {
+            let corpus = try SpeechCorpus.bootstrapped()
+            let jfk = try #require(corpus.clips.first { $0.id == "jfk" })
+            try await withSDK(models: [DefaultModels.sttId]) { sdk in
+                try await sdk.loadSTTModel(DefaultModels.sttId)
+                let audio = try WAVFile.read(contentsOf: jfk.file)
+                // Several at once, all cancelled: each stops (before or during its engine call).
+                let abandoned = (0..<3).map { _ in
+                    Task { try await sdk.transcribe(audio, options: STTOptions(language: "en")) }
+                }
+                for task in abandoned { task.cancel() }
+                for task in abandoned {
+                    do {
+                        _ = try await task.value
+                        Issue.record("a cancelled transcription finished")
+                    } catch let error as SDKException {
+                        #expect(error.code == .transcriptionCancelled, "\(error)")
+                    }
+                }
+                let output = try await sdk.transcribe(audio, options: STTOptions(language: "en"))
+                #expect(WordErrorRate(reference: jfk.transcript, hypothesis: output.text).rate < 0.1, "\(output.text)")
             }
         }
 

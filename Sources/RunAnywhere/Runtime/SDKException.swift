@@ -134,6 +134,9 @@ extension SDKException {
         /// A generation was cancelled. Cancelled generations normally return a result with
         /// finish reason `.cancelled` instead of throwing.
         case generationCancelled = "generation_cancelled"
+        /// A transcription was cancelled by its caller before it finished; the engine
+        /// stopped at its next step.
+        case transcriptionCancelled = "transcription_cancelled"
         /// The model's output is not a valid instance of the requested schema or type (it
         /// ended early, or ran out of tokens); the message says why.
         case invalidStructuredOutput = "invalid_structured_output"
@@ -197,8 +200,8 @@ extension SDKException {
                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
                 .modelNotDownloadable:
                 .model
-            case .contextLengthExceeded, .generationFailed, .generationCancelled, .invalidStructuredOutput,
-                .toolNotFound, .toolExecutionFailed:
+            case .contextLengthExceeded, .generationFailed, .generationCancelled, .transcriptionCancelled,
+                .invalidStructuredOutput, .toolNotFound, .toolExecutionFailed:
                 .generation
             case .registryCorrupted, .fileSystemError, .insufficientStorage, .checksumMismatch, .invalidArchive,
                 .unsafeArchive, .indexNotFound, .indexAlreadyExists, .indexCorrupted, .indexBusy:

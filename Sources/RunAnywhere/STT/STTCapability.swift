@@ -76,6 +76,8 @@ actor STTCapability {
             return output
         } catch {
             let sdkError = SDKException.wrap(error, as: .backendError, "Transcription failed")
+            // A caller that gave up is not a failure of the engine.
+            if sdkError.code == .transcriptionCancelled { throw sdkError }
             events.publish(.transcriptionFailed(modelId: service.model.id, error: sdkError))
             logger.error("Transcription failed: \(sdkError)")
             throw sdkError
