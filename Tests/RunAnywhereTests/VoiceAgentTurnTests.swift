@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhere
 import RunAnywhereTesting
+import Synchronization
 import Testing
 
 /// The voice agent's turn logic on the deterministic backend: no weights, milliseconds per test.
@@ -108,6 +109,67 @@ struct VoiceAgentTurnTests {
             var bad = Self.configuration()
             bad.sttOptions.partialInterval = -1
             await #expect(throws: SDKException.self) { try await sdk.initializeVoiceAgent(bad) }
+        }
+    }
+
+    @Test("A turn answered speculatively in a pause, which the user then talks on through, leaves no event or history")
+    func discardedSpeculationLeavesNoTrace() async throws {
+        final class Count: Sendable {
+            let value = Mutex(0)
+        }
+        try await withDeterministicSDK { sdk in
+            try await sdk.initializeVoiceAgent(Self.configuration())
+            let generations = Count()
+            let llmEvents = sdk.events.events(for: .llm)
+            let counting = Task {
+                for await event in llmEvents {
+                    if case .generationStarted = event.kind { generations.value.withLock { $0 += 1 } }
+                }
+            }
+            // 0.4 s of silence inside the utterance (with the code's own padding): long enough
+            // for the VAD to report an end and the speculative turn to answer, shorter than the
+            // 0.5 s an unpunctuated transcript waits.
+            var audio = Self.silence(0.5)
+            audio.append(DeterministicBackend.speech(for: "My dog is called"))
+            audio.append(Self.silence(0.1))
+            audio.append(DeterministicBackend.speech(for: "Biscuit"))
+            audio.append(Self.silence(1.5))
+            var events: [VoiceEvent] = []
+            let input = WAVFileAudioInput(audio: audio, pace: .realTime)
+            for await event in sdk.streamVoiceAgent(input: input, output: AudioRecorderOutput(realTime: false)) {
+                events.append(event)
+            }
+            counting.cancel()
+            let names = events.map(\.name)
+            #expect(names.filter { $0 == "speech_started" }.count == 1, "\(names)")
+            #expect(names.filter { $0 == "speech_ended" }.count == 1, "\(names)")
+            #expect(names.filter { $0 == "transcript_final" }.count == 1, "\(names)")
+            #expect(names.filter { $0 == "turn_completed" }.count == 1, "\(names)")
+            let completed = try #require(
+                events.compactMap { if case .turnCompleted(let r) = $0 { r } else { nil } }.first
+            )
+            let chunks = events.compactMap { if case .audioChunk(let audio, _) = $0 { audio.duration } else { nil } }
+            #expect(abs(chunks.reduce(0, +) - completed.audio.duration) < 0.001, "only the real turn's audio")
+            #expect(try await sdk.voiceAgentConversation().count == 2)
+            #expect(generations.value.withLock { $0 } >= 2, "the pause started a speculative answer")
+            #expect(completed.timings.acousticEndToFirstAudioMs >= completed.timings.endOfSpeechToFirstAudioMs)
+            #expect(completed.timings.silenceWaitMs >= 300)
+        }
+    }
+
+    @Test("A recorded turn counts its trailing silence into the latency from the end of speech")
+    func recordedTurnCountsTrailingSilence() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.initializeVoiceAgent(Self.configuration())
+            var audio = DeterministicBackend.speech(for: "What is my name?")
+            audio.append(Self.silence(0.6))
+            let result = try await sdk.processVoiceTurn(audio)
+            let timings = result.timings
+            // 0.6 s plus the code's own 0.15 s of padding.
+            #expect(abs(timings.silenceWaitMs - 750) < 25, "\(timings.silenceWaitMs)")
+            #expect(
+                abs(timings.acousticEndToFirstAudioMs - timings.endOfSpeechToFirstAudioMs - timings.silenceWaitMs) < 1
+            )
         }
     }
 

@@ -140,6 +140,19 @@ public struct AudioBuffer: Sendable, Equatable {
         Self.decibels(rms: samples.reduce(0) { max($0, abs($1)) })
     }
 
+    /// How long the buffer ends in silence, in seconds: the audio after the last 20 ms frame
+    /// within `range` dB of the loudest frame. All of it when the buffer is silent.
+    public func trailingSilence(within range: Float = 35) -> TimeInterval {
+        let frame = max(1, sampleRate / 50) * channels
+        let levels = stride(from: 0, to: samples.count, by: frame).map { start in
+            Self.decibels(rms: Self.rms(samples[start..<min(samples.count, start + frame)]))
+        }
+        guard let loudest = levels.max(), loudest > -.infinity,
+            let last = levels.lastIndex(where: { $0 >= loudest - range })
+        else { return duration }
+        return max(0, duration - Double((last + 1) * frame / channels) / Double(sampleRate))
+    }
+
     /// RMS of a run of samples.
     public static func rms(_ samples: ArraySlice<Float>) -> Float {
         guard !samples.isEmpty else { return 0 }

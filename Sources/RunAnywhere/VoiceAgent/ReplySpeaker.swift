@@ -9,7 +9,9 @@ import Foundation
 /// - every synthesized sentence is reported as an `.audioChunk` event and joins the reply's audio;
 /// - the first playback failure is reported once and nothing more is played this turn, while
 ///   the audio still reaches the events and the result;
-/// - cancelling the task stops at the next sentence.
+/// - cancelling the task stops at the next sentence;
+/// - nothing is played before `ready` says the turn may be heard: a speculative turn
+///   synthesizes ahead while the user might still go on, and is silent if they do.
 ///
 /// It knows no engine: synthesis is a closure and playback an ``AudioOutput``, so the rules
 /// are unit-tested with fakes.
@@ -20,7 +22,7 @@ struct ReplySpeaker: Sendable {
     struct Spoken: Sendable {
         /// Every synthesized sentence, joined.
         var audio = AudioBuffer(samples: [], sampleRate: 22_050)
-        /// When the first sentence's audio was ready.
+        /// When the first sentence's audio was ready and the turn could be heard.
         var firstAudio: ContinuousClock.Instant?
         /// Synthesis time of the first sentence, in milliseconds.
         var firstChunkMs = 0.0
@@ -32,6 +34,8 @@ struct ReplySpeaker: Sendable {
     /// Plays each sentence's audio; `nil` when the turn has no output.
     let output: (any AudioOutput)?
     let emit: @Sendable (VoiceEvent) -> Void
+    /// Waits until the turn may be heard; `false` means never.
+    var ready: @Sendable () async -> Bool = { true }
 
     /// Speaks `sentences` until the stream ends or the task is cancelled.
     func speak(_ sentences: AsyncStream<String>) async -> Spoken {
@@ -52,6 +56,7 @@ struct ReplySpeaker: Sendable {
             if Task.isCancelled { break }
             spoken.synthesisMs += synthesisMs
             if spoken.firstAudio == nil {
+                guard await ready(), !Task.isCancelled else { break }
                 spoken.firstChunkMs = synthesisMs
                 spoken.firstAudio = .now
                 spoken.audio = AudioBuffer(samples: [], sampleRate: speech.sampleRate)

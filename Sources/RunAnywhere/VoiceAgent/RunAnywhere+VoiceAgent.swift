@@ -43,7 +43,14 @@ extension RunAnywhereSDK {
     ///   and what the components throw.
     public func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
         let agent = try runtime().voiceAgent
-        let result = try await agent.runTurn(audio, output: nil, endOfSpeech: .now, silenceWait: 0) { _ in }
+        // The recording's trailing silence is time the speaker has already waited.
+        let silence = audio.trailingSilence()
+        let now = ContinuousClock.now
+        let gate = TurnGate(
+            open: TurnGate.Clock(decided: now, acousticEnd: now - .seconds(silence), silenceWait: silence),
+            downstream: { _ in }
+        )
+        let result = try await agent.runTurn(audio, output: nil, gate: gate)
         return result
             ?? VoiceAgentResult(
                 transcript: "",

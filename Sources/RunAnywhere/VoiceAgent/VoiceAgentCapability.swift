@@ -158,25 +158,30 @@ actor VoiceAgentCapability {
 
     // MARK: Turns
 
-    /// One turn on a finished utterance: transcribe, answer, speak.
+    /// One turn on an utterance: transcribe, answer, speak.
     ///
-    /// `emit` receives the turn's events; `output`, when given, plays each sentence as soon
-    /// as it is synthesized. Cancelling the task stops generation and speaking; the partial
-    /// answer is still remembered, so the conversation stays coherent.
+    /// Everything the turn produces goes through `gate`: its events, the audio it plays
+    /// through `output` (each sentence as soon as it is synthesized) and the conversation
+    /// history. A speculative turn runs behind a closed gate while the user may still go on;
+    /// discarding the gate makes it as if the turn never ran. Cancelling the task stops
+    /// generation and speaking; the partial answer of a turn that was heard is still
+    /// remembered, so the conversation stays coherent.
     ///
     /// `early`, when given, is a transcription of the same utterance started while the
     /// VAD was still waiting out the silence; the turn waits for it instead of starting one.
+    /// `previous` is the turn before, whose answer must be in the history first;
+    /// `onTranscript` hears the transcript as soon as it is known.
     func runTurn(
         _ utterance: AudioBuffer,
         early: Task<STTOutput, any Error>? = nil,
         output: (any AudioOutput)?,
-        endOfSpeech: ContinuousClock.Instant,
-        silenceWait: TimeInterval,
-        emit: @escaping @Sendable (VoiceEvent) -> Void
+        gate: TurnGate,
+        after previous: Task<Void, Never>? = nil,
+        onTranscript: @Sendable (String) -> Void = { _ in }
     ) async throws(SDKException) -> VoiceAgentResult? {
         let configuration = try ready()
         var timings = VoiceTurnTimings()
-        timings.silenceWaitMs = silenceWait * 1000
+        let emit: @Sendable (VoiceEvent) -> Void = { gate.emit($0) }
 
         let sttStart = ContinuousClock.now
         let heard: STTOutput
@@ -188,8 +193,10 @@ actor VoiceAgentCapability {
         // Only the part of recognition the turn had to wait for.
         timings.sttMs = sttStart.duration(to: .now).milliseconds
         let transcript = heard.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        onTranscript(transcript)
         emit(.transcriptFinal(transcript))
         guard transcript.contains(where: { $0.isLetter || $0.isNumber }), !Task.isCancelled else { return nil }
+        await previous?.value
 
         let messages = try await self.messages(for: transcript, configuration: configuration)
         var options = configuration.generationOptions
@@ -200,7 +207,8 @@ actor VoiceAgentCapability {
         let speaker = ReplySpeaker(
             synthesize: { sentence throws(SDKException) in try await tts.synthesize(sentence, options: ttsOptions) },
             output: output,
-            emit: emit
+            emit: emit,
+            ready: { await gate.wait() }
         )
         // The speaker synthesizes and plays sentences in order while generation goes on.
         let speaking = Task { await speaker.speak(sentences) }
@@ -231,6 +239,7 @@ actor VoiceAgentCapability {
             speaking.cancel()
             throw SDKException.wrap(error, as: .generationFailed, "The voice agent's reply failed")
         }
+        let generated = ContinuousClock.now
         let cancelled = Task.isCancelled
         if !cancelled { send(splitter.finish()) }
         sentenceSink.finish()
@@ -240,17 +249,23 @@ actor VoiceAgentCapability {
         } onCancel: {
             speaking.cancel()
         }
+        // A turn nobody heard leaves no trace, not even in the history.
+        guard await gate.wait(), let clock = gate.clock else { return nil }
         let end = ContinuousClock.now
 
         let reply = response.trimmingCharacters(in: .whitespacesAndNewlines)
         remember(user: transcript, assistant: reply)
+        timings.silenceWaitMs = clock.silenceWait * 1000
         timings.llmFirstTokenMs = firstToken.map { llmStart.duration(to: $0).milliseconds } ?? 0
         timings.llmFirstSentenceMs = firstSentence.map { llmStart.duration(to: $0).milliseconds } ?? 0
-        timings.llmMs = llmStart.duration(to: end).milliseconds
+        timings.llmMs = llmStart.duration(to: generated).milliseconds
         timings.ttsFirstChunkMs = spoken.firstChunkMs
         timings.ttsMs = spoken.synthesisMs
-        timings.endOfSpeechToFirstAudioMs = spoken.firstAudio.map { endOfSpeech.duration(to: $0).milliseconds } ?? 0
-        timings.totalMs = endOfSpeech.duration(to: end).milliseconds
+        if let firstAudio = spoken.firstAudio {
+            timings.endOfSpeechToFirstAudioMs = clock.decided.duration(to: firstAudio).milliseconds
+            timings.acousticEndToFirstAudioMs = clock.acousticEnd.duration(to: firstAudio).milliseconds
+        }
+        timings.totalMs = clock.decided.duration(to: end).milliseconds
         let result = VoiceAgentResult(
             transcript: transcript,
             responseText: reply,

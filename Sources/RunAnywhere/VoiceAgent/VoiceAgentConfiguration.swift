@@ -38,6 +38,19 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     public var partialTranscripts: Bool
     /// Audio kept from before the VAD's speech start, in seconds, so the first syllable is not lost.
     public var preRoll: TimeInterval
+    /// How long the silence must last before the user's turn is over, depending on what
+    /// they said so far.
+    public var endOfTurn: EndOfTurnPolicy
+    /// Whether the agent starts answering as soon as the user falls silent, before it is sure
+    /// they have finished: the transcription, the reply and its first sentence's audio are
+    /// prepared during the silence, held back, and dropped without a trace if the user
+    /// speaks again.
+    public var speculativeTurns: Bool
+    /// Whether the agent's own voice, coming back into the microphone from a loudspeaker,
+    /// is kept from interrupting it: audio no louder than the echo of what the agent is
+    /// playing (at the delay and level the room returns it) counts as silence, and only the
+    /// user talking over it interrupts. With headphones it changes nothing.
+    public var echoGate: Bool
 
     /// The instructions that open a conversation unless the configuration gives others.
     public static let defaultSystemPrompt = "You are a helpful voice assistant. Answer in one or two short sentences."
@@ -72,7 +85,10 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         vad: VADConfiguration = defaultVAD,
         bargeIn: Bool = true,
         partialTranscripts: Bool = true,
-        preRoll: TimeInterval = 0.3
+        preRoll: TimeInterval = 0.3,
+        endOfTurn: EndOfTurnPolicy = EndOfTurnPolicy(),
+        speculativeTurns: Bool = true,
+        echoGate: Bool = true
     ) {
         self.sttModelId = sttModelId
         self.llmModelId = llmModelId
@@ -86,6 +102,9 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         self.bargeIn = bargeIn
         self.partialTranscripts = partialTranscripts
         self.preRoll = preRoll
+        self.endOfTurn = endOfTurn
+        self.speculativeTurns = speculativeTurns
+        self.echoGate = echoGate
     }
 
     /// Checks the values.
@@ -94,6 +113,7 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         try ttsOptions.validate()
         try sttOptions.validate()
         try vad.validate()
+        try endOfTurn.validate()
         guard vad.minSilenceDuration >= 0.1 else {
             throw SDKException(
                 .invalidInput,

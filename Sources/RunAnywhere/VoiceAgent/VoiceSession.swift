@@ -8,13 +8,33 @@ import Synchronization
 /// The loop keeps reading audio while a turn runs, which is what makes barge-in
 /// possible: the VAD's speech start cancels the turn (generation and synthesis) and stops
 /// the output at once.
+///
+/// With ``VoiceAgentConfiguration/speculativeTurns``, the turn starts the moment the user
+/// falls silent, behind a closed ``TurnGate``: transcription, generation and the first
+/// sentence's synthesis overlap the silence the session waits before deciding the user has
+/// finished. Confirming the turn opens the gate; speech resuming discards it.
 struct VoiceSession: Sendable {
     let agent: VoiceAgentCapability
     let vad: VADCapability
-    /// State shared between the listening loop and the tasks it starts.
-    private final class Flags: Sendable {
-        let turnActive = Mutex(false)
-        let partialBusy = Mutex(false)
+
+    /// What the session knows of a turn it started.
+    private final class TurnProgress: Sendable {
+        /// The turn's transcript once recognized, for the end-of-turn decision.
+        let transcript = Mutex<String?>(nil)
+        /// Whether the turn's task has ended.
+        let finished = Mutex(false)
+    }
+
+    /// Whether the partial transcription asked for last is still running.
+    private final class PartialInFlight: Sendable {
+        let busy = Mutex(false)
+    }
+
+    /// A turn the session started, speculatively or not.
+    private struct LiveTurn {
+        let task: Task<Void, Never>
+        let gate: TurnGate
+        let progress: TurnProgress
     }
 
     /// Input is read in chunks of this length: one Silero window.
@@ -25,7 +45,7 @@ struct VoiceSession: Sendable {
         let emit: @Sendable (VoiceEvent) -> Void = { continuation.yield($0) }
         let task = Task {
             do {
-                try await listen(input: input, output: output, emit: emit)
+                try await listen(input: input, output: PlaybackTap(output), emit: emit)
             } catch is CancellationError {
             } catch {
                 emit(.error(SDKException.wrap(error, as: .internalError, "The voice session failed")))
@@ -38,54 +58,126 @@ struct VoiceSession: Sendable {
 
     private func listen(
         input: any AudioInput,
-        output: any AudioOutput,
+        output: PlaybackTap,
         emit: @escaping @Sendable (VoiceEvent) -> Void
     ) async throws {
         let configuration = try await agent.ready()
         await vad.reset()
-        try await vad.configure(configuration.vad)
+        // The VAD reports the end of speech after the shortest silence the policy may end a
+        // turn on; the segmenter then waits as long as the transcript so far asks for.
+        var vadConfiguration = configuration.vad
+        vadConfiguration.minSilenceDuration = configuration.endOfTurn.shortestSilence(
+            fallback: configuration.vad.minSilenceDuration
+        )
+        try await vad.configure(vadConfiguration)
         emit(.listening)
 
         var segmenter = UtteranceSegmenter(settings: UtteranceSegmenter.Settings(configuration))
-        var turn: Task<Void, Never>?
-        let flags = Flags()
+        var turn: LiveTurn?
+        let partialInFlight = PartialInFlight()
         var partial: Task<Void, Never>?
         var interrupted = false
-        // A transcription started when the silence began, before the VAD is sure the user
-        // has finished: by the time it is, the transcript is usually ready.
+        // Started when the silence began, before the session is sure the user has finished:
+        // a whole turn behind a closed gate, or (without speculation) the transcription alone.
+        var speculation: LiveTurn?
         var early: Task<STTOutput, any Error>?
+        // The wall-clock instant of the stream's time zero. A chunk that waited while the
+        // loop was busy arrives late, never early, so the earliest estimate is the truest;
+        // the echo gate needs playback dated to within a few milliseconds.
+        var origin: ContinuousClock.Instant?
+        func streamTime(_ instant: ContinuousClock.Instant) -> TimeInterval {
+            origin.map { $0.duration(to: instant).seconds } ?? segmenter.streamTime
+        }
+        var echo = configuration.echoGate ? EchoGate() : nil
         let agent = self.agent
 
-        func startTurn(_ audio: AudioBuffer, endTime: TimeInterval, early: Task<STTOutput, any Error>?) {
-            let detected = ContinuousClock.now
-            let silenceWait = max(0, segmenter.streamTime - endTime)
-            let previous = turn
-            flags.turnActive.withLock { $0 = true }
-            turn = Task {
-                await previous?.value  // without barge-in, turns queue
+        /// Starts a turn behind `gate`; once the gate has settled, the session is listening
+        /// again (a discarded speculation says nothing).
+        func startTurn(
+            _ audio: AudioBuffer,
+            gate: TurnGate,
+            early: Task<STTOutput, any Error>?,
+            after previous: Task<Void, Never>?
+        ) -> LiveTurn {
+            let progress = TurnProgress()
+            let task = Task {
                 do {
                     _ = try await agent.runTurn(
                         audio,
                         early: early,
                         output: output,
-                        endOfSpeech: detected,
-                        silenceWait: silenceWait,
-                        emit: emit
+                        gate: gate,
+                        after: previous,
+                        onTranscript: { text in progress.transcript.withLock { $0 = text } }
                     )
                 } catch {
                     if !Task.isCancelled {
-                        emit(.error(SDKException.wrap(error, as: .internalError, "The voice turn failed")))
+                        gate.emit(.error(SDKException.wrap(error, as: .internalError, "The voice turn failed")))
                     }
                 }
-                flags.turnActive.withLock { $0 = false }
-                if !Task.isCancelled { emit(.listening) }
+                progress.finished.withLock { $0 = true }
+                if await gate.wait(), !Task.isCancelled { emit(.listening) }
+            }
+            return LiveTurn(task: task, gate: gate, progress: progress)
+        }
+
+        func cancelSpeculation() {
+            early?.cancel()
+            early = nil
+            speculation?.task.cancel()
+            speculation?.gate.discard()
+            speculation = nil
+        }
+
+        func speculate(_ audio: AudioBuffer) {
+            cancelSpeculation()
+            // A partial transcript still running would hold up the engine, and the
+            // speculation's transcript is newer anyway.
+            partial?.cancel()
+            guard configuration.speculativeTurns else {
+                early = Task { try await agent.transcribe(audio) }
+                return
+            }
+            speculation = startTurn(audio, gate: TurnGate(downstream: emit), early: nil, after: turn?.task)
+        }
+
+        func endTurn(_ audio: AudioBuffer, endTime: TimeInterval, useSpeculation: Bool) {
+            let silence = max(0, segmenter.streamTime - endTime)
+            let decided = ContinuousClock.now
+            let clock = TurnGate.Clock(
+                decided: decided,
+                acousticEnd: origin.map { $0 + .seconds(endTime) } ?? decided - .seconds(silence),
+                silenceWait: silence
+            )
+            let previous = turn?.task
+            if useSpeculation, let speculated = speculation {
+                turn = speculated
+                speculation = nil
+            } else {
+                let transcription = useSpeculation ? early : nil
+                early = nil
+                cancelSpeculation()
+                turn = startTurn(audio, gate: TurnGate(downstream: emit), early: transcription, after: previous)
+            }
+            guard let gate = turn?.gate else { return }
+            gate.confirm()
+            // Without barge-in, turns queue: this one is heard once the one before is done.
+            if let previous {
+                Task {
+                    await previous.value
+                    gate.open(clock)
+                }
+            } else {
+                gate.open(clock)
             }
         }
 
         /// Barge-in: cancels the turn in progress (generation and synthesis) and silences the output.
         func interrupt(at time: TimeInterval) async {
-            guard configuration.bargeIn, !interrupted, let turn, flags.turnActive.withLock({ $0 }) else { return }
-            turn.cancel()
+            guard configuration.bargeIn, !interrupted, let turn, turn.gate.isConfirmed,
+                !turn.progress.finished.withLock({ $0 })
+            else { return }
+            turn.task.cancel()
             await output.stop()
             interrupted = true
             emit(.interrupted(time: time))
@@ -102,21 +194,19 @@ struct VoiceSession: Sendable {
                     emit(.speechStarted(time: time))
                 case .speechEnded(let time):
                     emit(.speechEnded(time: time))
-                case .endOfTurn(let audio, let endTime, let useEarly):
-                    startTurn(audio, endTime: endTime, early: useEarly ? early : nil)
-                    early = nil
-                case .transcribeEarly(let audio):
-                    early = Task { try await agent.transcribe(audio) }
-                case .cancelEarlyTranscription:
-                    early?.cancel()
-                    early = nil
+                case .endOfTurn(let audio, let endTime, let useSpeculation):
+                    endTurn(audio, endTime: endTime, useSpeculation: useSpeculation)
+                case .speculate(let audio):
+                    speculate(audio)
+                case .cancelSpeculation:
+                    cancelSpeculation()
                 case .transcribePartial(let audio):
-                    flags.partialBusy.withLock { $0 = true }
+                    partialInFlight.busy.withLock { $0 = true }
                     partial = Task {
                         if let text = try? await agent.transcribe(audio).text, !text.isEmpty {
                             emit(.transcriptPartial(text))
                         }
-                        flags.partialBusy.withLock { $0 = false }
+                        partialInFlight.busy.withLock { $0 = false }
                     }
                 }
             }
@@ -124,14 +214,39 @@ struct VoiceSession: Sendable {
 
         for try await chunk in input.chunks(duration: Self.chunkDuration) {
             try Task.checkCancellation()
+            let arrival = ContinuousClock.now
             let audio = chunk.speechInput()
             guard !audio.isEmpty else { continue }
-            let result = try await vad.process(audio)
-            await perform(segmenter.feed(audio, vad: result, partialInFlight: flags.partialBusy.withLock { $0 }))
+            let zero = arrival - .seconds(segmenter.streamTime + audio.duration)
+            origin = min(origin ?? zero, zero)
+            // What the VAD hears: the agent's own voice coming back is not the user, so
+            // chunks the echo gate explains are silence to it. The utterance keeps the real
+            // audio, so an interruption is transcribed as it was said.
+            var heard = audio
+            if echo != nil {
+                for entry in output.drain() {
+                    switch entry {
+                    case .played(let played, let at): echo?.addReference(played.speechInput(), at: streamTime(at))
+                    case .stopped(let at): echo?.cutReference(at: streamTime(at))
+                    }
+                }
+                if echo?.process(audio, at: segmenter.streamTime) == .echo {
+                    heard = .silence(duration: audio.duration, sampleRate: audio.sampleRate)
+                }
+            }
+            let result = try await vad.process(heard)
+            let actions = segmenter.feed(
+                audio,
+                vad: result,
+                partialInFlight: partialInFlight.busy.withLock { $0 },
+                transcript: speculation?.progress.transcript.withLock { $0 }
+            )
+            await perform(actions)
         }
         // The input ended: an utterance still open is a turn of its own.
         await perform(segmenter.finish(vad: await vad.finish()))
+        cancelSpeculation()
         await partial?.value
-        await turn?.value
+        await turn?.task.value
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import RunAnywhere
+import Synchronization
+
+/// A microphone and a loudspeaker in one room, for testing a voice app without headphones.
+///
+/// The microphone replays a recording of the user at real-time pace; everything played on
+/// the loudspeaker comes back into it, delayed and quieter, with one reflection, the way a
+/// laptop hears its own speakers. Playback takes as long as the audio (like a sound card),
+/// and stopping it stops the echo too.
+///
+/// ```swift
+/// let room = EchoingRoom(recording: question, echoDelay: 0.08, echoGain: 0.3)
+/// for await event in sdk.streamVoiceAgent(input: room.microphone, output: room.loudspeaker) {
+///     if case .interrupted = event { print("the agent interrupted itself") }
+/// }
+/// ```
+public final class EchoingRoom: Sendable {
+    /// The user's recording (16 kHz mono), without any echo.
+    public let recording: AudioBuffer
+    /// From the loudspeaker to the microphone, in seconds.
+    public let echoDelay: TimeInterval
+    /// The echo's amplitude relative to what was played (0.3 is about −10 dB).
+    public let echoGain: Float
+
+    private struct State {
+        /// When the microphone started, the origin of the room's timeline.
+        var start: ContinuousClock.Instant?
+        /// The echo, in samples of the microphone's timeline.
+        var echo: [Float] = []
+        /// Everything the loudspeaker was given, and when.
+        var played: [(at: TimeInterval, audio: AudioBuffer)] = []
+        var stops = 0
+    }
+
+    private let state = Mutex(State())
+    private static let rate = 16_000
+
+    /// A room replaying `recording` (any rate; mixed at 16 kHz mono).
+    public init(recording: AudioBuffer, echoDelay: TimeInterval = 0.08, echoGain: Float = 0.3) {
+        self.recording = recording.speechInput()
+        self.echoDelay = max(0, echoDelay)
+        self.echoGain = echoGain
+    }
+
+    /// The microphone: the recording plus the echo, in real time.
+    public var microphone: any AudioInput { Microphone(room: self) }
+
+    /// The loudspeaker: plays in real time and feeds the echo.
+    public var loudspeaker: any AudioOutput { Loudspeaker(room: self) }
+
+    /// Seconds of the room's timeline at `instant`.
+    private func time(_ instant: ContinuousClock.Instant) -> TimeInterval {
+        state.withLock { state in state.start.map { $0.duration(to: instant).seconds } ?? 0 }
+    }
+
+    /// Everything the loudspeaker was given, with when it started, in seconds of the recording.
+    public var played: [(at: TimeInterval, audio: AudioBuffer)] { state.withLock { $0.played } }
+
+    /// The echo of `audio`, played from `time`, from `time + echoDelay` on, with a
+    /// reflection 30 ms later at a third of the level.
+    fileprivate func addEcho(_ audio: AudioBuffer, at time: TimeInterval) {
+        let samples = audio.speechInput().samples
+        state.withLock { state in
+            state.played.append((time, audio))
+            for (delay, gain) in [(echoDelay, echoGain), (echoDelay + 0.03, echoGain / 3)] {
+                let first = Int((time + delay) * Double(Self.rate))
+                if state.echo.count < first + samples.count {
+                    state.echo += [Float](repeating: 0, count: first + samples.count - state.echo.count)
+                }
+                for (index, sample) in samples.enumerated() where first + index >= 0 {
+                    state.echo[first + index] += gain * sample
+                }
+            }
+        }
+    }
+
+    /// Playback stopped at `time`: the echo of what would have followed is gone.
+    fileprivate func stopEcho(at time: TimeInterval) {
+        state.withLock { state in
+            state.stops += 1
+            let from = max(0, Int((time + echoDelay) * Double(Self.rate)))
+            if from < state.echo.count { state.echo.removeLast(state.echo.count - from) }
+        }
+    }
+
+    fileprivate var stops: Int { state.withLock { $0.stops } }
+
+    private struct Microphone: AudioInput {
+        let room: EchoingRoom
+
+        func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+            let room = self.room
+            let frames = max(1, Int(duration * Double(EchoingRoom.rate)))
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    let start = ContinuousClock.now
+                    room.state.withLock { $0.start = start }
+                    var offset = 0
+                    let samples = room.recording.samples
+                    while offset < samples.count, !Task.isCancelled {
+                        let end = min(samples.count, offset + frames)
+                        // A chunk is available once all of it has been "recorded".
+                        try? await Task.sleep(
+                            until: start.advanced(by: .seconds(Double(end) / Double(EchoingRoom.rate))),
+                            clock: .continuous
+                        )
+                        var chunk = Array(samples[offset..<end])
+                        room.state.withLock { state in
+                            for index in chunk.indices where offset + index < state.echo.count {
+                                chunk[index] += state.echo[offset + index]
+                            }
+                        }
+                        continuation.yield(AudioBuffer(samples: chunk, sampleRate: EchoingRoom.rate))
+                        offset = end
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+
+    private struct Loudspeaker: AudioOutput {
+        let room: EchoingRoom
+
+        func play(_ buffer: AudioBuffer) async throws(SDKException) {
+            let started = ContinuousClock.now
+            let stops = room.stops
+            room.addEcho(buffer, at: room.time(started))
+            // 10 ms steps: a stop lands within one step.
+            while started.duration(to: .now).seconds < buffer.duration {
+                if room.stops != stops || Task.isCancelled { return }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+
+        func stop() async {
+            room.stopEcho(at: room.time(.now))
+        }
+    }
+}
