@@ -22,6 +22,7 @@ struct VoiceCommand: SDKCommand {
         var turns: Int
         var interruptions: Int
         var endOfSpeechToFirstAudioMs: Double
+        var acousticEndToFirstAudioMs: Double
         var sttMs: Double
         var llmFirstTokenMs: Double
         var ttsFirstChunkMs: Double
@@ -72,6 +73,7 @@ struct VoiceCommand: SDKCommand {
             turns: results.count,
             interruptions: interruptions,
             endOfSpeechToFirstAudioMs: CLI.median(timings.map(\.endOfSpeechToFirstAudioMs)),
+            acousticEndToFirstAudioMs: CLI.median(timings.map(\.acousticEndToFirstAudioMs)),
             sttMs: CLI.median(timings.map(\.sttMs)),
             llmFirstTokenMs: CLI.median(timings.map(\.llmFirstTokenMs)),
             ttsFirstChunkMs: CLI.median(timings.map(\.ttsFirstChunkMs)),
@@ -82,9 +84,10 @@ struct VoiceCommand: SDKCommand {
         print(
             String(
                 format:
-                    "%d turn(s), %d interruption(s); median end of speech → first audio %.0f ms (STT %.0f, LLM first token %.0f, TTS first chunk %.0f)",
+                    "%d turn(s), %d interruption(s); median end of speech → first audio %.0f ms (%.0f ms after the agent decided; STT %.0f, LLM first token %.0f, TTS first chunk %.0f)",
                 summary.turns,
                 interruptions,
+                summary.acousticEndToFirstAudioMs,
                 summary.endOfSpeechToFirstAudioMs,
                 summary.sttMs,
                 summary.llmFirstTokenMs,
@@ -122,6 +125,16 @@ struct VoiceModelOptions: ParsableArguments {
     @Flag(name: .customLong("no-barge-in"), help: "Let the agent finish speaking even when interrupted.")
     var noBargeIn = false
     @Flag(name: .customLong("no-partials"), help: "Do not transcribe while the user speaks.") var noPartials = false
+    @Flag(
+        name: .customLong("no-speculation"),
+        help: "Start answering only once the turn is decided, not as soon as the user falls silent."
+    )
+    var noSpeculation = false
+    @Flag(
+        name: .customLong("fixed-end-of-turn"),
+        help: "End every turn after --silence, whatever the user said (no shorter wait after a finished sentence)."
+    )
+    var fixedEndOfTurn = false
 
     func configuration() -> VoiceAgentConfiguration {
         var vadConfiguration = VoiceAgentConfiguration.defaultVAD
@@ -140,7 +153,9 @@ struct VoiceModelOptions: ParsableArguments {
             ),
             vad: vadConfiguration,
             bargeIn: !noBargeIn,
-            partialTranscripts: !noPartials
+            partialTranscripts: !noPartials,
+            endOfTurn: EndOfTurnPolicy(adaptive: !fixedEndOfTurn),
+            speculativeTurns: !noSpeculation
         )
     }
 }

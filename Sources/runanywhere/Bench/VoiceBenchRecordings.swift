@@ -1,0 +1,192 @@
+import Foundation
+import RunAnywhere
+
+/// How often the voice agent ended a turn while the speaker was only pausing.
+struct FalseCutReport: Encodable {
+    struct Recording: Encodable {
+        var id: String
+        var transcript: String
+        /// Pauses of 0.3 s or more inside the speech, in seconds (start, length), from the recording's start.
+        var pauses: [[Double]]
+        /// Where the agent decided the speaker had finished although they went on, in seconds
+        /// from the recording's start.
+        var cutsAt: [Double]
+    }
+
+    var recordings: Int
+    /// Pauses of 0.3 s or more inside a sentence: the chances to cut in.
+    var pauses: Int
+    var cuts: Int
+    var rate: Double
+    var perRecording: [Recording]
+}
+
+/// The recordings `bench voice` replays: real questions and commands, and real sentences
+/// with a pause inside them.
+enum VoiceBenchRecordings {
+    /// Leading silence, so the VAD has settled before the first word.
+    static let lead = 0.5
+
+    /// Short real recordings (1–4.5 s) taken in turn from every speaker, questions first,
+    /// each followed by `gap` seconds of silence; and the clips' ids.
+    static func questions(from corpus: SpeechCorpus, turns: Int, gap: TimeInterval) throws -> (AudioBuffer, [String]) {
+        let candidates = corpus.clips.filter { $0.seconds >= 1 && $0.seconds <= 4.5 }
+        let picked = interleavedBySpeaker(
+            candidates.filter { $0.transcript.hasSuffix("?") } + candidates.filter { !$0.transcript.hasSuffix("?") },
+            count: turns
+        )
+        guard !picked.isEmpty else {
+            throw SDKException(.invalidInput, "The speech set at \(corpus.folder.path) has no clips of 1–4.5 s")
+        }
+        var recording = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
+        for clip in picked {
+            recording.append(try WAVFile.read(contentsOf: clip.file).speechInput())
+            recording.append(.silence(duration: gap, sampleRate: 16_000))
+        }
+        return (recording, picked.map(\.id))
+    }
+
+    /// Replays real sentences with pauses inside them (natural ones, and ones inserted at a
+    /// quiet point between 30% and 70% of the speech) and counts the turns the agent ended
+    /// before the speech did.
+    static func falseCuts(corpus: SpeechCorpus, count: Int, gap: TimeInterval) async throws -> FalseCutReport {
+        // Single sentences long enough to hold a pause in the middle: a pause between two
+        // sentences may well be the end of a turn.
+        let candidates = corpus.clips.filter { clip in
+            clip.seconds >= 2 && clip.seconds <= 11 && clip.transcript.split(separator: " ").count >= 4
+                && !clip.transcript.dropLast().contains { ".?!".contains($0) }
+        }
+        // Recordings that already pause inside a sentence come first.
+        let natural = candidates.filter { clip in
+            guard let audio = try? WAVFile.read(contentsOf: clip.file).speechInput() else { return false }
+            return !internalPauses(audio).isEmpty
+        }
+        let picked =
+            Array(natural.prefix(count))
+            + interleavedBySpeaker(
+                candidates.filter { clip in !natural.contains { $0.id == clip.id } },
+                count: max(0, count - natural.count)
+            )
+        let insertedLengths = [0.5, 0.7, 0.9]
+        var recording = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
+        var placed: [(clip: SpeechCorpus.Clip, offset: TimeInterval, audio: AudioBuffer)] = []
+        for (index, clip) in picked.enumerated() {
+            var audio = try WAVFile.read(contentsOf: clip.file).speechInput()
+            if internalPauses(audio).isEmpty {
+                audio = insertingPause(into: audio, length: insertedLengths[index % insertedLengths.count])
+            }
+            placed.append((clip, recording.duration, audio))
+            recording.append(audio)
+            recording.append(.silence(duration: gap, sampleRate: 16_000))
+        }
+        let (events, _) = try await BenchCommand.Voice.replay(recording)
+        let decisions = events.compactMap { event -> TimeInterval? in
+            if case .speechEnded(let time) = event { return time }
+            return nil
+        }
+        var perRecording: [FalseCutReport.Recording] = []
+        for (index, (clip, offset, audio)) in placed.enumerated() {
+            guard let span = speechSpan(audio) else { continue }
+            // Each recording is one turn: every end of turn decided inside it but the last
+            // cut the speaker off while they were pausing.
+            let next = index + 1 < placed.count ? placed[index + 1].offset : recording.duration
+            let ends = decisions.filter { $0 >= offset + span.start && $0 < next }
+            let cuts = ends.dropLast()
+            perRecording.append(
+                FalseCutReport.Recording(
+                    id: clip.id,
+                    transcript: clip.transcript,
+                    pauses: internalPauses(audio).map { [$0.start, $0.length] },
+                    cutsAt: cuts.map { $0 - offset }
+                )
+            )
+        }
+        let pauses = perRecording.map(\.pauses.count).reduce(0, +)
+        let cuts = perRecording.map(\.cutsAt.count).reduce(0, +)
+        return FalseCutReport(
+            recordings: perRecording.count,
+            pauses: pauses,
+            cuts: cuts,
+            rate: pauses == 0 ? 0 : Double(cuts) / Double(pauses),
+            perRecording: perRecording
+        )
+    }
+
+    /// Up to `count` clips, one speaker after another, each speaker's clips in order.
+    static func interleavedBySpeaker(_ clips: [SpeechCorpus.Clip], count: Int) -> [SpeechCorpus.Clip] {
+        var bySpeaker: [String: [SpeechCorpus.Clip]] = [:]
+        var speakers: [String] = []
+        for clip in clips {
+            if bySpeaker[clip.speaker] == nil { speakers.append(clip.speaker) }
+            bySpeaker[clip.speaker, default: []].append(clip)
+        }
+        var picked: [SpeechCorpus.Clip] = []
+        var round = 0
+        while picked.count < count, speakers.contains(where: { (bySpeaker[$0]?.count ?? 0) > round }) {
+            for speaker in speakers where picked.count < count {
+                if let clips = bySpeaker[speaker], clips.count > round { picked.append(clips[round]) }
+            }
+            round += 1
+        }
+        return picked
+    }
+
+    /// The level of each 20 ms frame in dBFS, the frame length, and the speech threshold:
+    /// 35 dB under the loudest frame.
+    private static func frameLevels(_ audio: AudioBuffer) -> (levels: [Float], frame: Int, threshold: Float) {
+        let frame = audio.sampleRate / 50
+        let levels = stride(from: 0, to: audio.samples.count, by: frame).map { start in
+            AudioBuffer.decibels(rms: AudioBuffer.rms(audio.samples[start..<min(audio.samples.count, start + frame)]))
+        }
+        return (levels, frame, (levels.max() ?? 0) - 35)
+    }
+
+    /// From the first to the last frame of speech, in seconds.
+    static func speechSpan(_ audio: AudioBuffer) -> (start: Double, end: Double)? {
+        let (levels, frame, threshold) = frameLevels(audio)
+        guard let first = levels.firstIndex(where: { $0 >= threshold }),
+            let last = levels.lastIndex(where: { $0 >= threshold })
+        else { return nil }
+        let seconds = Double(frame) / Double(audio.sampleRate)
+        return (Double(first) * seconds, Double(last + 1) * seconds)
+    }
+
+    /// Silences of 0.3 s or more between the first and the last frame of speech.
+    static func internalPauses(_ audio: AudioBuffer) -> [(start: Double, length: Double)] {
+        let (levels, frame, threshold) = frameLevels(audio)
+        guard let first = levels.firstIndex(where: { $0 >= threshold }),
+            let last = levels.lastIndex(where: { $0 >= threshold })
+        else { return [] }
+        let seconds = Double(frame) / Double(audio.sampleRate)
+        var pauses: [(Double, Double)] = []
+        var run = 0
+        for index in first...last {
+            if levels[index] < threshold {
+                run += 1
+                continue
+            }
+            if Double(run) * seconds >= 0.3 { pauses.append((Double(index - run) * seconds, Double(run) * seconds)) }
+            run = 0
+        }
+        return pauses
+    }
+
+    /// `audio` with `length` seconds of silence at its quietest 60 ms between 30% and 70% of
+    /// the speech: most often a gap between two words.
+    static func insertingPause(into audio: AudioBuffer, length: TimeInterval) -> AudioBuffer {
+        let (levels, frame, _) = frameLevels(audio)
+        guard let span = speechSpan(audio), levels.count >= 3 else { return audio }
+        let seconds = Double(frame) / Double(audio.sampleRate)
+        let from = Int((span.start + 0.3 * (span.end - span.start)) / seconds)
+        let to = max(from + 1, Int((span.start + 0.7 * (span.end - span.start)) / seconds))
+        let window = { (index: Int) -> Float in
+            (max(0, index - 1)...min(levels.count - 1, index + 1)).map { levels[$0] }.reduce(0, +)
+        }
+        let quietest = (from..<min(to, levels.count)).min { window($0) < window($1) } ?? from
+        let cut = Double(quietest) * seconds + seconds / 2
+        var result = audio.slice(from: 0, to: cut)
+        result.append(.silence(duration: length, sampleRate: audio.sampleRate))
+        result.append(audio.slice(from: cut, to: audio.duration))
+        return result
+    }
+}
