@@ -49,6 +49,21 @@ struct EchoGateTests {
         }
     }
 
+    /// Plays `reply` from time 0 and puts `user` into `mic` from 2 s on; the verdicts, and
+    /// the chunks that hold the user.
+    static func userAtTwoSeconds(
+        reply: [Float],
+        user: [Float],
+        mic: [Float]
+    ) -> (verdicts: [EchoGate.Verdict], userChunks: Range<Int>) {
+        var gate = EchoGate()
+        gate.addReference(AudioBuffer(samples: reply, sampleRate: rate), at: 0)
+        var mixed = mic
+        let userStart = 2 * rate
+        for (index, sample) in user.enumerated() { mixed[userStart + index] += sample }
+        return (run(&gate, mixed), (userStart / chunk)..<((userStart + user.count) / chunk))
+    }
+
     @Test("The agent's echo at half amplitude and 60 ms never counts as speech, and the delay is found")
     func echoAloneIsEcho() {
         let reply = Self.speechLike(seconds: 4, seed: 1, level: 0.3)
@@ -71,14 +86,9 @@ struct EchoGateTests {
     func userOverEcho() {
         let reply = Self.speechLike(seconds: 5, seed: 2, level: 0.3)
         let user = Self.speechLike(seconds: 2, seed: 3, level: 0.3)
-        var gate = EchoGate()
-        gate.addReference(AudioBuffer(samples: reply, sampleRate: Self.rate), at: 0)
-        var mic = Self.delayed(reply, by: 0.05, gain: 0.3, count: 5 * Self.rate)
         // The user starts at 2 s, about 10 dB above the echo.
-        let userStart = 2 * Self.rate
-        for (index, sample) in user.enumerated() { mic[userStart + index] += sample }
-        let verdicts = Self.run(&gate, mic)
-        let userChunks = (userStart / Self.chunk)..<((userStart + user.count) / Self.chunk)
+        let echo = Self.delayed(reply, by: 0.05, gain: 0.3, count: 5 * Self.rate)
+        let (verdicts, userChunks) = Self.userAtTwoSeconds(reply: reply, user: user, mic: echo)
         let heard = userChunks.filter { verdicts[$0] == .speech }.count
         #expect(Double(heard) >= 0.6 * Double(userChunks.count), "\(heard) of \(userChunks.count) chunks")
         #expect(verdicts[..<userChunks.lowerBound].filter { $0 == .speech }.count <= 1)
@@ -88,13 +98,8 @@ struct EchoGateTests {
     func headphones() {
         let reply = Self.speechLike(seconds: 4, seed: 4, level: 0.3)
         let user = Self.speechLike(seconds: 1.5, seed: 5, level: 0.05)
-        var gate = EchoGate()
-        gate.addReference(AudioBuffer(samples: reply, sampleRate: Self.rate), at: 0)
-        var mic = Self.speechLike(seconds: 4, seed: 6, level: 0.001)
-        let userStart = 2 * Self.rate
-        for (index, sample) in user.enumerated() { mic[userStart + index] += sample }
-        let verdicts = Self.run(&gate, mic)
-        let userChunks = (userStart / Self.chunk)..<((userStart + user.count) / Self.chunk)
+        let quiet = Self.speechLike(seconds: 4, seed: 6, level: 0.001)
+        let (verdicts, userChunks) = Self.userAtTwoSeconds(reply: reply, user: user, mic: quiet)
         let heard = userChunks.filter { verdicts[$0] == .speech }.count
         #expect(Double(heard) >= 0.6 * Double(userChunks.count), "\(heard) of \(userChunks.count) chunks")
     }
