@@ -60,99 +60,79 @@ actor WhisperCPPSTTService: STTService {
         }
     }
 
-    /// One transcription's settings, worked out before it is queued on the engine thread.
-    private struct Request: Sendable {
-        var samples: [Float]
-        var duration: Double
-        var language: String
-        var threads: Int32
-        var audioContext: Int32
-        var maxTokens: Int32
-        var prompt: String?
-        var translate: Bool
-    }
-
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
-        let request = Request(
-            samples: audio.samples,
-            duration: audio.duration,
-            language: multilingual ? (options.language ?? "auto") : "en",
-            threads: Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount),
-            audioContext: Int32(WhisperCPP.audioContext(forSeconds: audio.duration)),
-            maxTokens: Int32(WhisperCPP.maxTokens(forSeconds: audio.duration)),
-            prompt: options.initialPrompt,
-            translate: options.translate && multilingual
-        )
+        let context = self.context
+        let library = self.library
+        let multilingual = self.multilingual
+        let language = multilingual ? (options.language ?? "auto") : "en"
+        let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let samples = audio.samples
+        let audioContext = Int32(WhisperCPP.audioContext(forSeconds: audio.duration))
+        let maxTokens = Int32(WhisperCPP.maxTokens(forSeconds: audio.duration))
+        let prompt = options.initialPrompt
+        let translate = options.translate && multilingual
+        let modelId = model.id
+        let duration = audio.duration
         // Cancelling the caller stops whisper at its next step (or before it starts), so an
         // abandoned transcription, such as a speculative one the user talked over, frees the
         // engine for the next one at once.
         let cancellation = CancellationFlag()
+        let worker = self.worker
         return try await withTaskCancellationHandler {
-            try await run(request, cancellation: cancellation)
-        } onCancel: {
-            cancellation.cancel()
-        }
-    }
-
-    private func run(_ request: Request, cancellation: CancellationFlag) async throws -> STTServiceResult {
-        let context = self.context
-        let library = self.library
-        let modelId = model.id
-        let (samples, duration, language, threads) = (
-            request.samples, request.duration, request.language, request.threads
-        )
-        let (audioContext, maxTokens, prompt, translate) = (
-            request.audioContext, request.maxTokens, request.prompt, request.translate
-        )
-        return try await worker.run { () throws -> STTServiceResult in
-            func run(audioContext: Int32) throws -> STTServiceResult {
-                guard !cancellation.isCancelled else { throw Self.cancelled }
-                var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
-                params.n_threads = threads
-                params.print_progress = false
-                params.print_realtime = false
-                params.print_special = false
-                params.print_timestamps = false
-                params.no_context = true
-                params.translate = translate
-                params.audio_ctx = audioContext
-                params.suppress_blank = true
-                // One greedy pass. whisper's temperature fallback decodes a window again at
-                // rising temperatures when a pass looks unsure, which on short real utterances
-                // meant up to seven extra passes of sampled, looping text: 2-11 s for a 1-3 s
-                // clip, and words said twice. The token bound stops a loop within one pass.
-                params.temperature_inc = 0
-                params.max_tokens = maxTokens
-                params.abort_callback = whisperAbort
-                params.abort_callback_user_data = Unmanaged.passUnretained(cancellation).toOpaque()
-                let code: Int32 = language.withCString { languagePointer in
-                    params.language = languagePointer
-                    params.detect_language = false
-                    return (prompt ?? "").withCString { promptPointer in
-                        if prompt != nil { params.initial_prompt = promptPointer }
-                        return samples.withUnsafeBufferPointer { buffer in
-                            library.full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+            try await worker.run { () throws -> STTServiceResult in
+                func run(audioContext: Int32) throws -> STTServiceResult {
+                    guard !cancellation.isCancelled else { throw Self.cancelled }
+                    var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
+                    params.n_threads = threads
+                    params.print_progress = false
+                    params.print_realtime = false
+                    params.print_special = false
+                    params.print_timestamps = false
+                    params.no_context = true
+                    params.translate = translate
+                    params.audio_ctx = audioContext
+                    params.suppress_blank = true
+                    // One greedy pass. whisper's temperature fallback decodes a window again at
+                    // rising temperatures when a pass looks unsure, which on short real utterances
+                    // meant up to seven extra passes of sampled, looping text: 2-11 s for a 1-3 s
+                    // clip, and words said twice. The token bound stops a loop within one pass.
+                    params.temperature_inc = 0
+                    params.max_tokens = maxTokens
+                    params.abort_callback = whisperAbort
+                    params.abort_callback_user_data = Unmanaged.passUnretained(cancellation).toOpaque()
+                    let code: Int32 = language.withCString { languagePointer in
+                        params.language = languagePointer
+                        params.detect_language = false
+                        return (prompt ?? "").withCString { promptPointer in
+                            if prompt != nil { params.initial_prompt = promptPointer }
+                            return samples.withUnsafeBufferPointer { buffer in
+                                library.full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+                            }
                         }
                     }
+                    guard !cancellation.isCancelled else { throw Self.cancelled }
+                    guard code == 0 else {
+                        throw SDKException(
+                            .backendError,
+                            "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))"
+                        )
+                    }
+                    return Self.collect(context.pointer, library, duration: duration)
                 }
-                guard !cancellation.isCancelled else { throw Self.cancelled }
-                guard code == 0 else {
-                    throw SDKException(
-                        .backendError,
-                        "whisper.cpp failed to transcribe with '\(modelId)' (code \(code))"
-                    )
+                let result = try run(audioContext: audioContext)
+                // Should the shortened window still send the decoder into a loop (a phrase said
+                // twice, or more words than anyone says in the time), decode once more with the
+                // full window.
+                let words = result.text.split(whereSeparator: \.isWhitespace).count
+                if audioContext < 1500,
+                    words > Int(duration * 6) + 10 || TranscriptRepetition.repeatsPhrase(result.text)
+                {
+                    return try run(audioContext: 0)
                 }
-                return Self.collect(context.pointer, library, duration: duration)
+                return result
             }
-            let result = try run(audioContext: audioContext)
-            // Should the shortened window still send the decoder into a loop (a phrase said
-            // twice, or more words than anyone says in the time), decode once more with the
-            // full window.
-            let words = result.text.split(whereSeparator: \.isWhitespace).count
-            if audioContext < 1500, words > Int(duration * 6) + 10 || TranscriptRepetition.repeatsPhrase(result.text) {
-                return try run(audioContext: 0)
-            }
-            return result
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 
