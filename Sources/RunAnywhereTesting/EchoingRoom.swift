@@ -15,6 +15,15 @@ import Synchronization
 ///     if case .interrupted = event { print("the agent interrupted itself") }
 /// }
 /// ```
+///
+/// A user who talks over the agent is scripted by what the agent does, not by the clock, so
+/// a test of barge-in holds however long the reply takes to start:
+///
+/// ```swift
+/// let room = EchoingRoom(recording: question, interruption: stop, afterPlayback: 1.5)
+/// // … run the agent, then:
+/// let stoppedAfter = room.stops.first.map { $0 - room.interruptionStart! }
+/// ```
 public final class EchoingRoom: Sendable {
     /// The user's recording (16 kHz mono), without any echo.
     public let recording: AudioBuffer
@@ -22,6 +31,10 @@ public final class EchoingRoom: Sendable {
     public let echoDelay: TimeInterval
     /// The echo's amplitude relative to what was played (0.3 is about −10 dB).
     public let echoGain: Float
+    /// What the user says over the agent's reply, if anything.
+    public let interruption: AudioBuffer?
+    /// Seconds the loudspeaker has been playing before the user says ``interruption``.
+    public let afterPlayback: TimeInterval
 
     private struct State {
         /// When the microphone started, the origin of the room's timeline.
@@ -30,17 +43,46 @@ public final class EchoingRoom: Sendable {
         var echo: [Float] = []
         /// Everything the loudspeaker was given, and when.
         var played: [(at: TimeInterval, audio: AudioBuffer)] = []
-        var stops = 0
+        /// When the loudspeaker was stopped, in seconds of the timeline.
+        var stops: [TimeInterval] = []
+        /// Where the interruption began, once said.
+        var interruptionStart: TimeInterval?
+
+        /// Whether a buffer is playing at `time` with at least `remaining` seconds of it to go.
+        func playing(at time: TimeInterval, remaining: TimeInterval) -> Bool {
+            played.contains { item in
+                let end = item.at + item.audio.duration
+                return item.at <= time && time + remaining <= end && !stops.contains { $0 > item.at && $0 <= time }
+            }
+        }
     }
 
     private let state = Mutex(State())
     private static let rate = 16_000
 
     /// A room replaying `recording` (any rate; mixed at 16 kHz mono).
-    public init(recording: AudioBuffer, echoDelay: TimeInterval = 0.08, echoGain: Float = 0.3) {
+    ///
+    /// - Parameters:
+    ///   - recording: What the user says, with the silences between; the microphone ends with it.
+    ///   - echoDelay: From the loudspeaker to the microphone, in seconds.
+    ///   - echoGain: The echo's amplitude relative to what was played; 0 is headphones.
+    ///   - interruption: What the user says over the reply: it starts once the loudspeaker has
+    ///     been playing for `afterPlayback` seconds, at a moment when the buffer playing has at
+    ///     least half a second to go, so it lands in the middle of the agent's speech. The
+    ///     microphone then goes on until two seconds after it, past the recording if need be.
+    ///   - afterPlayback: Seconds from the start of playback to the interruption.
+    public init(
+        recording: AudioBuffer,
+        echoDelay: TimeInterval = 0.08,
+        echoGain: Float = 0.3,
+        interruption: AudioBuffer? = nil,
+        afterPlayback: TimeInterval = 1.5
+    ) {
         self.recording = recording.speechInput()
         self.echoDelay = max(0, echoDelay)
         self.echoGain = echoGain
+        self.interruption = interruption?.speechInput()
+        self.afterPlayback = afterPlayback
     }
 
     /// The microphone: the recording plus the echo, in real time.
@@ -56,6 +98,24 @@ public final class EchoingRoom: Sendable {
 
     /// Everything the loudspeaker was given, with when it started, in seconds of the recording.
     public var played: [(at: TimeInterval, audio: AudioBuffer)] { state.withLock { $0.played } }
+
+    /// When the loudspeaker was stopped, in seconds of the room's timeline (the microphone's).
+    public var stops: [TimeInterval] { state.withLock { $0.stops } }
+
+    /// Where ``interruption`` began in the room's timeline, once the user has said it.
+    public var interruptionStart: TimeInterval? { state.withLock { $0.interruptionStart } }
+
+    /// Whether the user starts the interruption at `time`; if so, it is recorded as begun there.
+    fileprivate func startsInterruption(at time: TimeInterval) -> Bool {
+        guard interruption != nil else { return false }
+        return state.withLock { state in
+            guard state.interruptionStart == nil, let first = state.played.first?.at,
+                time - first >= afterPlayback, state.playing(at: time, remaining: 0.5)
+            else { return false }
+            state.interruptionStart = time
+            return true
+        }
+    }
 
     /// The echo of `audio`, played from `time`, from `time + echoDelay` on, with a
     /// reflection 30 ms later at a third of the level.
@@ -78,13 +138,13 @@ public final class EchoingRoom: Sendable {
     /// Playback stopped at `time`: the echo of what would have followed is gone.
     fileprivate func stopEcho(at time: TimeInterval) {
         state.withLock { state in
-            state.stops += 1
+            state.stops.append(time)
             let from = max(0, Int((time + echoDelay) * Double(Self.rate)))
             if from < state.echo.count { state.echo.removeLast(state.echo.count - from) }
         }
     }
 
-    fileprivate var stops: Int { state.withLock { $0.stops } }
+    fileprivate var stopCount: Int { state.withLock { $0.stops.count } }
 
     private struct Microphone: AudioInput {
         let room: EchoingRoom
@@ -97,7 +157,7 @@ public final class EchoingRoom: Sendable {
                     let start = ContinuousClock.now
                     room.state.withLock { $0.start = start }
                     var offset = 0
-                    let samples = room.recording.samples
+                    var samples = room.recording.samples
                     while offset < samples.count, !Task.isCancelled {
                         let end = min(samples.count, offset + frames)
                         // A chunk is available once all of it has been "recorded".
@@ -113,6 +173,15 @@ public final class EchoingRoom: Sendable {
                         }
                         continuation.yield(AudioBuffer(samples: chunk, sampleRate: EchoingRoom.rate))
                         offset = end
+                        if let interruption = room.interruption,
+                            room.startsInterruption(at: Double(end) / Double(EchoingRoom.rate))
+                        {
+                            let needed = end + interruption.samples.count + 2 * EchoingRoom.rate
+                            if samples.count < needed {
+                                samples += [Float](repeating: 0, count: needed - samples.count)
+                            }
+                            for (index, sample) in interruption.samples.enumerated() { samples[end + index] += sample }
+                        }
                     }
                     continuation.finish()
                 }
@@ -126,11 +195,11 @@ public final class EchoingRoom: Sendable {
 
         func play(_ buffer: AudioBuffer) async throws(SDKException) {
             let started = ContinuousClock.now
-            let stops = room.stops
+            let stops = room.stopCount
             room.addEcho(buffer, at: room.time(started))
             // 10 ms steps: a stop lands within one step.
             while started.duration(to: .now).seconds < buffer.duration {
-                if room.stops != stops || Task.isCancelled { return }
+                if room.stopCount != stops || Task.isCancelled { return }
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }

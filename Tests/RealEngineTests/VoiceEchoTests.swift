@@ -13,7 +13,8 @@ extension RealEngineTests {
         static func talk(
             _ sdk: RunAnywhereSDK,
             _ recording: AudioBuffer,
-            echoGate: Bool
+            echoGate: Bool,
+            interruption: AudioBuffer? = nil
         ) async throws -> ([VoiceEvent], EchoingRoom) {
             var configuration = VoiceAgentTests.configuration()
             configuration.generationOptions.maxTokens = 64
@@ -22,7 +23,13 @@ extension RealEngineTests {
             try await sdk.initializeVoiceAgentWithLoadedModels(configuration)
             // The echo about 10 dB under the playback, 80 ms late, with a reflection: a laptop's
             // speakers heard by its own microphone.
-            let room = EchoingRoom(recording: recording, echoDelay: 0.08, echoGain: 0.3)
+            let room = EchoingRoom(
+                recording: recording,
+                echoDelay: 0.08,
+                echoGain: 0.3,
+                interruption: interruption,
+                afterPlayback: 1.5
+            )
             var events: [VoiceEvent] = []
             for await event in sdk.streamVoiceAgent(input: room.microphone, output: room.loudspeaker) {
                 events.append(event)
@@ -65,12 +72,12 @@ extension RealEngineTests {
                 let clip = try WAVFile.read(contentsOf: interruption.file).speechInput()
                 let level = AudioBuffer.rms(question.samples[...]) / max(1e-6, AudioBuffer.rms(clip.samples[...]))
                 let person = AudioBuffer(samples: clip.samples.map { $0 * level }, sampleRate: 16_000)
-                var overlapped = alone.slice(from: 0, to: 0.5 + question.duration + 3)
-                let personStart = overlapped.duration + audibleSpan(person).start
-                overlapped.append(person)
-                overlapped.append(.silence(duration: 5, sampleRate: 16_000))
-                let (events, _) = try await Self.talk(sdk, overlapped, echoGate: true)
+                // It starts 1.5 s into the reply, mid-sentence, once the gate has heard enough
+                // of the reply to know the room.
+                let (events, overlapped) = try await Self.talk(sdk, alone, echoGate: true, interruption: person)
                 print("interrupted:", events.map(\.name).filter { $0 != "response_token" })
+                let said = try #require(overlapped.interruptionStart, "the reply never lasted long enough")
+                let personStart = said + audibleSpan(person).start
                 let interruptedAt = try #require(
                     events.compactMap { if case .interrupted(let time) = $0 { time } else { nil } }.first
                 )
