@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
         .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
         .library(name: "RunAnywhereSherpa", targets: ["RunAnywhereSherpa"]),
+        .library(name: "RunAnywherePocketSphinx", targets: ["RunAnywherePocketSphinx"]),
         // Tools of MCP servers in the tool registry; a product of its own so only apps that use
         // MCP build its SDK.
         .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
@@ -177,6 +178,17 @@ let package = Package(
             dependencies: ["RunAnywhere", "RunAnywhereSystemVoice", "CSherpa"]
         ),
 
+        // MARK: pocketsphinx backend (wake words, from Debian)
+        .systemLibrary(
+            name: "CPocketSphinx",
+            pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]
+        ),
+        .target(
+            name: "RunAnywherePocketSphinx",
+            dependencies: ["RunAnywhere", "CPocketSphinx"]
+        ),
+
         // MARK: CLI
         .executableTarget(
             name: "runanywhere",
@@ -186,6 +198,7 @@ let package = Package(
                 "RunAnywhereWhisperCPP",
                 "RunAnywhereSystemVoice",
                 "RunAnywhereSherpa",
+                "RunAnywherePocketSphinx",
                 "RunAnywhereTesting",
                 "RunAnywhereMCP",
                 "RunAnywhereServer",
@@ -230,7 +243,7 @@ let package = Package(
             name: "RealEngineTests",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
-                "RunAnywhereSystemVoice", "RunAnywhereTesting", "RunAnywhereServer",
+                "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereTesting", "RunAnywhereServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

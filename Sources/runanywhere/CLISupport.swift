@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereLlamaCPP
+import RunAnywherePocketSphinx
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
@@ -63,14 +64,16 @@ enum CLI {
         }
     }()
 
-    /// Registers the backends and initializes the SDK.
-    static func start(_ options: GlobalOptions) throws {
+    /// Registers the backends and initializes the SDK; without `keywordSpotter`, wake words
+    /// are spotted in transcripts.
+    static func start(_ options: GlobalOptions, keywordSpotter: Bool = true) throws {
         _ = bootstrapLogging
         RunAnywhere.setLogLevel(options.verbose ? .debug : .error)
         LlamaCPP.register()
         WhisperCPP.register()
         Sherpa.register()
         SystemVoice.register()
+        if keywordSpotter { PocketSphinx.register() }
         try RunAnywhere.initialize(
             environment: .development,
             storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywherePocketSphinx
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
@@ -39,19 +40,22 @@ enum DefaultModels {
 }
 
 /// Every engine backend, as a test's own SDK instance takes them.
-let allModules: [any BackendModule] = [LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule()]
+let allModules: [any BackendModule] = [
+    LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule(), PocketSphinxModule(),
+]
 
 /// A fresh SDK instance with every backend in a temporary home, and the given default
 /// models registered by reference (no copy). Always shuts the instance down and deletes
 /// the home. Instances share no state, so tests need no global set-up or reset.
 func withSDK<T>(
     models: [String] = [DefaultModels.llmId],
+    modules: [any BackendModule] = allModules,
     _ body: (RunAnywhereSDK) async throws -> T
 ) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
     RunAnywhere.setLogLevel(.error)
     defer { try? FileManager.default.removeItem(at: home) }
-    let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
+    let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: modules)
     do {
         for id in models {
             var model = try DefaultModels.model(id)

@@ -143,14 +143,25 @@ public struct AudioBuffer: Sendable, Equatable {
     /// How long the buffer ends in silence, in seconds: the audio after the last 20 ms frame
     /// within `range` dB of the loudest frame. All of it when the buffer is silent.
     public func trailingSilence(within range: Float = 35) -> TimeInterval {
-        let frame = max(1, sampleRate / 50) * channels
-        let levels = stride(from: 0, to: samples.count, by: frame).map { start in
-            Self.decibels(rms: Self.rms(samples[start..<min(samples.count, start + frame)]))
-        }
+        let levels = frameLevels()
         guard let loudest = levels.max(), loudest > -.infinity,
             let last = levels.lastIndex(where: { $0 >= loudest - range })
         else { return duration }
-        return max(0, duration - Double((last + 1) * frame / channels) / Double(sampleRate))
+        return max(0, duration - Double(last + 1) * frameLength(0.02))
+    }
+
+    /// The level of each frame of `frameDuration` seconds, in dBFS (all channels together;
+    /// the last frame may be shorter). Silent frames are `-infinity`.
+    public func frameLevels(frameDuration: TimeInterval = 0.02) -> [Float] {
+        let frame = max(1, Int(frameDuration * Double(sampleRate))) * channels
+        return stride(from: 0, to: samples.count, by: frame).map { start in
+            Self.decibels(rms: Self.rms(samples[start..<min(samples.count, start + frame)]))
+        }
+    }
+
+    /// The length of a frame of ``frameLevels(frameDuration:)``, in seconds, as it is rounded to samples.
+    public func frameLength(_ frameDuration: TimeInterval) -> TimeInterval {
+        Double(max(1, Int(frameDuration * Double(sampleRate)))) / Double(sampleRate)
     }
 
     /// RMS of a run of samples.

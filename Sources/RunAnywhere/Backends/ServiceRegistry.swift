@@ -21,6 +21,7 @@ public final class ServiceRegistry: Sendable {
     let vad = ProviderList<VADServiceFactory>(capability: "VAD")
     let embeddings = ProviderList<EmbeddingsServiceFactory>(capability: "embeddings")
     private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory)?>(nil)
+    private let wakeWord = Mutex<[(name: String, priority: Int, factory: WakeWordServiceFactory)]>([])
     let inspectors = ModelFileInspectors()
 
     /// Creates an empty registry; the SDK makes one per instance.
@@ -81,6 +82,21 @@ public final class ServiceRegistry: Sendable {
         systemTTS.withLock { $0 = (name, factory) }
     }
 
+    /// Offers a keyword spotter for wake words; the one with the highest priority is used
+    /// (ties go to the first registered). Without one, wake words are spotted in transcripts.
+    @_spi(Backend) public func registerWakeWord(
+        name: String,
+        priority: Int = 100,
+        factory: @escaping WakeWordServiceFactory
+    ) {
+        wakeWord.withLock { list in
+            list.append((name, priority, factory))
+            // A stable sort: among equal priorities the first registered stays first.
+            list = list.enumerated().sorted { ($0.element.priority, -$0.offset) > ($1.element.priority, -$1.offset) }
+                .map(\.element)
+        }
+    }
+
     /// Offers what the backend knows about its model files (see ``ModelFileInspector``).
     @_spi(Backend) public func registerModelInspector(_ inspector: ModelFileInspector) {
         inspectors.add(inspector)
@@ -94,6 +110,11 @@ public final class ServiceRegistry: Sendable {
         for model: ModelInfo
     ) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
         try llm.provider(for: model)
+    }
+
+    /// The best keyword spotter, if a module offers one.
+    var wakeWordFactory: (name: String, factory: WakeWordServiceFactory)? {
+        wakeWord.withLock { $0.first.map { ($0.name, $0.factory) } }
     }
 
     /// The system voice's factory, if a module offers one.

@@ -18,6 +18,7 @@ final class SDKRuntime: Sendable {
     let vad: VADCapability
     let embeddings: EmbeddingsCapability
     let reranking: RerankCapability
+    let wakeWord: WakeWordCapability
     let voiceAgent: VoiceAgentCapability
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
@@ -43,6 +44,7 @@ final class SDKRuntime: Sendable {
         vad = VADCapability(services: services, registry: registry, events: events)
         embeddings = EmbeddingsCapability(services: services, registry: registry, events: events)
         reranking = RerankCapability(services: services, registry: registry, events: events)
+        wakeWord = WakeWordCapability(services: services, stt: stt)
         voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
     }
 

@@ -79,7 +79,10 @@ extension RunAnywhereSDK {
                 continuation.finish()
             }
         }
-        return VoiceSession(agent: runtime.voiceAgent, vad: runtime.vad).run(input: input, output: output)
+        return VoiceSession(agent: runtime.voiceAgent, vad: runtime.vad, wakeWord: runtime.wakeWord).run(
+            input: input,
+            output: output
+        )
     }
 
     /// Unloads the voice agent's models and forgets the conversation.

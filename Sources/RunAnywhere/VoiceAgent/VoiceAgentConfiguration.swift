@@ -51,6 +51,14 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     /// playing (at the delay and level the room returns it) counts as silence, and only the
     /// user talking over it interrupts. With headphones it changes nothing.
     public var echoGate: Bool
+    /// A phrase to wait for before each request ("hey computer"), or nil to listen all the
+    /// time. With one, the agent hears nothing until the phrase is said, takes the request
+    /// that follows it as a turn, then waits for the phrase again; saying the phrase while it
+    /// answers interrupts it (other speech does not).
+    public var wakeWord: WakeWordConfiguration?
+    /// After the wake phrase, how long the agent waits for the request to begin before it
+    /// goes back to waiting for the phrase, in seconds.
+    public var wakeWordTimeout: TimeInterval
 
     /// The instructions that open a conversation unless the configuration gives others.
     public static let defaultSystemPrompt = "You are a helpful voice assistant. Answer in one or two short sentences."
@@ -88,7 +96,9 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         preRoll: TimeInterval = 0.3,
         endOfTurn: EndOfTurnPolicy = EndOfTurnPolicy(),
         speculativeTurns: Bool = true,
-        echoGate: Bool = true
+        echoGate: Bool = true,
+        wakeWord: WakeWordConfiguration? = nil,
+        wakeWordTimeout: TimeInterval = 8
     ) {
         self.sttModelId = sttModelId
         self.llmModelId = llmModelId
@@ -105,6 +115,8 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         self.endOfTurn = endOfTurn
         self.speculativeTurns = speculativeTurns
         self.echoGate = echoGate
+        self.wakeWord = wakeWord
+        self.wakeWordTimeout = wakeWordTimeout
     }
 
     /// Checks the values.
@@ -114,6 +126,10 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         try sttOptions.validate()
         try vad.validate()
         try endOfTurn.validate()
+        try wakeWord?.validate()
+        guard wakeWordTimeout > 0, wakeWordTimeout.isFinite else {
+            throw SDKException(.invalidInput, "wakeWordTimeout must be above 0 s (got \(wakeWordTimeout))")
+        }
         guard vad.minSilenceDuration >= 0.1 else {
             throw SDKException(
                 .invalidInput,

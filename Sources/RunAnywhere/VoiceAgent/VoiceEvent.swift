@@ -4,10 +4,15 @@ import Foundation
 ///
 /// A turn runs: `speechStarted` → (`transcriptPartial`…) → `speechEnded` →
 /// `transcriptFinal` → (`responseToken`… `responseSentence` → `audioChunk`)… →
-/// `turnCompleted`; `interrupted` replaces the rest of a turn the user talks over.
+/// `turnCompleted`; `interrupted` replaces the rest of a turn the user talks over. With a
+/// wake word, `waitingForWakeWord` comes first and `wakeWord` opens each request.
 public enum VoiceEvent: Sendable, Equatable {
     /// The agent is waiting for speech.
     case listening
+    /// The agent hears nothing but the wake phrase until it is said.
+    case waitingForWakeWord
+    /// The wake phrase ended at `time` seconds into the input: the agent listens.
+    case wakeWord(phrase: String, time: TimeInterval)
     /// The VAD heard speech begin, at `time` seconds into the input.
     case speechStarted(time: TimeInterval)
     /// The VAD decided the speech ended at `time` (where the silence began).
@@ -33,6 +38,8 @@ public enum VoiceEvent: Sendable, Equatable {
     public var name: String {
         switch self {
         case .listening: "listening"
+        case .waitingForWakeWord: "waiting_for_wake_word"
+        case .wakeWord: "wake_word"
         case .speechStarted: "speech_started"
         case .speechEnded: "speech_ended"
         case .transcriptPartial: "transcript_partial"

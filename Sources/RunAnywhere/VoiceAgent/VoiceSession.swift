@@ -13,9 +13,14 @@ import Synchronization
 /// falls silent, behind a closed ``TurnGate``: transcription, generation and the first
 /// sentence's synthesis overlap the silence the session waits before deciding the user has
 /// finished. Confirming the turn opens the gate; speech resuming discards it.
+///
+/// With ``VoiceAgentConfiguration/wakeWord`` the session sleeps between requests: the VAD
+/// hears silence and only the wake-word spotter listens, until the phrase wakes it for one
+/// request.
 struct VoiceSession: Sendable {
     let agent: VoiceAgentCapability
     let vad: VADCapability
+    let wakeWord: WakeWordCapability
 
     /// What the session knows of a turn it started.
     private final class TurnProgress: Sendable {
@@ -70,7 +75,16 @@ struct VoiceSession: Sendable {
             fallback: configuration.vad.minSilenceDuration
         )
         try await vad.configure(vadConfiguration)
-        emit(.listening)
+        let spotter: WakeWordSpotter? =
+            if let wake = configuration.wakeWord { try await wakeWord.spotter(wake) } else { nil }
+        // What the session says when it is idle again after a turn.
+        let idle: VoiceEvent = spotter == nil ? .listening : .waitingForWakeWord
+        emit(idle)
+        var asleep = spotter != nil
+        // The stream time the spotter's clock starts from (it restarts at each sleep).
+        var spotterOrigin: TimeInterval = 0
+        // Awake and waiting for the request to begin, since this stream time.
+        var waitingSince: TimeInterval?
 
         var segmenter = UtteranceSegmenter(settings: UtteranceSegmenter.Settings(configuration))
         var turn: LiveTurn?
@@ -116,7 +130,7 @@ struct VoiceSession: Sendable {
                     }
                 }
                 progress.finished.withLock { $0 = true }
-                if await gate.wait(), !Task.isCancelled { emit(.listening) }
+                if await gate.wait(), !Task.isCancelled { emit(idle) }
             }
             return LiveTurn(task: task, gate: gate, progress: progress)
         }
@@ -183,6 +197,15 @@ struct VoiceSession: Sendable {
             emit(.interrupted(time: time))
         }
 
+        /// Back to waiting for the wake phrase (without one, nothing to do).
+        func sleep() async {
+            guard let spotter, !asleep else { return }
+            asleep = true
+            waitingSince = nil
+            await spotter.reset()
+            spotterOrigin = segmenter.streamTime
+        }
+
         func perform(_ actions: [UtteranceSegmenter.Action]) async {
             for action in actions {
                 switch action {
@@ -191,11 +214,15 @@ struct VoiceSession: Sendable {
                 case .speechStarted(let time):
                     await interrupt(at: time)
                     interrupted = false
+                    waitingSince = nil
                     emit(.speechStarted(time: time))
                 case .speechEnded(let time):
+                    if spotter != nil { waitingSince = time }
                     emit(.speechEnded(time: time))
                 case .endOfTurn(let audio, let endTime, let useSpeculation):
                     endTurn(audio, endTime: endTime, useSpeculation: useSpeculation)
+                    // One request per wake phrase.
+                    await sleep()
                 case .speculate(let audio):
                     speculate(audio)
                 case .cancelSpeculation:
@@ -223,6 +250,23 @@ struct VoiceSession: Sendable {
             // chunks the echo gate explains are silence to it. The utterance keeps the real
             // audio, so an interruption is transcribed as it was said.
             var heard = audio
+            if let spotter, asleep {
+                // Asleep, the VAD hears nothing; the utterance buffer still gets the audio, so
+                // a request said right after the phrase keeps its first syllable (pre-roll).
+                heard = .silence(duration: audio.duration, sampleRate: audio.sampleRate)
+                if let detection = try await spotter.process(audio).first {
+                    let time = spotterOrigin + detection.time
+                    asleep = false
+                    waitingSince = segmenter.streamTime + audio.duration
+                    emit(.wakeWord(phrase: detection.phrase, time: time))
+                    // The phrase is how the user talks over the agent: it stops the answer.
+                    await interrupt(at: time)
+                }
+            } else if let since = waitingSince, segmenter.streamTime - since > configuration.wakeWordTimeout {
+                // Woken, but no request came.
+                await sleep()
+                emit(.waitingForWakeWord)
+            }
             if echo != nil {
                 for entry in output.drain() {
                     switch entry {

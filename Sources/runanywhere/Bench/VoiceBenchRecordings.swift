@@ -131,33 +131,28 @@ enum VoiceBenchRecordings {
         return picked
     }
 
-    /// The level of each 20 ms frame in dBFS, the frame length, and the speech threshold:
-    /// 35 dB under the loudest frame.
-    private static func frameLevels(_ audio: AudioBuffer) -> (levels: [Float], frame: Int, threshold: Float) {
-        let frame = audio.sampleRate / 50
-        let levels = stride(from: 0, to: audio.samples.count, by: frame).map { start in
-            AudioBuffer.decibels(rms: AudioBuffer.rms(audio.samples[start..<min(audio.samples.count, start + frame)]))
-        }
-        return (levels, frame, (levels.max() ?? 0) - 35)
+    /// The level of each 20 ms frame in dBFS, the frame length in seconds, and the speech
+    /// threshold: 35 dB under the loudest frame.
+    private static func frameLevels(_ audio: AudioBuffer) -> (levels: [Float], seconds: Double, threshold: Float) {
+        let levels = audio.frameLevels()
+        return (levels, audio.frameLength(0.02), (levels.max() ?? 0) - 35)
     }
 
     /// From the first to the last frame of speech, in seconds.
     static func speechSpan(_ audio: AudioBuffer) -> (start: Double, end: Double)? {
-        let (levels, frame, threshold) = frameLevels(audio)
+        let (levels, seconds, threshold) = frameLevels(audio)
         guard let first = levels.firstIndex(where: { $0 >= threshold }),
             let last = levels.lastIndex(where: { $0 >= threshold })
         else { return nil }
-        let seconds = Double(frame) / Double(audio.sampleRate)
         return (Double(first) * seconds, Double(last + 1) * seconds)
     }
 
     /// Silences of 0.3 s or more between the first and the last frame of speech.
     static func internalPauses(_ audio: AudioBuffer) -> [(start: Double, length: Double)] {
-        let (levels, frame, threshold) = frameLevels(audio)
+        let (levels, seconds, threshold) = frameLevels(audio)
         guard let first = levels.firstIndex(where: { $0 >= threshold }),
             let last = levels.lastIndex(where: { $0 >= threshold })
         else { return [] }
-        let seconds = Double(frame) / Double(audio.sampleRate)
         var pauses: [(Double, Double)] = []
         var run = 0
         for index in first...last {
@@ -174,9 +169,8 @@ enum VoiceBenchRecordings {
     /// `audio` with `length` seconds of silence at its quietest 60 ms between 30% and 70% of
     /// the speech: most often a gap between two words.
     static func insertingPause(into audio: AudioBuffer, length: TimeInterval) -> AudioBuffer {
-        let (levels, frame, _) = frameLevels(audio)
+        let (levels, seconds, _) = frameLevels(audio)
         guard let span = speechSpan(audio), levels.count >= 3 else { return audio }
-        let seconds = Double(frame) / Double(audio.sampleRate)
         let from = Int((span.start + 0.3 * (span.end - span.start)) / seconds)
         let to = max(from + 1, Int((span.start + 0.7 * (span.end - span.start)) / seconds))
         let window = { (index: Int) -> Float in

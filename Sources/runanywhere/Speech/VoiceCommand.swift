@@ -101,6 +101,7 @@ struct VoiceCommand: SDKCommand {
         case .transcriptFinal(let text): print("you:   \(text)")
         case .responseSentence(let text): print("agent: \(text)")
         case .interrupted(let time): print(String(format: "       (interrupted at %.2f s)", time))
+        case .wakeWord(let phrase, let time): print("       (\(phrase) at \(String(format: "%.2f", time)) s)")
         case .error(let error): CLI.printError("error: \(error)")
         default: break
         }
@@ -135,6 +136,13 @@ struct VoiceModelOptions: ParsableArguments {
         help: "End every turn after --silence, whatever the user said (no shorter wait after a finished sentence)."
     )
     var fixedEndOfTurn = false
+    @Option(
+        name: .customLong("wake-word"),
+        help: "Wait for this phrase before each request (pocketsphinx keyword spotting; repeat for several)."
+    )
+    var wakeWords: [String] = []
+    @Option(name: .customLong("wake-word-sensitivity"), help: "From 0 (fewer false wakes) to 1 (fewer misses).")
+    var wakeWordSensitivity: Float = 0.5
 
     func configuration() -> VoiceAgentConfiguration {
         var vadConfiguration = VoiceAgentConfiguration.defaultVAD
@@ -155,7 +163,9 @@ struct VoiceModelOptions: ParsableArguments {
             bargeIn: !noBargeIn,
             partialTranscripts: !noPartials,
             endOfTurn: EndOfTurnPolicy(adaptive: !fixedEndOfTurn),
-            speculativeTurns: !noSpeculation
+            speculativeTurns: !noSpeculation,
+            wakeWord: wakeWords.isEmpty
+                ? nil : WakeWordConfiguration(phrases: wakeWords, sensitivity: wakeWordSensitivity)
         )
     }
 }
@@ -173,7 +183,10 @@ struct VoiceEventLine: Encodable {
     init(_ voiceEvent: VoiceEvent) {
         event = voiceEvent.name
         switch voiceEvent {
-        case .listening: break
+        case .listening, .waitingForWakeWord: break
+        case .wakeWord(let phrase, let t):
+            text = phrase
+            time = (t * 1000).rounded() / 1000
         case .speechStarted(let t), .speechEnded(let t), .interrupted(let t): time = (t * 1000).rounded() / 1000
         case .transcriptPartial(let s), .transcriptFinal(let s), .responseToken(let s), .responseSentence(let s):
             text = s

@@ -1,0 +1,228 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+extension BenchCommand {
+    /// Wake-word detection rate and false accepts per hour, on real recordings and on
+    /// phrases spoken by the voices installed here.
+    struct WakeWord: SDKCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "wakeword",
+            abstract: "Wake-word detection rate and false accepts per hour of other speech."
+        )
+
+        @OptionGroup var output: BenchOutputOptions
+        @Option(
+            name: .customLong("phrase"),
+            help: "A phrase to measure (repeat). Default: \"hey computer\" and \"please try again\"."
+        )
+        var phrases: [String] = []
+        @Option(help: "From 0 (fewer false accepts) to 1 (fewer misses).") var sensitivity: Float = 0.5
+        @Option(help: "pocketsphinx, or transcript (the speech model reads a sliding window).")
+        var engine: WakeWordCommand.Engine = .pocketsphinx
+        @Option(name: .customLong("real-set"), help: "The real-speech set (default: $RUNANYWHERE_SPEECH_SET).")
+        var realSet: String?
+
+        /// Detections of one phrase in one group of recordings that say it.
+        struct Detection: Encodable {
+            var source: String
+            var recordings: Int
+            var detected: Int
+            var rate: Double
+            var missed: [String]
+        }
+
+        /// False accepts of one phrase over speech that never says it.
+        struct FalseAccepts: Encodable {
+            var source: String
+            var minutes: Double
+            var falseAccepts: Int
+            var perHour: Double
+            var heardIn: [String]
+        }
+
+        struct PhraseReport: Encodable {
+            var phrase: String
+            var detection: [Detection]
+            var falseAccepts: [FalseAccepts]
+        }
+
+        struct Report: Encodable {
+            var engine: String
+            var sensitivity: Float
+            var phrases: [PhraseReport]
+            var processingSeconds: Double
+            var audioMinutes: Double
+            var realTimeFactor: Double
+        }
+
+        /// A recording and the name it is reported under.
+        struct Recording {
+            var name: String
+            var audio: AudioBuffer
+        }
+
+        func execute() async throws {
+            try CLI.start(output.global, keywordSpotter: engine == .pocketsphinx)
+            let corpus = try realSet.map { try SpeechCorpus(folder: URL(fileURLWithPath: $0)) } ?? .bootstrapped()
+            if engine == .transcript {
+                try await RunAnywhere.loadSTTModel(CLI.Defaults.stt)
+            }
+            // Phrases spoken by a voice: the neural voice when installed, else the system voice.
+            if let voice = CLI.model(nil, orDefault: CLI.Defaults.tts) { try await RunAnywhere.loadTTSModel(voice) }
+            let measured = phrases.isEmpty ? ["hey computer", "please try again"] : phrases
+            let clips = try corpus.clips.map { clip in
+                (clip: clip, audio: try WAVFile.read(contentsOf: clip.file).speechInput())
+            }
+            var processing: Duration = .zero
+            var audioSeconds = 0.0
+            var reports: [PhraseReport] = []
+
+            /// Runs the spotter over recordings joined with 1 s of silence between them; the
+            /// detections that fall in each recording (or within half a second after it).
+            func spot(_ recordings: [Recording], _ phrase: String) async throws -> [[WakeWordDetection]] {
+                var joined = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
+                var spans: [(Double, Double)] = []
+                for recording in recordings {
+                    let start = joined.duration
+                    joined.append(recording.audio)
+                    spans.append((start, joined.duration))
+                    joined.append(.silence(duration: 1, sampleRate: 16_000))
+                }
+                let started = ContinuousClock.now
+                let found = try await RunAnywhere.detectWakeWords(
+                    in: joined,
+                    configuration: WakeWordConfiguration(phrases: [phrase], sensitivity: sensitivity)
+                )
+                processing += started.duration(to: .now)
+                audioSeconds += joined.duration
+                return spans.map { span in found.filter { $0.time >= span.0 && $0.time < span.1 + 0.5 } }
+            }
+
+            for phrase in measured {
+                let words = WordErrorRate.words(phrase)
+                func says(_ text: String) -> Bool {
+                    let heard = WordErrorRate.words(text)
+                    guard heard.count >= words.count else { return false }
+                    return (0...(heard.count - words.count)).contains { Array(heard[$0..<($0 + words.count)]) == words }
+                }
+                var detection: [Detection] = []
+                func detect(_ source: String, _ recordings: [Recording]) async throws {
+                    guard !recordings.isEmpty else { return }
+                    let found = try await spot(recordings, phrase)
+                    let missed = zip(recordings, found).filter { $1.isEmpty }.map(\.0.name)
+                    detection.append(
+                        Detection(
+                            source: source,
+                            recordings: recordings.count,
+                            detected: recordings.count - missed.count,
+                            rate: Double(recordings.count - missed.count) / Double(recordings.count),
+                            missed: missed
+                        )
+                    )
+                }
+                // Real people saying it, where the set has them.
+                try await detect(
+                    "real recordings",
+                    clips.filter { says($0.clip.transcript) }.map { Recording(name: $0.clip.id, audio: $0.audio) }
+                )
+                // The voices here saying it, alone, before a question, and in noise.
+                try await detect("synthetic voices", try await spokenPhrases(phrase, corpus: clips.map(\.audio)))
+
+                var falseAccepts: [FalseAccepts] = []
+                let others = clips.filter { !says($0.clip.transcript) }
+                let otherFound = try await spot(others.map { Recording(name: $0.clip.id, audio: $0.audio) }, phrase)
+                let otherMinutes = others.map(\.audio.duration).reduce(0, +) / 60
+                falseAccepts.append(
+                    FalseAccepts(
+                        source: "real recordings",
+                        minutes: otherMinutes,
+                        falseAccepts: otherFound.map(\.count).reduce(0, +),
+                        perHour: Double(otherFound.map(\.count).reduce(0, +)) / (otherMinutes / 60),
+                        heardIn: zip(others, otherFound).filter { !$1.isEmpty }.map(\.0.clip.id)
+                    )
+                )
+                // The same sentences read by the voice here: speech of another kind.
+                let read = try await readAloud(others.map(\.clip.transcript))
+                let readFound = try await spot(read, phrase)
+                let readMinutes = read.map(\.audio.duration).reduce(0, +) / 60
+                falseAccepts.append(
+                    FalseAccepts(
+                        source: "synthetic reading",
+                        minutes: readMinutes,
+                        falseAccepts: readFound.map(\.count).reduce(0, +),
+                        perHour: Double(readFound.map(\.count).reduce(0, +)) / (readMinutes / 60),
+                        heardIn: zip(read, readFound).filter { !$1.isEmpty }.map(\.0.name)
+                    )
+                )
+                reports.append(PhraseReport(phrase: phrase, detection: detection, falseAccepts: falseAccepts))
+            }
+            let seconds = processing.seconds
+            let report = Report(
+                engine: await RunAnywhere.wakeWordEngine ?? engine.rawValue,
+                sensitivity: sensitivity,
+                phrases: reports,
+                processingSeconds: seconds,
+                audioMinutes: audioSeconds / 60,
+                realTimeFactor: seconds / max(audioSeconds, 1e-9)
+            )
+            if output.json { return try CLI.printJSON(report) }
+            print("engine \(report.engine), sensitivity \(sensitivity)")
+            for phrase in reports {
+                print("\"\(phrase.phrase)\"")
+                for row in phrase.detection {
+                    print(
+                        "  detected  \(row.detected)/\(row.recordings) \(row.source) (\(CLI.format(100 * row.rate))%)"
+                    )
+                }
+                for row in phrase.falseAccepts {
+                    print(
+                        "  false accepts \(row.falseAccepts) in \(CLI.format(row.minutes)) min of \(row.source) (\(CLI.format(row.perHour)) per hour)"
+                    )
+                }
+            }
+            print("processing: real-time factor \(CLI.format(report.realTimeFactor, 4))")
+        }
+
+        /// `phrase` said by the voice at three speeds, alone and followed by a question, each
+        /// clean and in white noise 20 dB under the speech (a quiet room).
+        private func spokenPhrases(_ phrase: String, corpus: [AudioBuffer]) async throws -> [Recording] {
+            var recordings: [Recording] = []
+            let question = try await RunAnywhere.synthesize("What is the weather like tomorrow?").audio.speechInput()
+            for rate: Float in [0.85, 1, 1.2] {
+                let said = try await RunAnywhere.synthesize(phrase, options: TTSOptions(rate: rate)).audio.speechInput()
+                var asked = said
+                asked.append(.silence(duration: 0.3, sampleRate: 16_000))
+                asked.append(question)
+                for (name, audio) in [("alone", said), ("before a question", asked)] {
+                    recordings.append(Recording(name: "\(name), rate \(rate)", audio: audio))
+                    recordings.append(Recording(name: "\(name), rate \(rate), noise", audio: noisy(audio, snr: 20)))
+                }
+            }
+            return recordings
+        }
+
+        /// Each sentence read by the voice.
+        private func readAloud(_ sentences: [String]) async throws -> [Recording] {
+            var recordings: [Recording] = []
+            for (index, sentence) in sentences.enumerated() where !WordErrorRate.words(sentence).isEmpty {
+                let audio = try await RunAnywhere.synthesize(sentence).audio.speechInput()
+                recordings.append(Recording(name: "reading \(index)", audio: audio))
+            }
+            return recordings
+        }
+
+        /// `audio` with white noise `snr` dB under its level, from a fixed seed.
+        private func noisy(_ audio: AudioBuffer, snr: Float) -> AudioBuffer {
+            // Uniform noise in -1...1 has an RMS of 1/√3.
+            let level = AudioBuffer.rms(audio.samples[...]) * pow(10, -snr / 20) * Float(3).squareRoot()
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            let samples = audio.samples.map { sample -> Float in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let uniform = Float(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
+                return sample + level * uniform
+            }
+            return AudioBuffer(samples: samples, sampleRate: audio.sampleRate)
+        }
+    }
+}
