@@ -16,9 +16,7 @@ extension RealEngineTests {
             let corpus = try SpeechCorpus.bootstrapped()
             let words = WordErrorRate.words(phrase)
             func says(_ text: String) -> Bool {
-                let heard = WordErrorRate.words(text)
-                guard heard.count >= words.count else { return false }
-                return (0...(heard.count - words.count)).contains { Array(heard[$0..<($0 + words.count)]) == words }
+                WakeWordConfiguration.contains(WordErrorRate.words(text), phrase: words)
             }
             let saying = try corpus.clips.filter { says($0.transcript) }.map { try WAVFile.read(contentsOf: $0.file) }
             // Every non-telephone recording, and every eighth telephone prompt.

@@ -51,7 +51,9 @@ actor TranscriptWakeWordService: WakeWordService {
             let audio = AudioBuffer(samples: recent, sampleRate: rate)
             guard (audio.frameLevels().max() ?? -.infinity) > Self.speechFloorDecibels else { continue }
             let heard = WordErrorRate.words(try await transcribe(audio))
-            if let found = phrases.first(where: { contains(heard, $0.words) }) {
+            if let found = phrases.first(where: {
+                WakeWordConfiguration.contains(heard, phrase: $0.words, fuzzy: fuzzy)
+            }) {
                 spots.append(WakeWordSpot(phrase: found.phrase, time: Double(total) / Double(rate)))
                 // The phrase is spent: the next windows must not find it again.
                 recent = []
@@ -64,30 +66,5 @@ actor TranscriptWakeWordService: WakeWordService {
         recent = []
         total = 0
         sinceLast = 0
-    }
-
-    /// Whether `words` holds `phrase` as a run of consecutive words.
-    private func contains(_ words: [String], _ phrase: [String]) -> Bool {
-        guard words.count >= phrase.count else { return false }
-        return (0...(words.count - phrase.count)).contains { offset in
-            zip(words[offset...], phrase).allSatisfy { heard, wanted in
-                heard == wanted || (fuzzy && wanted.count >= 4 && Self.editDistance(heard, wanted) <= 1)
-            }
-        }
-    }
-
-    /// Levenshtein distance between two words.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

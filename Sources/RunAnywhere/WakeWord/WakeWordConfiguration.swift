@@ -25,6 +25,32 @@ public struct WakeWordConfiguration: Sendable, Codable, Equatable {
     /// Each phrase as the words the spotter matches: lower case, without punctuation.
     public var phraseWords: [[String]] { phrases.map { WordErrorRate.words($0) } }
 
+    /// Whether `words` hold `phrase` as a run of consecutive words; with `fuzzy`, a word of
+    /// four letters or more may be one letter off.
+    package static func contains(_ words: [String], phrase: [String], fuzzy: Bool = false) -> Bool {
+        guard !phrase.isEmpty, words.count >= phrase.count else { return false }
+        return (0...(words.count - phrase.count)).contains { offset in
+            zip(words[offset...], phrase).allSatisfy { heard, wanted in
+                heard == wanted || (fuzzy && wanted.count >= 4 && editDistance(heard, wanted) <= 1)
+            }
+        }
+    }
+
+    /// Levenshtein distance between two words.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// Throws ``SDKException/Code/invalidConfiguration`` for no phrases, a phrase without
     /// words, the same phrase twice, or a sensitivity outside 0...1.
     public func validate() throws(SDKException) {

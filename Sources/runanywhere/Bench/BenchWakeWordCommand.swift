@@ -102,9 +102,7 @@ extension BenchCommand {
             for phrase in measured {
                 let words = WordErrorRate.words(phrase)
                 func says(_ text: String) -> Bool {
-                    let heard = WordErrorRate.words(text)
-                    guard heard.count >= words.count else { return false }
-                    return (0...(heard.count - words.count)).contains { Array(heard[$0..<($0 + words.count)]) == words }
+                    WakeWordConfiguration.contains(WordErrorRate.words(text), phrase: words)
                 }
                 var detection: [Detection] = []
                 func detect(_ source: String, _ recordings: [Recording]) async throws {
