@@ -72,31 +72,51 @@ extension BenchCommand {
             if let voice = CLI.model(nil, orDefault: CLI.Defaults.tts) { try await RunAnywhere.loadTTSModel(voice) }
             let measured = phrases.isEmpty ? ["hey computer", "please try again"] : phrases
             let clips = try corpus.clips.map { clip in
-                (clip: clip, audio: try WAVFile.read(contentsOf: clip.file).speechInput())
+                (clip: clip, audio: try WAVFile.read(contentsOf: clip.file).mono())
             }
             var processing: Duration = .zero
             var audioSeconds = 0.0
             var reports: [PhraseReport] = []
 
-            /// Runs the spotter over recordings joined with 1 s of silence between them; the
-            /// detections that fall in each recording (or within half a second after it).
-            func spot(_ recordings: [Recording], _ phrase: String) async throws -> [[WakeWordDetection]] {
-                var joined = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
-                var spans: [(Double, Double)] = []
-                for recording in recordings {
-                    let start = joined.duration
-                    joined.append(recording.audio)
-                    spans.append((start, joined.duration))
-                    joined.append(.silence(duration: 1, sampleRate: 16_000))
-                }
+            func spotted(_ audio: AudioBuffer, _ phrase: String) async throws -> [WakeWordDetection] {
                 let started = ContinuousClock.now
                 let found = try await RunAnywhere.detectWakeWords(
-                    in: joined,
+                    in: audio,
                     configuration: WakeWordConfiguration(phrases: [phrase], sensitivity: sensitivity)
                 )
                 processing += started.duration(to: .now)
-                audioSeconds += joined.duration
-                return spans.map { span in found.filter { $0.time >= span.0 && $0.time < span.1 + 0.5 } }
+                audioSeconds += audio.duration
+                return found
+            }
+
+            /// Each recording on its own stream: a detection rate is about separate occasions.
+            func spotEach(_ recordings: [Recording], _ phrase: String) async throws -> [[WakeWordDetection]] {
+                var found: [[WakeWordDetection]] = []
+                for recording in recordings { found.append(try await spotted(recording.audio, phrase)) }
+                return found
+            }
+
+            /// Recordings joined with 1 s of silence between them, one stream per sample rate (each
+            /// engine brings a rate to its own the way it needs); the detections in each recording
+            /// (or within half a second after it). False accepts per hour are about long streams.
+            func spotJoined(_ recordings: [Recording], _ phrase: String) async throws -> [[WakeWordDetection]] {
+                var found = [[WakeWordDetection]](repeating: [], count: recordings.count)
+                for rate in Set(recordings.map(\.audio.sampleRate)) {
+                    let members = recordings.indices.filter { recordings[$0].audio.sampleRate == rate }
+                    var joined = AudioBuffer.silence(duration: 0.5, sampleRate: rate)
+                    var spans: [(Double, Double)] = []
+                    for index in members {
+                        let start = joined.duration
+                        joined.append(recordings[index].audio)
+                        spans.append((start, joined.duration))
+                        joined.append(.silence(duration: 1, sampleRate: rate))
+                    }
+                    let detections = try await spotted(joined, phrase)
+                    for (index, span) in zip(members, spans) {
+                        found[index] = detections.filter { $0.time >= span.0 && $0.time < span.1 + 0.5 }
+                    }
+                }
+                return found
             }
 
             for phrase in measured {
@@ -107,7 +127,7 @@ extension BenchCommand {
                 var detection: [Detection] = []
                 func detect(_ source: String, _ recordings: [Recording]) async throws {
                     guard !recordings.isEmpty else { return }
-                    let found = try await spot(recordings, phrase)
+                    let found = try await spotEach(recordings, phrase)
                     let missed = zip(recordings, found).filter { $1.isEmpty }.map(\.0.name)
                     detection.append(
                         Detection(
@@ -129,7 +149,10 @@ extension BenchCommand {
 
                 var falseAccepts: [FalseAccepts] = []
                 let others = clips.filter { !says($0.clip.transcript) }
-                let otherFound = try await spot(others.map { Recording(name: $0.clip.id, audio: $0.audio) }, phrase)
+                let otherFound = try await spotJoined(
+                    others.map { Recording(name: $0.clip.id, audio: $0.audio) },
+                    phrase
+                )
                 let otherMinutes = others.map(\.audio.duration).reduce(0, +) / 60
                 falseAccepts.append(
                     FalseAccepts(
@@ -142,7 +165,7 @@ extension BenchCommand {
                 )
                 // The same sentences read by the voice here: speech of another kind.
                 let read = try await readAloud(others.map(\.clip.transcript))
-                let readFound = try await spot(read, phrase)
+                let readFound = try await spotJoined(read, phrase)
                 let readMinutes = read.map(\.audio.duration).reduce(0, +) / 60
                 falseAccepts.append(
                     FalseAccepts(
