@@ -33,6 +33,9 @@ final class ProviderList<Factory: Sendable>: Sendable {
 
     var names: [String] { providers.withLock { $0.map(\.name) } }
 
+    /// The provider with the highest priority, for capabilities that take no model.
+    var best: ServiceProvider<Factory>? { providers.withLock { $0.first } }
+
     func provider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<Factory> {
         let providers = providers.withLock { $0 }
         guard let provider = providers.first(where: { $0.canHandle(model) }) else {

@@ -21,7 +21,7 @@ public final class ServiceRegistry: Sendable {
     let vad = ProviderList<VADServiceFactory>(capability: "VAD")
     let embeddings = ProviderList<EmbeddingsServiceFactory>(capability: "embeddings")
     private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory)?>(nil)
-    private let wakeWord = Mutex<[(name: String, priority: Int, factory: WakeWordServiceFactory)]>([])
+    let wakeWord = ProviderList<WakeWordServiceFactory>(capability: "wake-word")
     let inspectors = ModelFileInspectors()
 
     /// Creates an empty registry; the SDK makes one per instance.
@@ -89,12 +89,8 @@ public final class ServiceRegistry: Sendable {
         priority: Int = 100,
         factory: @escaping WakeWordServiceFactory
     ) {
-        wakeWord.withLock { list in
-            list.append((name, priority, factory))
-            // A stable sort: among equal priorities the first registered stays first.
-            list = list.enumerated().sorted { ($0.element.priority, -$0.offset) > ($1.element.priority, -$1.offset) }
-                .map(\.element)
-        }
+        // A spotter takes no model: it can handle any.
+        wakeWord.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
     }
 
     /// Offers what the backend knows about its model files (see ``ModelFileInspector``).
@@ -114,7 +110,7 @@ public final class ServiceRegistry: Sendable {
 
     /// The best keyword spotter, if a module offers one.
     var wakeWordFactory: (name: String, factory: WakeWordServiceFactory)? {
-        wakeWord.withLock { $0.first.map { ($0.name, $0.factory) } }
+        wakeWord.best.map { ($0.name, $0.factory) }
     }
 
     /// The system voice's factory, if a module offers one.

@@ -119,6 +119,14 @@ extension BenchCommand {
                 return found
             }
 
+            // Every sentence of the set read by the voice here, once: speech of another kind,
+            // from which each phrase takes the sentences that do not say it.
+            var readings: [(transcript: String, recording: Recording)] = []
+            for clip in corpus.clips where !WordErrorRate.words(clip.transcript).isEmpty {
+                let audio = try await RunAnywhere.synthesize(clip.transcript).audio.speechInput()
+                readings.append((clip.transcript, Recording(name: "read: \(clip.id)", audio: audio)))
+            }
+
             for phrase in measured {
                 let words = WordErrorRate.words(phrase)
                 func says(_ text: String) -> Bool {
@@ -145,37 +153,30 @@ extension BenchCommand {
                     clips.filter { says($0.clip.transcript) }.map { Recording(name: $0.clip.id, audio: $0.audio) }
                 )
                 // The voices here saying it, alone, before a question, and in noise.
-                try await detect("synthetic voices", try await spokenPhrases(phrase, corpus: clips.map(\.audio)))
+                try await detect("synthetic voices", try await spokenPhrases(phrase))
 
-                var falseAccepts: [FalseAccepts] = []
-                let others = clips.filter { !says($0.clip.transcript) }
-                let otherFound = try await spotJoined(
-                    others.map { Recording(name: $0.clip.id, audio: $0.audio) },
-                    phrase
-                )
-                let otherMinutes = others.map(\.audio.duration).reduce(0, +) / 60
-                falseAccepts.append(
-                    FalseAccepts(
-                        source: "real recordings",
-                        minutes: otherMinutes,
-                        falseAccepts: otherFound.map(\.count).reduce(0, +),
-                        perHour: Double(otherFound.map(\.count).reduce(0, +)) / (otherMinutes / 60),
-                        heardIn: zip(others, otherFound).filter { !$1.isEmpty }.map(\.0.clip.id)
+                func countFalseAccepts(_ source: String, _ recordings: [Recording]) async throws -> FalseAccepts {
+                    let found = try await spotJoined(recordings, phrase)
+                    let minutes = recordings.map(\.audio.duration).reduce(0, +) / 60
+                    let count = found.map(\.count).reduce(0, +)
+                    return FalseAccepts(
+                        source: source,
+                        minutes: minutes,
+                        falseAccepts: count,
+                        perHour: Double(count) / (minutes / 60),
+                        heardIn: zip(recordings, found).filter { !$1.isEmpty }.map(\.0.name)
                     )
-                )
-                // The same sentences read by the voice here: speech of another kind.
-                let read = try await readAloud(others.map(\.clip.transcript))
-                let readFound = try await spotJoined(read, phrase)
-                let readMinutes = read.map(\.audio.duration).reduce(0, +) / 60
-                falseAccepts.append(
-                    FalseAccepts(
-                        source: "synthetic reading",
-                        minutes: readMinutes,
-                        falseAccepts: readFound.map(\.count).reduce(0, +),
-                        perHour: Double(readFound.map(\.count).reduce(0, +)) / (readMinutes / 60),
-                        heardIn: zip(read, readFound).filter { !$1.isEmpty }.map(\.0.name)
-                    )
-                )
+                }
+                let falseAccepts = [
+                    try await countFalseAccepts(
+                        "real recordings",
+                        clips.filter { !says($0.clip.transcript) }.map { Recording(name: $0.clip.id, audio: $0.audio) }
+                    ),
+                    try await countFalseAccepts(
+                        "synthetic reading",
+                        readings.filter { !says($0.transcript) }.map(\.recording)
+                    ),
+                ]
                 reports.append(PhraseReport(phrase: phrase, detection: detection, falseAccepts: falseAccepts))
             }
             let seconds = processing.seconds
@@ -207,7 +208,7 @@ extension BenchCommand {
 
         /// `phrase` said by the voice at three speeds, alone and followed by a question, each
         /// clean and in white noise 20 dB under the speech (a quiet room).
-        private func spokenPhrases(_ phrase: String, corpus: [AudioBuffer]) async throws -> [Recording] {
+        private func spokenPhrases(_ phrase: String) async throws -> [Recording] {
             var recordings: [Recording] = []
             let question = try await RunAnywhere.synthesize("What is the weather like tomorrow?").audio.speechInput()
             for rate: Float in [0.85, 1, 1.2] {
@@ -219,16 +220,6 @@ extension BenchCommand {
                     recordings.append(Recording(name: "\(name), rate \(rate)", audio: audio))
                     recordings.append(Recording(name: "\(name), rate \(rate), noise", audio: noisy(audio, snr: 20)))
                 }
-            }
-            return recordings
-        }
-
-        /// Each sentence read by the voice.
-        private func readAloud(_ sentences: [String]) async throws -> [Recording] {
-            var recordings: [Recording] = []
-            for (index, sentence) in sentences.enumerated() where !WordErrorRate.words(sentence).isEmpty {
-                let audio = try await RunAnywhere.synthesize(sentence).audio.speechInput()
-                recordings.append(Recording(name: "reading \(index)", audio: audio))
             }
             return recordings
         }
