@@ -39,8 +39,6 @@ public final class EchoingRoom: Sendable {
     private struct State {
         /// When the microphone started, the origin of the room's timeline.
         var start: ContinuousClock.Instant?
-        /// The echo, in samples of the microphone's timeline.
-        var echo: [Float] = []
         /// Everything the loudspeaker was given, and when.
         var played: [(at: TimeInterval, audio: AudioBuffer)] = []
         /// When the loudspeaker was stopped, in seconds of the timeline.
@@ -92,8 +90,8 @@ public final class EchoingRoom: Sendable {
     public var loudspeaker: any AudioOutput { Loudspeaker(room: self) }
 
     /// Seconds of the room's timeline at `instant`.
-    private func time(_ instant: ContinuousClock.Instant) -> TimeInterval {
-        state.withLock { state in state.start.map { $0.duration(to: instant).seconds } ?? 0 }
+    private static func time(_ instant: ContinuousClock.Instant, _ state: State) -> TimeInterval {
+        state.start.map { $0.duration(to: instant).seconds } ?? 0
     }
 
     /// Everything the loudspeaker was given, with when it started, in seconds of the recording.
@@ -117,31 +115,18 @@ public final class EchoingRoom: Sendable {
         }
     }
 
-    /// The echo of `audio`, played from `time`, from `time + echoDelay` on, with a
-    /// reflection 30 ms later at a third of the level.
-    fileprivate func addEcho(_ audio: AudioBuffer, at time: TimeInterval) {
-        let samples = audio.speechInput().samples
-        state.withLock { state in
-            state.played.append((time, audio))
-            for (delay, gain) in [(echoDelay, echoGain), (echoDelay + 0.03, echoGain / 3)] {
-                let first = Int((time + delay) * Double(Self.rate))
-                if state.echo.count < first + samples.count {
-                    state.echo += [Float](repeating: 0, count: first + samples.count - state.echo.count)
-                }
-                for (index, sample) in samples.enumerated() where first + index >= 0 {
-                    state.echo[first + index] += gain * sample
-                }
-            }
-        }
+    /// Starts playing `audio` now; returns when, in the room's timeline.
+    ///
+    /// The time is taken under the lock the microphone reads the playback under, so no chunk
+    /// is ever recorded without the echo of something already playing, however busy the
+    /// machine; the microphone works out the echo itself (resampling takes time).
+    fileprivate func startPlaying(_ audio: AudioBuffer) {
+        state.withLock { state in state.played.append((Self.time(.now, state), audio)) }
     }
 
-    /// Playback stopped at `time`: the echo of what would have followed is gone.
-    fileprivate func stopEcho(at time: TimeInterval) {
-        state.withLock { state in
-            state.stops.append(time)
-            let from = max(0, Int((time + echoDelay) * Double(Self.rate)))
-            if from < state.echo.count { state.echo.removeLast(state.echo.count - from) }
-        }
+    /// Playback stopped now: the echo of what would have followed is gone.
+    fileprivate func stopPlaying() {
+        state.withLock { state in state.stops.append(Self.time(.now, state)) }
     }
 
     fileprivate var stopCount: Int { state.withLock { $0.stops.count } }
@@ -150,6 +135,11 @@ public final class EchoingRoom: Sendable {
         let room: EchoingRoom
 
         func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+            capturedChunks(duration: duration).mapped(\.audio)
+        }
+
+        /// Each chunk is dated on the room's timeline, as a sound card's clock would date it.
+        func capturedChunks(duration: TimeInterval) -> AsyncThrowingStream<CapturedAudio, any Error> {
             let room = self.room
             let frames = max(1, Int(duration * Double(EchoingRoom.rate)))
             return AsyncThrowingStream { continuation in
@@ -158,20 +148,20 @@ public final class EchoingRoom: Sendable {
                     room.state.withLock { $0.start = start }
                     var offset = 0
                     var samples = room.recording.samples
+                    var echo = Echo(room: room)
                     while offset < samples.count, !Task.isCancelled {
                         let end = min(samples.count, offset + frames)
                         // A chunk is available once all of it has been "recorded".
-                        try? await Task.sleep(
-                            until: start.advanced(by: .seconds(Double(end) / Double(EchoingRoom.rate))),
-                            clock: .continuous
-                        )
+                        let captured = start.advanced(by: .seconds(Double(end) / Double(EchoingRoom.rate)))
+                        try? await Task.sleep(until: captured, clock: .continuous)
                         var chunk = Array(samples[offset..<end])
-                        room.state.withLock { state in
-                            for index in chunk.indices where offset + index < state.echo.count {
-                                chunk[index] += state.echo[offset + index]
-                            }
-                        }
-                        continuation.yield(AudioBuffer(samples: chunk, sampleRate: EchoingRoom.rate))
+                        echo.mix(into: &chunk, from: offset)
+                        continuation.yield(
+                            CapturedAudio(
+                                audio: AudioBuffer(samples: chunk, sampleRate: EchoingRoom.rate),
+                                end: captured
+                            )
+                        )
                         offset = end
                         if let interruption = room.interruption,
                             room.startsInterruption(at: Double(end) / Double(EchoingRoom.rate))
@@ -190,13 +180,38 @@ public final class EchoingRoom: Sendable {
         }
     }
 
+    /// What the microphone hears of the loudspeaker: each buffer from `echoDelay` after it
+    /// started, with a reflection 30 ms later at a third of the level, up to the stop that
+    /// ended it.
+    private struct Echo {
+        let room: EchoingRoom
+        /// The buffers played so far at 16 kHz, resampled once each.
+        var samples: [[Float]] = []
+
+        mutating func mix(into chunk: inout [Float], from offset: Int) {
+            let (played, stops) = room.state.withLock { ($0.played, $0.stops) }
+            while samples.count < played.count { samples.append(played[samples.count].audio.speechInput().samples) }
+            let rate = Double(EchoingRoom.rate)
+            for (item, audio) in zip(played, samples) {
+                let stop = stops.first { $0 > item.at }
+                for (delay, gain) in [(room.echoDelay, room.echoGain), (room.echoDelay + 0.03, room.echoGain / 3)] {
+                    let first = Int((item.at + delay) * rate)
+                    let cut = stop.map { Int(($0 + delay) * rate) } ?? Int.max
+                    let (lower, upper) = (max(offset, first), min(offset + chunk.count, first + audio.count, cut))
+                    guard lower < upper else { continue }
+                    for index in lower..<upper { chunk[index - offset] += gain * audio[index - first] }
+                }
+            }
+        }
+    }
+
     private struct Loudspeaker: AudioOutput {
         let room: EchoingRoom
 
         func play(_ buffer: AudioBuffer) async throws(SDKException) {
             let started = ContinuousClock.now
             let stops = room.stopCount
-            room.addEcho(buffer, at: room.time(started))
+            room.startPlaying(buffer)
             // 10 ms steps: a stop lands within one step.
             while started.duration(to: .now).seconds < buffer.duration {
                 if room.stopCount != stops || Task.isCancelled { return }
@@ -205,7 +220,7 @@ public final class EchoingRoom: Sendable {
         }
 
         func stop() async {
-            room.stopEcho(at: room.time(.now))
+            room.stopPlaying()
         }
     }
 }

@@ -191,6 +191,43 @@ struct WAVFileTests {
         }
         #expect(collected == tone.samples)
     }
+
+    @Test("A real-time file source dates each chunk when its last sample would have been recorded")
+    func fileSourceCaptureTimes() async throws {
+        let tone = sine(frequency: 440, sampleRate: 16_000, seconds: 0.5)
+        var chunks: [CapturedAudio] = []
+        for try await chunk in WAVFileAudioInput(audio: tone).capturedChunks(duration: 0.1) {
+            // Never dated in the future, however late the reader is.
+            #expect(chunk.end <= .now)
+            chunks.append(chunk)
+        }
+        #expect(chunks.flatMap(\.audio.samples) == tone.samples)
+        // The dates follow the audio, not the moments the reader got round to each chunk.
+        for (previous, next) in zip(chunks, chunks.dropFirst()) {
+            #expect(abs(previous.end.duration(to: next.end).seconds - next.audio.duration) < 1e-6)
+        }
+    }
+
+    @Test("An input without a capture clock has its chunks dated as they arrive")
+    func defaultCaptureTimes() async throws {
+        struct Plain: AudioInput {
+            func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+                AsyncThrowingStream { continuation in
+                    for _ in 0..<3 { continuation.yield(.silence(duration: duration, sampleRate: 16_000)) }
+                    continuation.finish()
+                }
+            }
+        }
+        let before = ContinuousClock.now
+        var ends: [ContinuousClock.Instant] = []
+        for try await chunk in Plain().capturedChunks(duration: 0.1) {
+            #expect(chunk.audio.duration == 0.1)
+            ends.append(chunk.end)
+        }
+        #expect(ends.count == 3)
+        #expect(ends.allSatisfy { $0 >= before && $0 <= .now })
+        #expect(ends == ends.sorted())
+    }
 }
 
 @Suite("ALSA devices")

@@ -30,7 +30,13 @@ public struct ALSAAudioInput: AudioInput {
     /// Opens the device and captures until the iteration ends; fails with
     /// `.audioDeviceUnavailable` when the device cannot be opened or capture breaks.
     public func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<AudioBuffer, any Error>.makeStream()
+        capturedChunks(duration: duration).mapped(\.audio)
+    }
+
+    /// The chunks of ``chunks(duration:)``, each dated by the capture thread the moment the
+    /// device hands it over, before any wait in the reader's queue.
+    public func capturedChunks(duration: TimeInterval) -> AsyncThrowingStream<CapturedAudio, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<CapturedAudio, any Error>.makeStream()
         let stop = CancellationFlag()
         let (device, rate, channels) = (self.device, sampleRate, self.channels)
         let frames = max(1, Int(duration * Double(rate)))
@@ -61,9 +67,12 @@ public struct ALSAAudioInput: AudioInput {
                     }
                     continue
                 }
-                continuation.yield(
-                    AudioBuffer(int16: Array(samples[0..<read * channels]), sampleRate: rate, channels: channels)
+                let audio = AudioBuffer(
+                    int16: Array(samples[0..<read * channels]),
+                    sampleRate: rate,
+                    channels: channels
                 )
+                continuation.yield(CapturedAudio(audio: audio, end: .now))
             }
             continuation.finish()
         }

@@ -29,6 +29,12 @@ public struct WAVFileAudioInput: AudioInput {
 
     /// The recording in chunks of `duration` seconds (the last may be shorter), at the chosen pace.
     public func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+        capturedChunks(duration: duration).mapped(\.audio)
+    }
+
+    /// The chunks of ``chunks(duration:)``; in real time, each is dated when its last sample
+    /// would have been recorded, however late the reader takes it.
+    public func capturedChunks(duration: TimeInterval) -> AsyncThrowingStream<CapturedAudio, any Error> {
         let pieces = audio.chunks(duration: duration)
         let pace = self.pace
         return AsyncThrowingStream { continuation in
@@ -38,11 +44,13 @@ public struct WAVFileAudioInput: AudioInput {
                 for piece in pieces {
                     if Task.isCancelled { break }
                     elapsed += piece.duration
+                    var end = ContinuousClock.now
                     if pace == .realTime {
                         // A chunk is available once all of it has been "recorded".
-                        try? await Task.sleep(until: start.advanced(by: .seconds(elapsed)), clock: .continuous)
+                        end = start.advanced(by: .seconds(elapsed))
+                        try? await Task.sleep(until: end, clock: .continuous)
                     }
-                    continuation.yield(piece)
+                    continuation.yield(CapturedAudio(audio: piece, end: end))
                 }
                 continuation.finish()
             }

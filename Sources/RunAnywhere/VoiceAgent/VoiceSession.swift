@@ -95,9 +95,10 @@ struct VoiceSession: Sendable {
         // a whole turn behind a closed gate, or (without speculation) the transcription alone.
         var speculation: LiveTurn?
         var early: Task<STTOutput, any Error>?
-        // The wall-clock instant of the stream's time zero. A chunk that waited while the
-        // loop was busy arrives late, never early, so the earliest estimate is the truest;
-        // the echo gate needs playback dated to within a few milliseconds.
+        // The wall-clock instant of the stream's time zero, from the chunks' capture times.
+        // An input without a capture clock dates a chunk when it arrives: late, never early,
+        // so the earliest estimate is the truest. The echo gate needs playback dated to within
+        // a few milliseconds.
         var origin: ContinuousClock.Instant?
         func streamTime(_ instant: ContinuousClock.Instant) -> TimeInterval {
             origin.map { $0.duration(to: instant).seconds } ?? segmenter.streamTime
@@ -239,12 +240,11 @@ struct VoiceSession: Sendable {
             }
         }
 
-        for try await chunk in input.chunks(duration: Self.chunkDuration) {
+        for try await chunk in input.capturedChunks(duration: Self.chunkDuration) {
             try Task.checkCancellation()
-            let arrival = ContinuousClock.now
-            let audio = chunk.speechInput()
+            let audio = chunk.audio.speechInput()
             guard !audio.isEmpty else { continue }
-            let zero = arrival - .seconds(segmenter.streamTime + audio.duration)
+            let zero = chunk.end - .seconds(segmenter.streamTime + audio.duration)
             origin = min(origin ?? zero, zero)
             // What the VAD hears: the agent's own voice coming back is not the user, so
             // chunks the echo gate explains are silence to it. The utterance keeps the real
