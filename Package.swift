@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
         .library(name: "RunAnywhereSherpa", targets: ["RunAnywhereSherpa"]),
         .library(name: "RunAnywherePocketSphinx", targets: ["RunAnywherePocketSphinx"]),
+        .library(name: "RunAnywhereResemblyzer", targets: ["RunAnywhereResemblyzer"]),
         // Tools of MCP servers in the tool registry; a product of its own so only apps that use
         // MCP build its SDK.
         .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
@@ -189,6 +190,17 @@ let package = Package(
             dependencies: ["RunAnywhere", "CPocketSphinx"]
         ),
 
+        // MARK: Resemblyzer speaker encoder (diarization), on OpenBLAS from Debian
+        .systemLibrary(
+            name: "COpenBLAS",
+            pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
+        .target(
+            name: "RunAnywhereResemblyzer",
+            dependencies: ["RunAnywhere", "COpenBLAS"]
+        ),
+
         // MARK: CLI
         .executableTarget(
             name: "runanywhere",
@@ -199,6 +211,7 @@ let package = Package(
                 "RunAnywhereSystemVoice",
                 "RunAnywhereSherpa",
                 "RunAnywherePocketSphinx",
+                "RunAnywhereResemblyzer",
                 "RunAnywhereTesting",
                 "RunAnywhereMCP",
                 "RunAnywhereServer",
@@ -243,7 +256,8 @@ let package = Package(
             name: "RealEngineTests",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
-                "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereTesting", "RunAnywhereServer",
+                "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
+                "RunAnywhereServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

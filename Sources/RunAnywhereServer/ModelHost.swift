@@ -170,6 +170,7 @@ extension ModelCategory {
         case .speechSynthesis: "text-to-speech"
         case .voiceActivityDetection: "voice-activity"
         case .vision: "vision-language"
+        case .speakerEmbedding: "speaker-embedding"
         }
     }
 
@@ -180,7 +181,7 @@ extension ModelCategory {
         case .embedding: ["embeddings"]
         case .speechRecognition: ["transcription"]
         case .speechSynthesis: ["speech"]
-        case .voiceActivityDetection, .vision: []
+        case .voiceActivityDetection, .vision, .speakerEmbedding: []
         }
     }
 }

@@ -98,11 +98,15 @@ public struct DeterministicBackend: BackendModule {
     ///
     /// Text past 65,535 UTF-8 bytes is cut at the last whole character before that, and a
     /// `sampleRate` outside 8–384 kHz is brought into that range.
-    public static func speech(for text: String, sampleRate: Int = 16_000) -> AudioBuffer {
-        SpeechCode.encode(text, sampleRate: sampleRate)
+    ///
+    /// `voice` (0 to 3) picks the speaker: the tone's pitch (1, 1.5, 2.25 or 3.4 kHz), which
+    /// the deterministic speaker encoder tells apart, so diarization can be tested too.
+    public static func speech(for text: String, sampleRate: Int = 16_000, voice: Int = 0) -> AudioBuffer {
+        SpeechCode.encode(text, sampleRate: sampleRate, carrier: DeterministicSpeakerEncoder.pitch(voice: voice))
     }
 
-    /// Offers LLM, STT, TTS, VAD, embedding and reranking services for models of framework `deterministic`.
+    /// Offers LLM, STT, TTS, VAD, embedding, reranking and speaker-embedding services for models of
+    /// framework `deterministic`.
     public func register(with registry: ServiceRegistry) {
         let timing = self.timing
         func handles(_ category: ModelCategory) -> @Sendable (ModelInfo) -> Bool {
@@ -122,6 +126,10 @@ public struct DeterministicBackend: BackendModule {
         }
         registry.registerEmbeddings(name: name, priority: priority, canHandle: handles(.embedding)) { model, _ in
             DeterministicEmbeddingsService(model: model, isReranker: model.id == DeterministicModels.reranker)
+        }
+        registry.registerSpeakerEmbedding(name: name, priority: priority, canHandle: handles(.speakerEmbedding)) {
+            model in
+            DeterministicSpeakerEncoder(model: model)
         }
     }
 

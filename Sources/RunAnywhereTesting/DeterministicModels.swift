@@ -15,6 +15,8 @@ public enum DeterministicModels {
     public static let embedding = "test-embedding"
     /// The reranking model.
     public static let reranker = "test-reranker"
+    /// The speaker encoder (diarization).
+    public static let speakerEncoder = "test-speaker"
 
     static let all: [(id: String, name: String, category: ModelCategory)] = [
         (llm, "Deterministic LLM", .llm),
@@ -23,11 +25,12 @@ public enum DeterministicModels {
         (vad, "Deterministic VAD", .voiceActivityDetection),
         (embedding, "Deterministic embeddings", .embedding),
         (reranker, "Deterministic reranker", .embedding),
+        (speakerEncoder, "Deterministic speaker encoder", .speakerEmbedding),
     ]
 }
 
-/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts`, `test-vad`, `test-embedding` and
-/// `test-reranker`
+/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts`, `test-vad`, `test-embedding`,
+/// `test-reranker` and `test-speaker`
 /// (framework `InferenceFramework.deterministic`) in `sdk`, ready to load.
 ///
 /// Each model is a tiny descriptor file in the SDK's store, so loading, unloading,

@@ -20,8 +20,15 @@ enum SpeechCode {
     static let padding: TimeInterval = 0.15
     static let maximumBytes = Int(UInt16.max)
 
-    /// The code of `text` at `sampleRate`, with ``padding`` of silence on both sides.
-    static func encode(_ text: String, sampleRate: Int, padding: TimeInterval = padding) -> AudioBuffer {
+    /// The code of `text` at `sampleRate`, with ``padding`` of silence on both sides, on a
+    /// carrier of `carrier` Hz (the decoder reads levels only, so any carrier from 600 Hz to
+    /// a quarter of the rate decodes).
+    static func encode(
+        _ text: String,
+        sampleRate: Int,
+        padding: TimeInterval = padding,
+        carrier: Double = carrierHz
+    ) -> AudioBuffer {
         let sampleRate = min(max(sampleRate, 8_000), 384_000)
         // Whole characters only, so a cut never leaves half a UTF-8 sequence.
         var payload: [UInt8] = []
@@ -44,7 +51,7 @@ enum SpeechCode {
         for index in 0..<total {
             let time = Double(index) / rate
             let level = levels[min(levels.count - 1, Int(time / bitDuration))]
-            samples.append(level * Float(sin(2 * Double.pi * carrierHz * time)))
+            samples.append(level * Float(sin(2 * Double.pi * carrier * time)))
         }
         samples += pad
         return AudioBuffer(samples: samples, sampleRate: sampleRate)

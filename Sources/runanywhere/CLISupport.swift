@@ -4,6 +4,7 @@ import Logging
 import RunAnywhere
 import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
+import RunAnywhereResemblyzer
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
@@ -73,6 +74,7 @@ enum CLI {
         WhisperCPP.register()
         Sherpa.register()
         SystemVoice.register()
+        Resemblyzer.register()
         if keywordSpotter { PocketSphinx.register() }
         try RunAnywhere.initialize(
             environment: .development,

@@ -275,7 +275,9 @@ struct DeterministicBackendTests {
         try registerDeterministicModels(in: first)
         #expect(try first.availableModels() == before)
         #expect(
-            before.map(\.id) == ["test-embedding", "test-llm", "test-reranker", "test-stt", "test-tts", "test-vad"]
+            before.map(\.id) == [
+                "test-embedding", "test-llm", "test-reranker", "test-speaker", "test-stt", "test-tts", "test-vad",
+            ]
         )
         await first.shutdown()
         let second = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])

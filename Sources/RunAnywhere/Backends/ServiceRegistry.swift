@@ -22,6 +22,7 @@ public final class ServiceRegistry: Sendable {
     let embeddings = ProviderList<EmbeddingsServiceFactory>(capability: "embeddings")
     private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory)?>(nil)
     let wakeWord = ProviderList<WakeWordServiceFactory>(capability: "wake-word")
+    let speakerEmbedding = ProviderList<SpeakerEmbeddingServiceFactory>(capability: "speaker-embedding")
     let inspectors = ModelFileInspectors()
 
     /// Creates an empty registry; the SDK makes one per instance.
@@ -91,6 +92,16 @@ public final class ServiceRegistry: Sendable {
     ) {
         // A spotter takes no model: it can handle any.
         wakeWord.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
+    }
+
+    /// Offers speaker encoders (for diarization).
+    @_spi(Backend) public func registerSpeakerEmbedding(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping SpeakerEmbeddingServiceFactory
+    ) {
+        speakerEmbedding.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers what the backend knows about its model files (see ``ModelFileInspector``).

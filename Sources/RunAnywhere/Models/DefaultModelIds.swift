@@ -11,4 +11,6 @@ package enum DefaultModelIds {
     package static let vad = "silero-vad"
     /// all-MiniLM-L6-v2, converted to GGUF (BERT, mean pooling, 384 dimensions).
     package static let embedding = "all-minilm-l6-v2"
+    /// Resemblyzer's GE2E speaker encoder, converted to GGUF (diarization).
+    package static let diarization = "resemblyzer-ge2e"
 }

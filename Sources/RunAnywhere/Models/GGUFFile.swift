@@ -5,36 +5,64 @@ import Foundation
 /// Used at import time to refuse what llama.cpp could not load, with a precise reason:
 /// a wrong magic, an unsupported version, a header that runs past the end of the file,
 /// or tensor data that the file is too short to hold (a truncated download). It also
-/// yields the metadata the registry keeps (architecture, context length, chat template).
+/// yields the metadata the registry keeps (architecture, context length, chat template),
+/// and, for the networks the SDK runs itself, F32 tensors by name (``floats(_:)``).
 package struct GGUFFile: Sendable {
+    /// Where a tensor is and what it holds.
+    package struct Tensor: Sendable, Equatable {
+        package var name: String
+        /// Dimensions, fastest-varying first (ggml's `ne`).
+        package var dimensions: [Int]
+        /// The ggml type (0 is F32, 1 is F16).
+        package var type: UInt32
+        /// Offset from the start of the tensor data.
+        package var offset: UInt64
+        package var elements: Int { dimensions.reduce(1, *) }
+    }
+
     static let magic: [UInt8] = Array("GGUF".utf8)
 
     let version: UInt32
     let tensorCount: UInt64
     /// Scalar and string metadata; arrays are skipped.
-    let metadata: [String: MetadataValue]
+    package let metadata: [String: MetadataValue]
     /// Bytes the file must have to hold every tensor whose type size is known.
     let requiredSize: UInt64
     let fileSize: UInt64
+    /// Every tensor, in file order.
+    package let tensors: [Tensor]
+    /// Where tensor data starts in the file.
+    private let dataStart: UInt64
+    /// The file, mapped: tensors are read from it on demand.
+    private let data: Data
+    private let fileName: String
 
-    enum MetadataValue: Sendable, Equatable {
+    package enum MetadataValue: Sendable, Equatable {
         case int(Int64)
         case uint(UInt64)
         case float(Double)
         case bool(Bool)
         case string(String)
 
-        var intValue: Int? {
+        package var intValue: Int? {
             switch self {
             case .int(let v): Int(exactly: v)
             case .uint(let v): Int(exactly: v)
             default: nil
             }
         }
-        var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+        package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+        package var doubleValue: Double? {
+            switch self {
+            case .float(let v): v
+            case .int(let v): Double(v)
+            case .uint(let v): Double(v)
+            default: nil
+            }
+        }
     }
 
-    var architecture: String? { metadata["general.architecture"]?.stringValue }
+    package var architecture: String? { metadata["general.architecture"]?.stringValue }
     var name: String? { metadata["general.name"]?.stringValue }
     var contextLength: Int? { architecture.flatMap { metadata["\($0).context_length"]?.intValue } }
     var hasChatTemplate: Bool { metadata["tokenizer.chat_template"]?.stringValue?.isEmpty == false }
@@ -47,7 +75,7 @@ package struct GGUFFile: Sendable {
     }
 
     /// Parses the header; throws `.invalidModelFormat` or `.modelCorrupted` with the reason.
-    init(contentsOf url: URL) throws(SDKException) {
+    package init(contentsOf url: URL) throws(SDKException) {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .alwaysMapped)
@@ -83,18 +111,33 @@ package struct GGUFFile: Sendable {
                 }
             }
             var dataEnd: UInt64 = 0
+            var tensors: [Tensor] = []
             for _ in 0..<tensorCount {
-                _ = try reader.string()
+                let name = try reader.string()
                 let dims = try reader.u32()
                 guard dims <= 8 else { throw Reader.Failure.malformed("tensor with \(dims) dimensions") }
                 var elements: UInt64 = 1
-                for _ in 0..<dims { elements = elements &* (try reader.u64()) }
+                var dimensions: [Int] = []
+                for _ in 0..<dims {
+                    let size = try reader.u64()
+                    guard size <= UInt64(Int32.max) else { throw Reader.Failure.malformed("tensor \(name) of \(size)") }
+                    dimensions.append(Int(size))
+                    elements = elements &* size
+                }
                 let type = try reader.u32()
                 let offset = try reader.u64()
-                let size = Self.byteSize(type: type, elements: elements) ?? 0
-                dataEnd = max(dataEnd, offset + size)
+                let (size, overflow) = (Self.byteSize(type: type, elements: elements) ?? 0).addingReportingOverflow(
+                    offset
+                )
+                guard !overflow else { throw Reader.Failure.malformed("tensor \(name) past any file") }
+                dataEnd = max(dataEnd, size)
+                tensors.append(Tensor(name: name, dimensions: dimensions, type: type, offset: offset))
             }
             let dataStart = (UInt64(reader.offset) + alignment - 1) / alignment * alignment
+            self.dataStart = dataStart
+            self.tensors = tensors
+            self.data = data
+            self.fileName = url.lastPathComponent
             self.metadata = metadata
             self.fileSize = UInt64(data.count)
             self.requiredSize = dataStart + dataEnd
@@ -113,6 +156,34 @@ package struct GGUFFile: Sendable {
                 "\(url.lastPathComponent) is truncated: its tensors need \(requiredSize) bytes but the file has \(fileSize)",
                 recovery: "Download or copy the model again"
             )
+        }
+    }
+
+    /// The F32 tensor `name` with `dimensions` (fastest-varying first), as floats in file order.
+    ///
+    /// Throws `.modelCorrupted` when the file lacks it or it has another type or shape: a
+    /// network run by the SDK checks its weights before it computes anything with them.
+    package func floats(_ name: String, dimensions: [Int]) throws(SDKException) -> [Float] {
+        guard let tensor = tensors.first(where: { $0.name == name }) else {
+            throw SDKException(.modelCorrupted, "\(fileName) has no tensor \(name)")
+        }
+        guard tensor.type == 0, tensor.dimensions == dimensions else {
+            throw SDKException(
+                .modelCorrupted,
+                "\(fileName): tensor \(name) is type \(tensor.type) of \(tensor.dimensions), not F32 of \(dimensions)"
+            )
+        }
+        let start = Int(dataStart + tensor.offset)
+        let count = tensor.elements
+        // The header check (requiredSize <= fileSize) guarantees the bytes are there.
+        return data.withUnsafeBytes { raw in
+            (0..<count).map { index in
+                Float(
+                    bitPattern: UInt32(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * index, as: UInt32.self)
+                    )
+                )
+            }
         }
     }
 

@@ -14,4 +14,6 @@ public enum ModelCategory: String, Sendable, Codable, CaseIterable {
     case voiceActivityDetection = "vad"
     /// Vision-language models.
     case vision = "vlm"
+    /// Speaker encoders: a voice to a vector, for telling speakers apart (diarization).
+    case speakerEmbedding = "speaker-embedding"
 }

@@ -19,6 +19,7 @@ final class SDKRuntime: Sendable {
     let embeddings: EmbeddingsCapability
     let reranking: RerankCapability
     let wakeWord: WakeWordCapability
+    let diarization: DiarizationCapability
     let voiceAgent: VoiceAgentCapability
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
@@ -45,6 +46,7 @@ final class SDKRuntime: Sendable {
         embeddings = EmbeddingsCapability(services: services, registry: registry, events: events)
         reranking = RerankCapability(services: services, registry: registry, events: events)
         wakeWord = WakeWordCapability(services: services, stt: stt)
+        diarization = DiarizationCapability(services: services, registry: registry, vad: vad, events: events)
         voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
     }
 
@@ -134,6 +136,7 @@ final class SDKRuntime: Sendable {
         await vad.unload()
         await embeddings.unload()
         await reranking.unload()
+        await diarization.unload()
     }
 
     /// Unloads `id` from whichever capability holds it.
@@ -144,5 +147,6 @@ final class SDKRuntime: Sendable {
         if await vad.currentModel?.id == id { await vad.unload() }
         if await embeddings.currentModel?.id == id { await embeddings.unload() }
         if await reranking.currentModel?.id == id { await reranking.unload() }
+        if await diarization.currentModel?.id == id { await diarization.unload() }
     }
 }

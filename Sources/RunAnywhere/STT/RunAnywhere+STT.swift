@@ -27,13 +27,27 @@ extension RunAnywhereSDK {
     /// print(output.text, output.realTimeFactor)
     /// ```
     ///
+    /// With `STTOptions(diarize: true)`, each segment says who spoke it:
+    ///
+    /// ```swift
+    /// let output = try await RunAnywhere.transcribe(meeting, options: STTOptions(diarize: true))
+    /// for segment in output.segments { print("Speaker \(segment.speaker! + 1):", segment.text) }
+    /// ```
+    ///
     /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, NaN samples),
     ///   `.invalidInput` (options), `.backendError`.
     public func transcribe(
         _ audio: AudioBuffer,
         options: STTOptions = STTOptions()
     ) async throws(SDKException) -> STTOutput {
-        try await runtime().stt.transcribe(audio, options: options)
+        let runtime = try runtime()
+        guard options.diarization != nil else { return try await runtime.stt.transcribe(audio, options: options) }
+        return try await DiarizedTranscription.transcribe(
+            audio,
+            options: options,
+            stt: runtime.stt,
+            diarization: runtime.diarization
+        )
     }
 
     /// Transcribes audio bytes: a WAV file's contents, or raw 16-bit little-endian mono PCM

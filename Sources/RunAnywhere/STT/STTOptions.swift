@@ -21,6 +21,11 @@ public struct STTOptions: Sendable, Codable, Equatable {
     public var partialInterval: TimeInterval
     /// For raw PCM `Data` input (whole or streamed): the rate of the 16-bit mono samples.
     public var sampleRate: Int
+    /// Label the segments with speakers: each speaker's turn is transcribed on its own and
+    /// its segments carry ``STTSegment/speaker``. Needs a speaker encoder
+    /// (``RunAnywhereSDK/loadDiarizationModel(_:)``); `nil` does not diarize. Whole
+    /// recordings only: streaming ignores it.
+    public var diarization: DiarizationOptions?
 
     /// Creates options; every parameter has a sensible default.
     public init(
@@ -30,7 +35,9 @@ public struct STTOptions: Sendable, Codable, Equatable {
         threads: Int? = nil,
         initialPrompt: String? = nil,
         partialInterval: TimeInterval = 1.0,
-        sampleRate: Int = 16_000
+        sampleRate: Int = 16_000,
+        diarize: Bool = false,
+        speakerCount: Int? = nil
     ) {
         self.language = language
         self.translate = translate
@@ -39,6 +46,7 @@ public struct STTOptions: Sendable, Codable, Equatable {
         self.initialPrompt = initialPrompt
         self.partialInterval = partialInterval
         self.sampleRate = sampleRate
+        self.diarization = diarize || speakerCount != nil ? DiarizationOptions(speakerCount: speakerCount) : nil
     }
 
     /// Checks the values; the SDK calls this before any work.
@@ -55,5 +63,6 @@ public struct STTOptions: Sendable, Codable, Equatable {
         guard (1000...384_000).contains(sampleRate) else {
             throw SDKException(.invalidInput, "Unsupported sample rate \(sampleRate) Hz")
         }
+        try diarization?.validate()
     }
 }

@@ -10,13 +10,16 @@ public struct STTSegment: Sendable, Codable, Equatable {
     public var end: TimeInterval
     /// Mean token probability in [0, 1], when the engine reports one.
     public var confidence: Float?
+    /// Who said it, when the transcription was diarized (``SpeakerSegment/speaker``).
+    public var speaker: Int?
 
     /// Creates a segment.
-    public init(text: String, start: TimeInterval, end: TimeInterval, confidence: Float? = nil) {
+    public init(text: String, start: TimeInterval, end: TimeInterval, confidence: Float? = nil, speaker: Int? = nil) {
         self.text = text
         self.start = start
         self.end = end
         self.confidence = confidence
+        self.speaker = speaker
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunAnywhere
+import RunAnywhereResemblyzer
 
 /// `runanywhere models …`: the model registry.
 struct ModelsCommand: AsyncParsableCommand {
@@ -13,7 +14,8 @@ struct ModelsCommand: AsyncParsableCommand {
     struct List: SDKCommand {
         static let configuration = CommandConfiguration(abstract: "List registered models.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Only this category (llm, embedding, stt, tts, vad, vlm).") var category: ModelCategory?
+        @Option(help: "Only this category (llm, embedding, stt, tts, vad, vlm, speaker-embedding).") var category:
+            ModelCategory?
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
         func execute() async throws {
@@ -41,8 +43,8 @@ struct ModelsCommand: AsyncParsableCommand {
             String?
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
-        @Option(help: "llm, embedding, stt, tts, vad or vlm.") var category: ModelCategory
-        @Option(help: "llamacpp, whispercpp, sherpa, system.") var framework: InferenceFramework
+        @Option(help: "llm, embedding, stt, tts, vad, vlm or speaker-embedding.") var category: ModelCategory
+        @Option(help: "llamacpp, whispercpp, sherpa, system, resemblyzer.") var framework: InferenceFramework
         @Flag(help: "Move the file instead of copying it.") var move = false
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
 
@@ -74,8 +76,8 @@ struct ModelsCommand: AsyncParsableCommand {
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
         @Option(help: "Where to download it (http or https); repeat for a multi-file model.") var url: [String]
-        @Option(help: "llm, embedding, stt, tts, vad or vlm.") var category: ModelCategory
-        @Option(help: "llamacpp, whispercpp, sherpa, system.") var framework: InferenceFramework
+        @Option(help: "llm, embedding, stt, tts, vad, vlm or speaker-embedding.") var category: ModelCategory
+        @Option(help: "llamacpp, whispercpp, sherpa, system, resemblyzer.") var framework: InferenceFramework
         @Option(help: "Expected SHA-256 (hex); one per --url, in order.") var sha256: [String] = []
         @Option(help: "Expected size in bytes; one per --url, in order.") var size: [Int64] = []
         @Option(help: "The URL is an archive of this type: zip, tar.gz, tar.bz2 or tar.xz.") var archive: ArchiveType?
@@ -183,7 +185,9 @@ extension ArchiveType: ExpressibleByArgument {}
 extension InferenceFramework: ExpressibleByArgument {
     /// The frameworks this CLI's backends run; anything else is a usage error, as it was
     /// when the ids were a closed enum.
-    static let known: [InferenceFramework] = [.llamaCpp, .whisperCpp, .sherpaOnnx, .systemVoice, .deterministic]
+    static let known: [InferenceFramework] = [
+        .llamaCpp, .whisperCpp, .sherpaOnnx, .systemVoice, Resemblyzer.framework, .deterministic,
+    ]
 
     /// A known framework id, or `nil` (a usage error listing the choices).
     public init?(argument: String) {

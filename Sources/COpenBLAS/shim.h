@@ -1,0 +1,3 @@
+#pragma once
+// OpenBLAS from Debian (libopenblas-dev): the matrix products of the speaker encoder.
+#include <cblas.h>

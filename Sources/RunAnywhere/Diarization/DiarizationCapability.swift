@@ -1,0 +1,156 @@
+import Foundation
+
+/// Speaker diarization: who spoke when.
+///
+/// The VAD finds the speech; each stretch is cut into windows of the encoder's length
+/// (half overlapping); the loaded speaker encoder turns each window into a vector; the
+/// vectors are clustered into speakers (``SpeakerClustering``); and each moment of speech
+/// goes to the speaker of the window centred nearest to it.
+actor DiarizationCapability {
+    private let services: ServiceRegistry
+    private let vad: VADCapability
+    private let events: EventBus
+    let lifecycle: ModelLifecycle<any SpeakerEmbeddingService>
+
+    /// Speech shorter than this is not embedded (a vector of a syllable says little about
+    /// the voice): it goes to the speaker talking nearest to it in time.
+    static let shortestWindow: TimeInterval = 0.5
+
+    init(services: ServiceRegistry, registry: ModelRegistry, vad: VADCapability, events: EventBus) {
+        self.services = services
+        self.vad = vad
+        self.events = events
+        self.lifecycle = ModelLifecycle(category: .speakerEmbedding, registry: registry, events: events) { service in
+            await service.unload()
+        }
+    }
+
+    func load(_ id: String) async throws(SDKException) {
+        let services = self.services
+        try await lifecycle.load(id) { model in
+            try await services.speakerEmbedding.provider(for: model).factory(model)
+        }
+    }
+
+    func unload() async { await lifecycle.unload() }
+
+    var currentModel: ModelInfo? { get async { await lifecycle.currentModel } }
+
+    private func loadedService() async throws(SDKException) -> any SpeakerEmbeddingService {
+        guard let service = await lifecycle.currentService else {
+            throw SDKException(
+                .modelNotLoaded,
+                "No speaker-embedding model is loaded",
+                recovery: "Call RunAnywhere.loadDiarizationModel(_:) first, e.g. with \"resemblyzer-ge2e\""
+            )
+        }
+        return service
+    }
+
+    /// Who spoke when in `audio` (any rate and channel count).
+    func diarize(_ audio: AudioBuffer, options: DiarizationOptions) async throws(SDKException) -> [SpeakerSegment] {
+        try options.validate()
+        try audio.validate()
+        let service = try await loadedService()
+        let speech = try await vad.segments(in: audio)
+        return try await diarize(audio, speech: speech, service: service, options: options)
+    }
+
+    /// Diarizes the given stretches of speech.
+    func diarize(
+        _ audio: AudioBuffer,
+        speech: [SpeechSegment],
+        service: any SpeakerEmbeddingService,
+        options: DiarizationOptions
+    ) async throws(SDKException) -> [SpeakerSegment] {
+        let input = audio.speechInput(sampleRate: service.sampleRate)
+        let windows = Self.windows(in: speech, length: service.windowDuration)
+        guard !windows.isEmpty else { return [] }
+        let rate = Double(service.sampleRate)
+        let clips = windows.map { window in
+            let from = max(0, min(input.samples.count, Int(window.start * rate)))
+            let to = max(from, min(input.samples.count, Int(window.end * rate)))
+            return Array(input.samples[from..<to])
+        }
+        let vectors: [[Float]]
+        do {
+            vectors = try await service.embed(clips)
+        } catch {
+            throw SDKException.wrap(error, as: .backendError, "The speaker encoder failed")
+        }
+        guard vectors.count == clips.count, vectors.allSatisfy({ $0.count == service.dimension }) else {
+            throw SDKException(
+                .backendError,
+                "The speaker encoder returned \(vectors.count) vectors for \(clips.count) windows"
+            )
+        }
+        let labels = SpeakerClustering.cluster(
+            vectors,
+            weights: windows.map(\.duration),
+            count: options.speakerCount,
+            threshold: options.similarityThreshold,
+            maximum: options.maximumSpeakers
+        )
+        return Self.segments(speech: speech, windows: windows, labels: labels)
+    }
+
+    /// A window of speech to embed.
+    struct Window: Equatable {
+        var start: TimeInterval
+        var end: TimeInterval
+        var duration: TimeInterval { end - start }
+        var centre: TimeInterval { (start + end) / 2 }
+    }
+
+    /// Windows of `length` seconds every half length over each stretch of speech at least
+    /// ``shortestWindow`` long, the last one ending with the stretch; a stretch shorter
+    /// than `length` is one window.
+    static func windows(in speech: [SpeechSegment], length: TimeInterval) -> [Window] {
+        var windows: [Window] = []
+        for segment in speech where segment.duration >= shortestWindow {
+            guard segment.duration > length else {
+                windows.append(Window(start: segment.start, end: segment.end))
+                continue
+            }
+            var start = segment.start
+            while start + length < segment.end {
+                windows.append(Window(start: start, end: start + length))
+                start += length / 2
+            }
+            windows.append(Window(start: segment.end - length, end: segment.end))
+        }
+        return windows
+    }
+
+    /// Each stretch of speech split where the nearest window changes speaker; stretches
+    /// with no window of their own take the speaker of the nearest window.
+    static func segments(speech: [SpeechSegment], windows: [Window], labels: [Int]) -> [SpeakerSegment] {
+        guard !windows.isEmpty else { return [] }
+        func nearest(_ time: TimeInterval, among indices: some Sequence<Int>) -> Int? {
+            indices.min { abs(windows[$0].centre - time) < abs(windows[$1].centre - time) }
+        }
+        var result: [SpeakerSegment] = []
+        for segment in speech {
+            let own = windows.indices.filter { windows[$0].start >= segment.start && windows[$0].end <= segment.end }
+            guard !own.isEmpty else {
+                let index = nearest((segment.start + segment.end) / 2, among: windows.indices) ?? 0
+                result.append(SpeakerSegment(speaker: labels[index], start: segment.start, end: segment.end))
+                continue
+            }
+            // Boundaries halfway between the centres of consecutive windows of different speakers.
+            var start = segment.start
+            var speaker = labels[own[0]]
+            for (previous, next) in zip(own, own.dropFirst()) where labels[next] != speaker {
+                let boundary = (windows[previous].centre + windows[next].centre) / 2
+                result.append(SpeakerSegment(speaker: speaker, start: start, end: boundary))
+                start = boundary
+                speaker = labels[next]
+            }
+            result.append(SpeakerSegment(speaker: speaker, start: start, end: segment.end))
+        }
+        // Speakers by first appearance in time, which the windows' order already is.
+        let order = SpeakerClustering.firstAppearanceOrder(result.map(\.speaker))
+        for index in result.indices { result[index].speaker = order[index] }
+        return result
+    }
+}
