@@ -11,7 +11,8 @@ struct RunAnywhereCLI: AsyncParsableCommand {
         version: RunAnywhere.version,
         subcommands: [
             DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
-            TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, VoiceCommand.self,
+            TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
+            VoiceCommand.self,
             EmbedCommand.self,
             RAGCommand.self, StorageCommand.self, ServeCommand.self, BenchCommand.self,
         ]

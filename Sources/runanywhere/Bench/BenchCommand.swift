@@ -8,7 +8,8 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks: the SDK against the raw engine, in one run.",
         subcommands: [
-            LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Voice.self, Structured.self, Tools.self, Embed.self,
+            LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Diarize.self, Voice.self, Structured.self,
+            Tools.self, Embed.self,
             RAG.self,
             Serve.self, Download.self,
             FileServer.self,

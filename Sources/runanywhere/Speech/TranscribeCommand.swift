@@ -12,6 +12,8 @@ struct TranscribeCommand: SDKCommand {
     @Option(help: "Spoken language (ISO 639-1), for multilingual models.") var language: String?
     @Option(help: "Engine threads.") var threads: Int?
     @Flag(help: "Stream the file in 0.5 s chunks and print partial results as they come.") var stream = false
+    @Flag(help: "Label the segments with who spoke them (loads the speaker encoder and the VAD).") var diarize = false
+    @Option(help: "With --diarize: how many people talk, if known.") var speakers: Int?
     @Flag(name: .long, help: "Print one JSON object.") var json = false
 
     struct Output: Encodable {
@@ -36,7 +38,16 @@ struct TranscribeCommand: SDKCommand {
         }
         let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: file))
         try await RunAnywhere.loadSTTModel(id)
-        let options = STTOptions(language: language, threads: threads)
+        if diarize || speakers != nil {
+            guard !stream else { throw ValidationError("--diarize works on whole files, not with --stream") }
+            _ = try await CLI.loadDiarization(model: nil, vadModel: nil)
+        }
+        let options = STTOptions(
+            language: language,
+            threads: threads,
+            diarize: diarize || speakers != nil,
+            speakerCount: speakers
+        )
         var output: STTOutput?
         if stream {
             let chunks = AsyncStream<AudioBuffer> { continuation in
@@ -68,7 +79,16 @@ struct TranscribeCommand: SDKCommand {
                 )
             )
         }
-        print(output.text)
+        if diarize || speakers != nil {
+            // One line per turn: who, when, what.
+            for turn in Self.turns(output.segments) {
+                print(
+                    String(format: "[%6.2f – %6.2f] Speaker %d: ", turn.start, turn.end, turn.speaker + 1) + turn.text
+                )
+            }
+        } else {
+            print(output.text)
+        }
         if global.verbose {
             for segment in output.segments {
                 print(String(format: "  %6.2f–%6.2f  ", segment.start, segment.end) + segment.text)
@@ -82,5 +102,21 @@ struct TranscribeCommand: SDKCommand {
                 )
             )
         }
+    }
+
+    /// Consecutive segments of one speaker joined into a line.
+    static func turns(_ segments: [STTSegment]) -> [(speaker: Int, start: Double, end: Double, text: String)] {
+        var turns: [(speaker: Int, start: Double, end: Double, text: String)] = []
+        for segment in segments {
+            let speaker = segment.speaker ?? 0
+            let text = segment.text.trimmingCharacters(in: .whitespaces)
+            if let last = turns.last, last.speaker == speaker {
+                turns[turns.count - 1].end = segment.end
+                turns[turns.count - 1].text += " " + text
+            } else {
+                turns.append((speaker, segment.start, segment.end, text))
+            }
+        }
+        return turns
     }
 }
