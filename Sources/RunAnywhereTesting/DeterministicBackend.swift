@@ -13,7 +13,7 @@ extension InferenceFramework {
 ///   honours `maxTokens`, stop sequences, streaming, cancellation, token counts and metrics.
 ///   Under a GBNF grammar (structured output, tool calling) it writes a random text the
 ///   grammar accepts, so an app can test those paths without a model.
-/// - **STT**: hears the text that ``speech(for:sampleRate:)`` coded into the audio, exactly,
+/// - **STT**: hears the text that ``speech(for:sampleRate:voice:)`` coded into the audio, exactly,
 ///   and nothing in audio without such a code.
 /// - **TTS**: speaks that same code, about 60 ms a character, so transcribing what it says
 ///   gives the text back.
@@ -144,7 +144,7 @@ public struct DeterministicBackend: BackendModule {
     }
 }
 
-/// Hears the text coded by ``DeterministicBackend/speech(for:sampleRate:)``.
+/// Hears the text coded by ``DeterministicBackend/speech(for:sampleRate:voice:)``.
 struct DeterministicSTTService: STTService {
     let model: ModelInfo
     let timing: DeterministicBackend.Timing

@@ -198,19 +198,5 @@ actor DeterministicLLMService: LLMService {
     ]
 }
 
-/// SplitMix64: tiny, fast and the same everywhere, which is all a test double needs.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The deterministic backend's random numbers: the SDK's seeded SplitMix64.
+typealias SeededGenerator = SplitMix

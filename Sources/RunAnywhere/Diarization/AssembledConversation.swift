@@ -78,7 +78,7 @@ package struct AssembledConversation: Sendable {
             throw SDKException(.invalidInput, "Pauses of \(gap) s are out of range (0 to 60 s)")
         }
 
-        var random = ConversationRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         var sources: [SpeakerPieces] = []
         for name in names {
             let clips = corpus.clips.filter { $0.speaker == name && $0.seconds <= longestClip }
@@ -129,7 +129,7 @@ package struct AssembledConversation: Sendable {
         // Uniform noise of that RMS: the amplitude is √3 times the RMS.
         let amplitude = Float(pow(10, noiseLevel / 20) * 3.0.squareRoot())
         for index in samples.indices {
-            let noise = Float(random.unit() * 2 - 1) * amplitude
+            let noise = Float(random.nextUnit() * 2 - 1) * amplitude
             samples[index] = max(-1, min(1, samples[index] + noise))
         }
         return AssembledConversation(
@@ -345,41 +345,22 @@ private struct SpeakerPieces {
     }
 }
 
-/// SplitMix64, with the few draws the assembly needs written out, so that a seed gives the same
-/// conversation on every platform and Swift version (the standard library's shuffle and random
-/// ranges promise no particular sequence).
-private struct ConversationRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double {
-        Double(next() >> 11) * 0x1p-53
-    }
-
+/// The few draws the assembly needs, written out so that a seed gives the same conversation on
+/// every platform and Swift version (the standard library's shuffle and random ranges promise
+/// no particular sequence).
+extension SplitMix {
     /// Uniform in 0..<count (the modulo bias is below 10^-17 for the counts used here).
-    mutating func index(below count: Int) -> Int {
+    fileprivate mutating func index(below count: Int) -> Int {
         Int(next() % UInt64(max(1, count)))
     }
 
     /// Uniform in the range.
-    mutating func uniform(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * unit()
+    fileprivate mutating func uniform(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * nextUnit()
     }
 
     /// A Fisher–Yates shuffle.
-    mutating func shuffled<Element>(_ items: [Element]) -> [Element] {
+    fileprivate mutating func shuffled<Element>(_ items: [Element]) -> [Element] {
         var result = items
         var index = result.count - 1
         while index > 0 {

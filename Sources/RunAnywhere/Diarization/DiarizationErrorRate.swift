@@ -59,8 +59,11 @@ public struct DiarizationErrorRate: Sendable, Codable, Equatable {
     ///
     /// Segments whose end is not after their start, or with a time that is not finite, are
     /// ignored; overlapping segments of one speaker on the same side count once.
-    /// - Parameter collar: seconds not scored either side of each reference segment boundary,
-    ///   rounded to whole frames (0 scores everything).
+    /// - Parameters:
+    ///   - reference: Who really spoke when.
+    ///   - hypothesis: What a diarizer found.
+    ///   - collar: Seconds not scored either side of each reference segment boundary, rounded
+    ///     to whole frames (0 scores everything).
     public init(reference: [SpeakerSegment], hypothesis: [SpeakerSegment], collar: TimeInterval = 0.25) {
         // Bounded like segment times, so that a huge collar cannot overflow the frame count.
         let reach = collar.isFinite ? min(max(0, collar), 1e6) : 0

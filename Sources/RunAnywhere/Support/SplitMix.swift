@@ -2,7 +2,7 @@ import Foundation
 
 /// A small, fast, seeded random number generator (SplitMix64): HNSW graphs, benchmark data
 /// and the deterministic backend come out the same on every run.
-package struct SplitMix: Sendable {
+package struct SplitMix: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     package init(seed: UInt64) {
