@@ -98,7 +98,8 @@ struct ResemblyzerNetwork: Sendable {
         self.layers = layers
         linearWeights = try gguf.floats("linear.weight", dimensions: [Self.hidden, Self.hidden])
         linearBias = try gguf.floats("linear.bias", dimensions: [Self.hidden])
-        let all = melFilters + layers.flatMap { $0.inputWeights + $0.recurrentWeights + $0.bias } + linearWeights
+        let all =
+            melFilters + layers.flatMap { $0.inputWeights + $0.recurrentWeights + $0.bias } + linearWeights + linearBias
         guard all.allSatisfy(\.isFinite) else {
             throw SDKException(.modelCorrupted, "\(url.lastPathComponent) has weights that are not finite numbers")
         }
@@ -134,17 +135,18 @@ struct ResemblyzerNetwork: Sendable {
             for (vector, owner) in zip(vectors, owners) where owner == index {
                 for dimension in 0..<Self.hidden { sum[dimension] += vector[dimension] }
             }
-            return Self.unitLength(sum)
+            return VectorMath.normalized(sum)
         }
     }
 
     /// Louder to −30 dBFS if quieter; a silent clip stays silent.
+    ///
+    /// Resemblyzer normalizes a whole utterance; here each clip is one (the diarization
+    /// windows), so a quiet window is brought up on its own.
     static func normalizedVolume(_ samples: [Float]) -> [Float] {
-        guard !samples.isEmpty else { return samples }
-        let meanSquare = samples.reduce(Float(0)) { $0 + $1 * $1 } / Float(samples.count)
-        guard meanSquare > 0 else { return samples }
         // Resemblyzer measures int16 levels: rms·32767 against 32767, the same ratio.
-        let decibels = 10 * log10(meanSquare)
+        let decibels = AudioBuffer.decibels(rms: AudioBuffer.rms(samples[...]))
+        guard decibels.isFinite else { return samples }
         let change = targetDecibels - decibels
         guard change >= 0 else { return samples }
         let gain = Float(pow(10, Double(change) / 20))
@@ -281,7 +283,7 @@ struct ResemblyzerNetwork: Sendable {
             accumulate: true
         )
         return (0..<batch).map { b in
-            Self.unitLength(projected[(b * hidden)..<((b + 1) * hidden)].map { max(0, $0) })
+            VectorMath.normalized(projected[(b * hidden)..<((b + 1) * hidden)].map { max(0, $0) })
         }
     }
 
@@ -311,11 +313,6 @@ struct ResemblyzerNetwork: Sendable {
 
     @inline(__always)
     private static func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
-
-    static func unitLength(_ vector: [Float]) -> [Float] {
-        let norm = vector.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? vector.map { $0 / norm } : vector
-    }
 
     /// C (rows × columns) = A (rows × inner) · B, where B is [inner × columns] or, with
     /// `transposeB`, stored as [columns × inner]; row-major; `accumulate` adds to C.

@@ -99,10 +99,13 @@ public struct DeterministicBackend: BackendModule {
     /// Text past 65,535 UTF-8 bytes is cut at the last whole character before that, and a
     /// `sampleRate` outside 8–384 kHz is brought into that range.
     ///
-    /// `voice` (0 to 3) picks the speaker: the tone's pitch (1, 1.5, 2.25 or 3.4 kHz), which
-    /// the deterministic speaker encoder tells apart, so diarization can be tested too.
+    /// `voice` (0 to 3) picks the speaker: the tone's pitch (1, 1.5, 2.25 or 3.4 kHz, at most
+    /// a quarter of `sampleRate` so the code still decodes), which the deterministic speaker
+    /// encoder tells apart, so diarization can be tested too.
     public static func speech(for text: String, sampleRate: Int = 16_000, voice: Int = 0) -> AudioBuffer {
-        SpeechCode.encode(text, sampleRate: sampleRate, carrier: DeterministicSpeakerEncoder.pitch(voice: voice))
+        let rate = min(max(sampleRate, 8_000), 384_000)
+        let carrier = min(DeterministicSpeakerEncoder.pitch(voice: voice), Double(rate) / 4)
+        return SpeechCode.encode(text, sampleRate: rate, carrier: carrier)
     }
 
     /// Offers LLM, STT, TTS, VAD, embedding, reranking and speaker-embedding services for models of

@@ -38,8 +38,8 @@ struct DeterministicSpeakerEncoder: SpeakerEmbeddingService {
         let pitch = Double(crossings) / 2 / (Double(voiced) / Double(sampleRate))
         // Bins every sixth of an octave from 500 Hz; a bump a fifth of an octave wide.
         let octave = log2(max(pitch, 1) / 500)
-        let bump = (0..<dimension).map { bin in Float(exp(-pow(octave - Double(bin) / 6, 2) / (2 * 0.2 * 0.2))) }
-        let norm = bump.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? bump.map { $0 / norm } : bump
+        return VectorMath.normalized(
+            (0..<dimension).map { bin in Float(exp(-pow(octave - Double(bin) / 6, 2) / (2 * 0.2 * 0.2))) }
+        )
     }
 }

@@ -15,6 +15,18 @@ struct ModelRegistryTests {
 
     /// A minimal valid GGUF v3: one metadata string, one 64-value F32 tensor.
     static func tinyGGUF(tensorBytes: Int = 256) -> Data {
+        gguf(tensorBytes: tensorBytes)
+    }
+
+    /// A GGUF v3 with one metadata string and the tensor "t" as described, for hostile headers.
+    static func gguf(
+        tensorCount: UInt64 = 1,
+        dimensions: [UInt64] = [64],
+        type: UInt32 = 0,
+        offset: UInt64 = 0,
+        alignment: UInt32? = nil,
+        tensorBytes: Int = 256
+    ) -> Data {
         var d = Data()
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
         func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
@@ -24,20 +36,27 @@ struct ModelRegistryTests {
         }
         d.append(contentsOf: Array("GGUF".utf8))
         u32(3)
-        u64(1)
-        u64(2)
+        u64(tensorCount)
+        u64(alignment == nil ? 2 : 3)
         str("general.architecture")
         u32(8)
         str("tiny")
         str("tiny.context_length")
         u32(4)
         u32(512)
+        if let alignment {
+            str("general.alignment")
+            u32(4)
+            u32(alignment)
+        }
         str("t")
-        u32(1)
-        u64(64)
-        u32(0)
-        u64(0)
-        while d.count % 32 != 0 { d.append(0) }
+        u32(UInt32(dimensions.count))
+        for dimension in dimensions { u64(dimension) }
+        u32(type)
+        u64(offset)
+        // Data starts where the reader expects it (hostile alignments are refused before that).
+        let padding = alignment.flatMap { [32, 64].contains($0) ? Int($0) : nil } ?? 32
+        while d.count % padding != 0 { d.append(0) }
         d.append(Data(repeating: 1, count: tensorBytes))
         return d
     }
@@ -71,6 +90,34 @@ struct ModelRegistryTests {
                 _ = try GGUFFile(contentsOf: file)
                 Issue.record("accepted \(file.lastPathComponent)")
             } catch { #expect(error.code == .modelCorrupted) }
+        }
+    }
+
+    @Test("A hostile GGUF header (huge offsets, sizes, counts or alignment) is a typed error, never a crash")
+    func hostileGGUFHeaders() throws {
+        let hostile: [(String, Data)] = [
+            ("offset near 2^64", Self.gguf(dimensions: [1], offset: UInt64.max - 4)),
+            ("unknown type, offset near 2^64", Self.gguf(type: 99, offset: UInt64.max)),
+            ("2^63 elements", Self.gguf(dimensions: [2_147_483_647, 2_147_483_647, 2])),
+            ("elements overflowing 64 bits", Self.gguf(dimensions: [2_147_483_647, 2_147_483_647, 2_147_483_647])),
+            ("2^64 - 1 tensors", Self.gguf(tensorCount: UInt64.max)),
+            ("more tensors than bytes", Self.gguf(tensorCount: 1_000)),
+            ("alignment 3", Self.gguf(alignment: 3)),
+            ("alignment 2^31", Self.gguf(alignment: 1 << 31)),
+            ("alignment 0", Self.gguf(alignment: 0)),
+        ]
+        for (name, data) in hostile {
+            let file = try writeFile(data, named: "hostile.gguf")
+            let error = #expect(throws: SDKException.self, "\(name)") { try GGUFFile(contentsOf: file) }
+            #expect(error?.code == .modelCorrupted, "\(name): \(String(describing: error))")
+        }
+        // A sound file with its own alignment reads, and its tensor comes back by name and shape only.
+        let file = try writeFile(Self.gguf(alignment: 64), named: "aligned.gguf")
+        let header = try GGUFFile(contentsOf: file)
+        #expect(try header.floats("t", dimensions: [64]).count == 64)
+        for (name, dimensions) in [("t", [32, 2]), ("missing", [64])] {
+            let error = #expect(throws: SDKException.self) { try header.floats(name, dimensions: dimensions) }
+            #expect(error?.code == .modelCorrupted)
         }
     }
 

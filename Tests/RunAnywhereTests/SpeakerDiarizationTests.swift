@@ -71,6 +71,31 @@ struct SpeakerDiarizationTests {
         #expect(segments.first == SpeakerSegment(speaker: 0, start: 0, end: 0.3))
     }
 
+    @Test("A change of speaker inside one stretch of speech falls in its quietest moment near the midpoint")
+    func boundaryInPause() {
+        // 20 ms levels: loud, with a dip at 1.10 s and a deeper one far away at 0.2 s.
+        var levels = [Float](repeating: -20, count: 150)
+        levels[55] = -50
+        levels[10] = -90
+        #expect(abs(DiarizationCapability.quietest(near: 1.2, within: 0.5...2.0, levels: levels) - 1.1) < 1e-9)
+        // The search stays inside the range, and without levels the midpoint stands.
+        #expect(DiarizationCapability.quietest(near: 1.2, within: 1.15...2.0, levels: levels) >= 1.15)
+        #expect(DiarizationCapability.quietest(near: 1.2, within: 0.5...2.0, levels: []) == 1.2)
+    }
+
+    @Test("Clustering ignores weights that do not fit the vectors, and a window barely past another is merged into it")
+    func robustHelpers() {
+        let vectors: [[Float]] = [[1, 0], [0, 1], [1, 0]]
+        for weights in [[1.0], [1, -1, 1], [1, .nan, 1]] {
+            #expect(
+                SpeakerClustering.cluster(vectors, weights: weights, count: 2, threshold: 0.5, maximum: 8) == [0, 1, 0]
+            )
+        }
+        let windows = DiarizationCapability.windows(in: [SpeechSegment(start: 0, end: 1.61)], length: 1.6)
+        #expect(windows == [DiarizationCapability.Window(start: 0, end: 1.61)])
+        #expect(DiarizationCapability.windows(in: [SpeechSegment(start: 0, end: 3)], length: 0).isEmpty)
+    }
+
     @Test("Three voices in a conversation are found, numbered by first appearance and dated within 0.2 s")
     func diarizesConversation() async throws {
         let (audio, truth) = Self.conversation(Self.turns)
@@ -139,8 +164,11 @@ struct SpeakerDiarizationTests {
                 try await sdk.diarize(AudioBuffer(samples: [0, .nan, 0], sampleRate: 16_000))
             }
             #expect(nan?.code == .invalidAudio)
-            // Silence has no speakers.
+            // Silence has no speakers; speech too short to tell voices apart is one speaker.
             #expect(try await sdk.diarize(.silence(duration: 2, sampleRate: 16_000)).isEmpty)
+            let short = Self.conversation([(0, "Hi"), (1, "Yo")], gap: 1)
+            let shortSegments = try await sdk.diarize(short.audio)
+            #expect(!shortSegments.isEmpty && shortSegments.allSatisfy { $0.speaker == 0 }, "\(shortSegments)")
             // The encoder is still there after all that.
             #expect(await sdk.currentDiarizationModel?.id == DeterministicModels.speakerEncoder)
             #expect(try await sdk.diarize(audio).map(\.speaker) == [0, 1])

@@ -24,47 +24,9 @@ public protocol AudioInput: Sendable {
     func capturedChunks(duration: TimeInterval) -> AsyncThrowingStream<CapturedAudio, any Error>
 }
 
-/// A chunk of audio from an ``AudioInput`` and when it was captured.
-public struct CapturedAudio: Sendable {
-    /// The samples.
-    public var audio: AudioBuffer
-    /// When the chunk's last sample was captured.
-    public var end: ContinuousClock.Instant
-
-    /// A chunk whose last sample was captured at `end`.
-    public init(audio: AudioBuffer, end: ContinuousClock.Instant) {
-        self.audio = audio
-        self.end = end
-    }
-}
-
 extension AudioInput {
     /// Stamps each chunk of ``chunks(duration:)`` as it arrives.
     public func capturedChunks(duration: TimeInterval) -> AsyncThrowingStream<CapturedAudio, any Error> {
         chunks(duration: duration).mapped { CapturedAudio(audio: $0, end: .now) }
-    }
-}
-
-extension AsyncThrowingStream where Failure == any Error {
-    /// This stream with `transform` applied to each element; ending the iteration of the
-    /// result ends this one.
-    package func mapped<T: Sendable>(
-        _ transform: @escaping @Sendable (Element) -> T
-    ) -> AsyncThrowingStream<T, any Error>
-    where Element: Sendable {
-        let source = self
-        return AsyncThrowingStream<T, any Error> { continuation in
-            let task = Task {
-                do {
-                    for try await element in source {
-                        continuation.yield(transform(element))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 }

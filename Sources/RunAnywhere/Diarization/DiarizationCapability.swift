@@ -15,6 +15,13 @@ actor DiarizationCapability {
     /// Speech shorter than this is not embedded (a vector of a syllable says little about
     /// the voice): it goes to the speaker talking nearest to it in time.
     static let shortestWindow: TimeInterval = 0.5
+    /// Windows embedded per call to the encoder: memory stays bounded however long the
+    /// recording (each window costs the Resemblyzer encoder about 1 MB while it runs).
+    static let batchSize = 64
+    /// How far a change of speaker inside one stretch of speech may move, either side of the
+    /// midpoint between the two windows' centres, to the quietest moment: people change turns
+    /// in pauses, not mid-word.
+    static let boundarySearch: TimeInterval = 0.3
 
     init(services: ServiceRegistry, registry: ModelRegistry, vad: VADCapability, events: EventBus) {
         self.services = services
@@ -63,26 +70,40 @@ actor DiarizationCapability {
         service: any SpeakerEmbeddingService,
         options: DiarizationOptions
     ) async throws(SDKException) -> [SpeakerSegment] {
-        let input = audio.speechInput(sampleRate: service.sampleRate)
-        let windows = Self.windows(in: speech, length: service.windowDuration)
-        guard !windows.isEmpty else { return [] }
-        let rate = Double(service.sampleRate)
-        let clips = windows.map { window in
-            let from = max(0, min(input.samples.count, Int(window.start * rate)))
-            let to = max(from, min(input.samples.count, Int(window.end * rate)))
-            return Array(input.samples[from..<to])
-        }
-        let vectors: [[Float]]
-        do {
-            vectors = try await service.embed(clips)
-        } catch {
-            throw SDKException.wrap(error, as: .backendError, "The speaker encoder failed")
-        }
-        guard vectors.count == clips.count, vectors.allSatisfy({ $0.count == service.dimension }) else {
+        // The encoder is a plugin: its window and rate are checked before they drive any loop.
+        guard service.windowDuration.isFinite, (0.1...30).contains(service.windowDuration),
+            (8_000...96_000).contains(service.sampleRate), service.dimension > 0
+        else {
             throw SDKException(
                 .backendError,
-                "The speaker encoder returned \(vectors.count) vectors for \(clips.count) windows"
+                "The speaker encoder reports a window of \(service.windowDuration) s at \(service.sampleRate) Hz"
             )
+        }
+        let input = audio.speechInput(sampleRate: service.sampleRate)
+        let windows = Self.windows(in: speech, length: service.windowDuration)
+        // Speech too short to tell voices apart is still someone's: one speaker.
+        guard !windows.isEmpty else { return speech.map { SpeakerSegment(speaker: 0, start: $0.start, end: $0.end) } }
+        var vectors: [[Float]] = []
+        for first in stride(from: 0, to: windows.count, by: Self.batchSize) {
+            if Task.isCancelled { throw SDKException(.transcriptionCancelled, "Diarization was cancelled") }
+            let batch = windows[first..<min(windows.count, first + Self.batchSize)]
+            let clips = batch.map { input.slice(from: $0.start, to: $0.end).samples }
+            let embedded: [[Float]]
+            do {
+                embedded = try await service.embed(clips)
+            } catch {
+                throw SDKException.wrap(error, as: .backendError, "The speaker encoder failed")
+            }
+            guard embedded.count == clips.count,
+                embedded.allSatisfy({ $0.count == service.dimension && $0.allSatisfy(\.isFinite) })
+            else {
+                throw SDKException(
+                    .backendError,
+                    "The speaker encoder returned \(embedded.count) vectors for \(clips.count) windows, "
+                        + "not all of \(service.dimension) finite numbers"
+                )
+            }
+            vectors += embedded
         }
         let labels = SpeakerClustering.cluster(
             vectors,
@@ -91,7 +112,7 @@ actor DiarizationCapability {
             threshold: options.similarityThreshold,
             maximum: options.maximumSpeakers
         )
-        return Self.segments(speech: speech, windows: windows, labels: labels)
+        return Self.segments(speech: speech, windows: windows, labels: labels, levels: input.frameLevels())
     }
 
     /// A window of speech to embed.
@@ -103,9 +124,11 @@ actor DiarizationCapability {
     }
 
     /// Windows of `length` seconds every half length over each stretch of speech at least
-    /// ``shortestWindow`` long, the last one ending with the stretch; a stretch shorter
-    /// than `length` is one window.
+    /// ``shortestWindow`` long, the last one ending with the stretch (unless it would nearly
+    /// repeat the one before, which would count that audio twice); a stretch shorter than
+    /// `length` is one window.
     static func windows(in speech: [SpeechSegment], length: TimeInterval) -> [Window] {
+        guard length > 0 else { return [] }
         var windows: [Window] = []
         for segment in speech where segment.duration >= shortestWindow {
             guard segment.duration > length else {
@@ -117,14 +140,26 @@ actor DiarizationCapability {
                 windows.append(Window(start: start, end: start + length))
                 start += length / 2
             }
-            windows.append(Window(start: segment.end - length, end: segment.end))
+            let last = segment.end - length
+            if let previous = windows.last?.start, last - previous < length / 4 {
+                windows[windows.count - 1] = Window(start: previous, end: segment.end)
+            } else {
+                windows.append(Window(start: last, end: segment.end))
+            }
         }
         return windows
     }
 
-    /// Each stretch of speech split where the nearest window changes speaker; stretches
-    /// with no window of their own take the speaker of the nearest window.
-    static func segments(speech: [SpeechSegment], windows: [Window], labels: [Int]) -> [SpeakerSegment] {
+    /// Each stretch of speech split where the nearest window changes speaker, at the
+    /// quietest moment near the midpoint between the two windows' centres (`levels`: dBFS
+    /// per 20 ms frame of the recording, if known); stretches with no window of their own
+    /// take the speaker of the nearest window.
+    static func segments(
+        speech: [SpeechSegment],
+        windows: [Window],
+        labels: [Int],
+        levels: [Float] = []
+    ) -> [SpeakerSegment] {
         guard !windows.isEmpty else { return [] }
         func nearest(_ time: TimeInterval, among indices: some Sequence<Int>) -> Int? {
             indices.min { abs(windows[$0].centre - time) < abs(windows[$1].centre - time) }
@@ -141,16 +176,36 @@ actor DiarizationCapability {
             var start = segment.start
             var speaker = labels[own[0]]
             for (previous, next) in zip(own, own.dropFirst()) where labels[next] != speaker {
-                let boundary = (windows[previous].centre + windows[next].centre) / 2
+                let boundary = quietest(
+                    near: (windows[previous].centre + windows[next].centre) / 2,
+                    within: max(start, windows[previous].centre)...windows[next].centre,
+                    levels: levels
+                )
                 result.append(SpeakerSegment(speaker: speaker, start: start, end: boundary))
                 start = boundary
                 speaker = labels[next]
             }
             result.append(SpeakerSegment(speaker: speaker, start: start, end: segment.end))
         }
-        // Speakers by first appearance in time, which the windows' order already is.
+        // Speakers by first appearance in time.
         let order = SpeakerClustering.firstAppearanceOrder(result.map(\.speaker))
         for index in result.indices { result[index].speaker = order[index] }
         return result
+    }
+
+    /// The start of the quietest 20 ms frame within ``boundarySearch`` of `time` and inside
+    /// `range`; `time` itself without levels.
+    static func quietest(
+        near time: TimeInterval,
+        within range: ClosedRange<TimeInterval>,
+        levels: [Float]
+    ) -> TimeInterval {
+        let frame = 0.02
+        let from = max(0, Int((max(range.lowerBound, time - boundarySearch) / frame).rounded(.up)))
+        let to = min(levels.count - 1, Int((min(range.upperBound, time + boundarySearch) / frame).rounded(.down)))
+        guard from <= to else { return time }
+        var best = from
+        for index in from...to where levels[index] < levels[best] { best = index }
+        return Double(best) * frame
     }
 }

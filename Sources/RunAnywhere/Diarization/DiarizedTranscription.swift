@@ -22,41 +22,49 @@ enum DiarizedTranscription {
             return try await stt.transcribe(audio, options: options)
         }
         try options.validate()
+        // The audio and the engines first: bad input or a missing model fails before any work.
+        try STTCapability.validate(audio)
+        _ = try await stt.loadedService()
         let started = ContinuousClock.now
         let input = audio.speechInput()
-        // The engines first: a missing model fails before any work.
-        _ = try await stt.loadedService()
-        let speakers = try await diarization.diarize(input, options: diarizationOptions)
+        let turns = turns(try await diarization.diarize(input, options: diarizationOptions))
         var turnOptions = options
         turnOptions.diarization = nil
         turnOptions.enableTimestamps = true
-        var segments: [STTSegment] = []
-        var texts: [String] = []
-        var language: String?
-        var modelId = ""
-        for turn in turns(speakers) {
-            let from = max(0, turn.start - margin)
-            let to = min(input.duration, turn.end + margin)
-            let clip = input.slice(from: from, to: to)
+        var transcripts = [STTOutput?](repeating: nil, count: turns.count)
+        // The longest turn first: without a given language, a multilingual model detects it
+        // there, where it has the most to go on, and every other turn uses it.
+        let order = turns.indices.sorted { turns[$0].duration > turns[$1].duration }
+        for index in order {
+            let clip = input.slice(from: clipStart(index, of: turns), to: clipEnd(index, of: turns, in: input.duration))
             guard clip.duration >= STTCapability.minimumDuration else { continue }
             let output = try await stt.transcribe(clip, options: turnOptions)
+            if turnOptions.language == nil, let detected = output.language { turnOptions.language = detected }
+            transcripts[index] = output
+        }
+        var segments: [STTSegment] = []
+        var texts: [String] = []
+        var modelId = ""
+        for (index, output) in transcripts.enumerated() {
+            guard let output else { continue }
             modelId = output.modelId
-            language = language ?? output.language
             let text = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { continue }
             texts.append(text)
+            let from = clipStart(index, of: turns)
             let pieces =
                 output.segments.isEmpty
-                ? [STTSegment(text: text, start: 0, end: clip.duration, confidence: output.confidence)]
+                ? [STTSegment(text: text, start: 0, end: output.audioDuration, confidence: output.confidence)]
                 : output.segments
             for piece in pieces {
                 var segment = piece
                 segment.start += from
                 segment.end += from
-                segment.speaker = turn.speaker
+                segment.speaker = turns[index].speaker
                 segments.append(segment)
             }
         }
+        let language = turnOptions.language
         if modelId.isEmpty { modelId = await stt.currentModel?.id ?? "" }
         return STTOutput(
             text: texts.joined(separator: " "),
@@ -67,6 +75,19 @@ enum DiarizedTranscription {
             audioDuration: input.duration,
             processingTimeMs: started.duration(to: .now).milliseconds
         )
+    }
+
+    /// Where the audio of turn `index` starts: ``margin`` before it, but never inside the
+    /// turn before (its last word would be heard twice, under two speakers).
+    static func clipStart(_ index: Int, of turns: [SpeakerSegment]) -> TimeInterval {
+        let earliest = index > 0 ? turns[index - 1].end : 0
+        return max(0, min(turns[index].start, max(earliest, turns[index].start - margin)))
+    }
+
+    /// Where the audio of turn `index` ends: ``margin`` after it, but never inside the next.
+    static func clipEnd(_ index: Int, of turns: [SpeakerSegment], in duration: TimeInterval) -> TimeInterval {
+        let latest = index + 1 < turns.count ? turns[index + 1].start : duration
+        return min(duration, max(turns[index].end, min(latest, turns[index].end + margin)))
     }
 
     /// Stretches of one speaker joined into turns across short pauses.

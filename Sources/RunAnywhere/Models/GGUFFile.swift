@@ -6,10 +6,13 @@ import Foundation
 /// a wrong magic, an unsupported version, a header that runs past the end of the file,
 /// or tensor data that the file is too short to hold (a truncated download). It also
 /// yields the metadata the registry keeps (architecture, context length, chat template),
-/// and, for the networks the SDK runs itself, F32 tensors by name (``floats(_:)``).
+/// and, for the networks the SDK runs itself, F32 tensors by name (``floats(_:dimensions:)``).
+///
+/// No header, however hostile, can make it trap or allocate without bound: sizes and
+/// offsets are computed with overflow checks and the tensor count is bounded by the file.
 package struct GGUFFile: Sendable {
     /// Where a tensor is and what it holds.
-    package struct Tensor: Sendable, Equatable {
+    package struct Tensor: Sendable {
         package var name: String
         /// Dimensions, fastest-varying first (ggml's `ne`).
         package var dimensions: [Int]
@@ -17,8 +20,15 @@ package struct GGUFFile: Sendable {
         package var type: UInt32
         /// Offset from the start of the tensor data.
         package var offset: UInt64
-        package var elements: Int { dimensions.reduce(1, *) }
+        /// Values in the tensor (checked against overflow when the header was read).
+        package var elements: UInt64
     }
+
+    /// More tensors than any model has; a header claiming more is malformed.
+    static let maximumTensorCount: UInt64 = 1 << 20
+    /// The smallest tensor entry: an empty name's length, a dimension count, one dimension,
+    /// the type and the offset.
+    static let smallestTensorEntry: UInt64 = 8 + 4 + 8 + 4 + 8
 
     static let magic: [UInt8] = Array("GGUF".utf8)
 
@@ -52,14 +62,7 @@ package struct GGUFFile: Sendable {
             }
         }
         package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-        package var doubleValue: Double? {
-            switch self {
-            case .float(let v): v
-            case .int(let v): Double(v)
-            case .uint(let v): Double(v)
-            default: nil
-            }
-        }
+
     }
 
     package var architecture: String? { metadata["general.architecture"]?.stringValue }
@@ -99,6 +102,11 @@ package struct GGUFFile: Sendable {
                 )
             }
             tensorCount = try reader.u64()
+            guard tensorCount <= Self.maximumTensorCount,
+                tensorCount <= UInt64(data.count) / Self.smallestTensorEntry
+            else {
+                throw Reader.Failure.malformed("\(tensorCount) tensors")
+            }
             let kvCount = try reader.u64()
             var metadata: [String: MetadataValue] = [:]
             var alignment: UInt64 = 32
@@ -107,7 +115,13 @@ package struct GGUFFile: Sendable {
                 let type = try reader.u32()
                 if let value = try reader.value(type: type) {
                     metadata[key] = value
-                    if key == "general.alignment", let a = value.intValue, a > 0 { alignment = UInt64(a) }
+                    if key == "general.alignment", let a = value.intValue {
+                        // ggml requires a power of two; anything else (or a huge one) is malformed.
+                        guard a > 0, a <= 1 << 20, a & (a - 1) == 0 else {
+                            throw Reader.Failure.malformed("alignment \(a)")
+                        }
+                        alignment = UInt64(a)
+                    }
                 }
             }
             var dataEnd: UInt64 = 0
@@ -120,19 +134,37 @@ package struct GGUFFile: Sendable {
                 var dimensions: [Int] = []
                 for _ in 0..<dims {
                     let size = try reader.u64()
-                    guard size <= UInt64(Int32.max) else { throw Reader.Failure.malformed("tensor \(name) of \(size)") }
+                    let (product, overflow) = elements.multipliedReportingOverflow(by: size)
+                    guard size <= UInt64(Int32.max), !overflow else {
+                        throw Reader.Failure.malformed("tensor \(name) of \(size) × \(elements)")
+                    }
                     dimensions.append(Int(size))
-                    elements = elements &* size
+                    elements = product
+                }
+                // No file holds 2^56 values; refusing more keeps every size below exact.
+                guard elements <= 1 << 56 else {
+                    throw Reader.Failure.malformed("tensor \(name) of \(elements) values")
                 }
                 let type = try reader.u32()
                 let offset = try reader.u64()
-                let (size, overflow) = (Self.byteSize(type: type, elements: elements) ?? 0).addingReportingOverflow(
+                let (end, overflow) = (Self.byteSize(type: type, elements: elements) ?? 0).addingReportingOverflow(
                     offset
                 )
-                guard !overflow else { throw Reader.Failure.malformed("tensor \(name) past any file") }
-                dataEnd = max(dataEnd, size)
-                tensors.append(Tensor(name: name, dimensions: dimensions, type: type, offset: offset))
+                // Beyond the file (or the address space) it cannot be: no need to add further.
+                guard !overflow, end <= UInt64(data.count) else {
+                    throw SDKException(
+                        .modelCorrupted,
+                        "\(url.lastPathComponent) is truncated or damaged: tensor \(name) would end at byte \(end) "
+                            + "of its data, past the end of the \(data.count)-byte file",
+                        recovery: "Download or copy the model again"
+                    )
+                }
+                dataEnd = max(dataEnd, end)
+                tensors.append(
+                    Tensor(name: name, dimensions: dimensions, type: type, offset: offset, elements: elements)
+                )
             }
+            // Both terms are below the file's size (itself below 2^63), so neither sum overflows.
             let dataStart = (UInt64(reader.offset) + alignment - 1) / alignment * alignment
             self.dataStart = dataStart
             self.tensors = tensors
@@ -174,7 +206,7 @@ package struct GGUFFile: Sendable {
             )
         }
         let start = Int(dataStart + tensor.offset)
-        let count = tensor.elements
+        let count = Int(tensor.elements)
         // The header check (requiredSize <= fileSize) guarantees the bytes are there.
         return data.withUnsafeBytes { raw in
             (0..<count).map { index in
@@ -190,6 +222,8 @@ package struct GGUFFile: Sendable {
     /// Bytes taken by `elements` values of a ggml type, for the types whose block layout
     /// is fixed (ggml.h `enum ggml_type`); `nil` for types this reader does not know.
     static func byteSize(type: UInt32, elements: UInt64) -> UInt64? {
+        // A count this large is no tensor in any file; refusing it keeps the arithmetic below exact.
+        guard elements <= 1 << 56 else { return nil }
         let layout: (block: UInt64, bytes: UInt64)? =
             switch type {
             case 0: (1, 4)  // F32

@@ -25,9 +25,15 @@ public struct STTOptions: Sendable, Codable, Equatable {
     /// its segments carry ``STTSegment/speaker``. Needs a speaker encoder
     /// (``RunAnywhereSDK/loadDiarizationModel(_:)``); `nil` does not diarize. Whole
     /// recordings only: streaming ignores it.
+    ///
+    /// Only what the VAD hears as speech is transcribed (the loaded VAD model, or the energy
+    /// detector), and finding it resets a live VAD stream, as ``RunAnywhereSDK/diarize(_:options:)`` does.
     public var diarization: DiarizationOptions?
 
     /// Creates options; every parameter has a sensible default.
+    ///
+    /// `diarize` labels the segments with speakers (``diarization``); giving `speakerCount`
+    /// diarizes too, with that many speakers.
     public init(
         language: String? = nil,
         translate: Bool = false,

@@ -1,0 +1,15 @@
+import Foundation
+
+/// A chunk of audio from an ``AudioInput`` and when it was captured.
+public struct CapturedAudio: Sendable {
+    /// The samples.
+    public var audio: AudioBuffer
+    /// When the chunk's last sample was captured.
+    public var end: ContinuousClock.Instant
+
+    /// A chunk whose last sample was captured at `end`.
+    public init(audio: AudioBuffer, end: ContinuousClock.Instant) {
+        self.audio = audio
+        self.end = end
+    }
+}

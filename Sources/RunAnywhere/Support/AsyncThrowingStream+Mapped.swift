@@ -1,0 +1,25 @@
+import Foundation
+
+extension AsyncThrowingStream where Failure == any Error {
+    /// This stream with `transform` applied to each element; ending the iteration of the
+    /// result ends this one.
+    package func mapped<T: Sendable>(
+        _ transform: @escaping @Sendable (Element) -> T
+    ) -> AsyncThrowingStream<T, any Error>
+    where Element: Sendable {
+        let source = self
+        return AsyncThrowingStream<T, any Error> { continuation in
+            let task = Task {
+                do {
+                    for try await element in source {
+                        continuation.yield(transform(element))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
