@@ -129,14 +129,11 @@ struct ResemblyzerNetwork: Sendable {
                 owners.append(index)
             }
         }
-        let vectors = forward(partials)
-        return clips.indices.map { index in
-            var sum = [Float](repeating: 0, count: Self.hidden)
-            for (vector, owner) in zip(vectors, owners) where owner == index {
-                for dimension in 0..<Self.hidden { sum[dimension] += vector[dimension] }
-            }
-            return VectorMath.normalized(sum)
+        var sums = [[Float]](repeating: [Float](repeating: 0, count: Self.hidden), count: clips.count)
+        for (vector, owner) in zip(forward(partials), owners) {
+            for dimension in 0..<Self.hidden { sums[owner][dimension] += vector[dimension] }
         }
+        return sums.map(VectorMath.normalized)
     }
 
     /// Louder to −30 dBFS if quieter; a silent clip stays silent.

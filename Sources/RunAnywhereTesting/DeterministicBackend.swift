@@ -103,9 +103,7 @@ public struct DeterministicBackend: BackendModule {
     /// a quarter of `sampleRate` so the code still decodes), which the deterministic speaker
     /// encoder tells apart, so diarization can be tested too.
     public static func speech(for text: String, sampleRate: Int = 16_000, voice: Int = 0) -> AudioBuffer {
-        let rate = min(max(sampleRate, 8_000), 384_000)
-        let carrier = min(DeterministicSpeakerEncoder.pitch(voice: voice), Double(rate) / 4)
-        return SpeechCode.encode(text, sampleRate: rate, carrier: carrier)
+        SpeechCode.encode(text, sampleRate: sampleRate, carrier: DeterministicSpeakerEncoder.pitch(voice: voice))
     }
 
     /// Offers LLM, STT, TTS, VAD, embedding, reranking and speaker-embedding services for models of

@@ -21,8 +21,8 @@ enum SpeechCode {
     static let maximumBytes = Int(UInt16.max)
 
     /// The code of `text` at `sampleRate`, with ``padding`` of silence on both sides, on a
-    /// carrier of `carrier` Hz (the decoder reads levels only, so any carrier from 600 Hz to
-    /// a quarter of the rate decodes).
+    /// carrier of `carrier` Hz, at most a quarter of the rate (the decoder reads levels only,
+    /// so any carrier from 600 Hz to a quarter of the rate decodes).
     static func encode(
         _ text: String,
         sampleRate: Int,
@@ -30,6 +30,7 @@ enum SpeechCode {
         carrier: Double = carrierHz
     ) -> AudioBuffer {
         let sampleRate = min(max(sampleRate, 8_000), 384_000)
+        let carrier = min(carrier, Double(sampleRate) / 4)
         // Whole characters only, so a cut never leaves half a UTF-8 sequence.
         var payload: [UInt8] = []
         for character in text {

@@ -32,11 +32,12 @@ enum DiarizedTranscription {
         turnOptions.diarization = nil
         turnOptions.enableTimestamps = true
         var transcripts = [STTOutput?](repeating: nil, count: turns.count)
+        let starts = turns.indices.map { clipStart($0, of: turns) }
         // The longest turn first: without a given language, a multilingual model detects it
         // there, where it has the most to go on, and every other turn uses it.
         let order = turns.indices.sorted { turns[$0].duration > turns[$1].duration }
         for index in order {
-            let clip = input.slice(from: clipStart(index, of: turns), to: clipEnd(index, of: turns, in: input.duration))
+            let clip = input.slice(from: starts[index], to: clipEnd(index, of: turns, in: input.duration))
             guard clip.duration >= STTCapability.minimumDuration else { continue }
             let output = try await stt.transcribe(clip, options: turnOptions)
             if turnOptions.language == nil, let detected = output.language { turnOptions.language = detected }
@@ -51,7 +52,7 @@ enum DiarizedTranscription {
             let text = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { continue }
             texts.append(text)
-            let from = clipStart(index, of: turns)
+            let from = starts[index]
             let pieces =
                 output.segments.isEmpty
                 ? [STTSegment(text: text, start: 0, end: output.audioDuration, confidence: output.confidence)]
