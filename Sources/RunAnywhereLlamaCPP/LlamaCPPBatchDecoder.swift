@@ -151,12 +151,13 @@ final class LlamaCPPBatchDecoder: Sendable {
             }
             let active = slots.compactMap { $0 }
             guard !active.isEmpty else { continue }
-            let threads =
-                active.count == 1
-                ? active[0].job.request.threads.map(Int32.init) ?? engine.defaultThreads
-                : engine.defaultThreads
-            if llama_n_threads(context) != threads || llama_n_threads_batch(context) != threads {
-                llama_set_n_threads(context, threads, threads)
+            // llama.cpp computes steps of one token with `threads` and longer ones (a prompt
+            // chunk) with `promptThreads`.
+            let request = active.count == 1 ? active[0].job.request : nil
+            let threads = request?.threads.map(Int32.init) ?? engine.defaultThreads
+            let promptThreads = request?.promptThreads.map(Int32.init) ?? threads
+            if llama_n_threads(context) != threads || llama_n_threads_batch(context) != promptThreads {
+                llama_set_n_threads(context, threads, promptThreads)
             }
 
             // One token for every decoding slot first, then prompt chunks in what is left.

@@ -86,6 +86,9 @@ extension RealEngineTests {
                 await expectSDKError(.invalidInput) {
                     try await sdk.generate("Hi", options: LLMGenerationOptions(temperature: -1))
                 }
+                await expectSDKError(.invalidInput) {
+                    try await sdk.generate("Hi", options: LLMGenerationOptions(promptThreads: 0))
+                }
             }
         }
 

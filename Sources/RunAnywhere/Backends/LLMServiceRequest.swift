@@ -10,6 +10,8 @@ import Foundation
     public var sampling: SamplingParameters
     /// Decoding threads; `nil` keeps the setting the model was loaded with.
     public var threads: Int?
+    /// Threads that evaluate the prompt; `nil` uses ``threads``.
+    public var promptThreads: Int?
     /// Drop the oldest prompt tokens when the prompt does not fit, instead of failing.
     public var truncatePromptToFit: Bool
     /// Keep generating past end-of-sequence tokens (benchmarks).
@@ -30,6 +32,7 @@ import Foundation
         maxTokens: Int,
         sampling: SamplingParameters,
         threads: Int? = nil,
+        promptThreads: Int? = nil,
         truncatePromptToFit: Bool = false,
         ignoreEndOfSequence: Bool = false,
         reusePrefix: Bool = true,
@@ -40,6 +43,7 @@ import Foundation
         self.maxTokens = maxTokens
         self.sampling = sampling
         self.threads = threads
+        self.promptThreads = promptThreads
         self.truncatePromptToFit = truncatePromptToFit
         self.ignoreEndOfSequence = ignoreEndOfSequence
         self.reusePrefix = reusePrefix

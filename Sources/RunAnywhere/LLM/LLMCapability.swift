@@ -104,6 +104,7 @@ actor LLMCapability {
                 maxTokens: options.maxTokens,
                 sampling: options.sampling,
                 threads: options.threads,
+                promptThreads: options.promptThreads,
                 truncatePromptToFit: options.truncatePromptToFit,
                 ignoreEndOfSequence: options.ignoreEndOfSequence,
                 reusePrefix: options.reusePromptCache,

@@ -23,6 +23,11 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     public var systemPrompt: String?
     /// Decoding threads; `nil` keeps the model's setting.
     public var threads: Int?
+    /// Threads that evaluate the prompt; `nil` uses ``threads``. Evaluating a prompt is
+    /// compute-bound and nothing else may be running yet (a voice agent's speech synthesis
+    /// only starts once the first sentence is out), so it can take every core while the
+    /// token-by-token generation that overlaps other work keeps to ``threads``.
+    public var promptThreads: Int?
     /// Format the prompt with the model's chat template (as a user turn). Turn off to send
     /// the prompt to the model verbatim.
     public var applyChatTemplate: Bool
@@ -49,6 +54,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         stopSequences: [String] = [],
         systemPrompt: String? = nil,
         threads: Int? = nil,
+        promptThreads: Int? = nil,
         applyChatTemplate: Bool = true,
         truncatePromptToFit: Bool = false,
         ignoreEndOfSequence: Bool = false,
@@ -64,6 +70,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         self.stopSequences = stopSequences
         self.systemPrompt = systemPrompt
         self.threads = threads
+        self.promptThreads = promptThreads
         self.applyChatTemplate = applyChatTemplate
         self.truncatePromptToFit = truncatePromptToFit
         self.ignoreEndOfSequence = ignoreEndOfSequence
@@ -85,6 +92,11 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         }
         if let threads {
             guard (1...512).contains(threads) else { throw bad("threads must be in 1…512 (got \(threads))") }
+        }
+        if let promptThreads {
+            guard (1...512).contains(promptThreads) else {
+                throw bad("promptThreads must be in 1…512 (got \(promptThreads))")
+            }
         }
         guard !stopSequences.contains(where: \.isEmpty) else { throw bad("stop sequences must not be empty strings") }
         try grammar?.validate()

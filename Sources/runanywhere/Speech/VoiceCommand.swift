@@ -122,6 +122,11 @@ struct VoiceModelOptions: ParsableArguments {
     @Option(help: "System prompt.") var system = VoiceAgentConfiguration.defaultSystemPrompt
     @Option(name: .customLong("max-tokens"), help: "Longest reply, in tokens.") var maxTokens = 64
     @Option(name: .customLong("llm-threads"), help: "Threads for the LLM (the rest go to speech).") var llmThreads = 1
+    @Option(
+        name: .customLong("llm-prompt-threads"),
+        help: "Threads that evaluate the LLM's prompt, before any speech is synthesized (default: all cores)."
+    )
+    var llmPromptThreads = ProcessInfo.processInfo.activeProcessorCount
     @Option(name: .customLong("silence"), help: "Silence that ends a turn, in seconds.") var silence = 0.5
     @Flag(name: .customLong("no-barge-in"), help: "Let the agent finish speaking even when interrupted.")
     var noBargeIn = false
@@ -157,7 +162,8 @@ struct VoiceModelOptions: ParsableArguments {
                 maxTokens: maxTokens,
                 temperature: 0.3,
                 repetitionPenalty: 1.1,
-                threads: llmThreads
+                threads: llmThreads,
+                promptThreads: llmPromptThreads
             ),
             vad: vadConfiguration,
             bargeIn: !noBargeIn,
