@@ -63,16 +63,19 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     /// The instructions that open a conversation unless the configuration gives others.
     public static let defaultSystemPrompt = "You are a helpful voice assistant. Answer in one or two short sentences."
 
-    /// Short replies generated on one thread: the other core is left to speech synthesis,
-    /// which runs while the reply is still being generated, and to speech recognition. The
-    /// prompt is evaluated on every core, since the first sentence's audio waits for it and
-    /// nothing else runs at that moment (`bench voice`: a quarter less time to the first sentence).
+    /// Short replies on one thread: the other core is left to speech synthesis, which runs
+    /// while the reply is still being generated, and to speech recognition.
+    ///
+    /// The prompt stays on that one thread too. On an idle 2-core machine, evaluating it on
+    /// both cores (``LLMGenerationOptions/promptThreads``) brings the first sentence a quarter
+    /// sooner, but with one core busy elsewhere it made the first sentence more than twice as
+    /// late (`bench voice`): llama.cpp's threads wait for each other at every step, so a
+    /// thread that has to share its core holds up the other. Set it where the cores are free.
     public static let defaultGenerationOptions = LLMGenerationOptions(
         maxTokens: 64,
         temperature: 0.3,
         repetitionPenalty: 1.1,
-        threads: 1,
-        promptThreads: ProcessInfo.processInfo.activeProcessorCount
+        threads: 1
     )
 
     /// The agent's own voice-activity settings: speech counts after 0.2 s (a little sooner

@@ -124,9 +124,9 @@ struct VoiceModelOptions: ParsableArguments {
     @Option(name: .customLong("llm-threads"), help: "Threads for the LLM (the rest go to speech).") var llmThreads = 1
     @Option(
         name: .customLong("llm-prompt-threads"),
-        help: "Threads that evaluate the LLM's prompt, before any speech is synthesized (default: all cores)."
+        help: "Threads that evaluate the LLM's prompt, before any speech is synthesized (default: --llm-threads)."
     )
-    var llmPromptThreads = ProcessInfo.processInfo.activeProcessorCount
+    var llmPromptThreads: Int?
     @Option(name: .customLong("silence"), help: "Silence that ends a turn, in seconds.") var silence = 0.5
     @Flag(name: .customLong("no-barge-in"), help: "Let the agent finish speaking even when interrupted.")
     var noBargeIn = false
