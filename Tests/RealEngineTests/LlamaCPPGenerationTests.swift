@@ -25,6 +25,24 @@ extension RealEngineTests {
             }
         }
 
+        @Test("A prompt evaluated on two threads and a reply generated on one give the one-thread greedy reply")
+        func promptThreadsKeepTheReply() async throws {
+            try await withSDK { sdk in
+                try await sdk.loadModel(id)
+                var single = greedy
+                single.threads = 1
+                single.reusePromptCache = false
+                var split = single
+                split.promptThreads = 2
+                let question = "Explain in two sentences why the sky is blue."
+                let reference = try await sdk.generate(question, options: single)
+                let result = try await sdk.generate(question, options: split)
+                #expect(!reference.text.isEmpty)
+                #expect(result.text == reference.text)
+                #expect(result.promptTokens == reference.promptTokens)
+            }
+        }
+
         @Test("Concatenated stream tokens equal the non-streaming text")
         func streamMatchesGenerate() async throws {
             try await withSDK { sdk in
@@ -298,24 +316,6 @@ extension RealEngineTests {
                 let other = try await sdk.chat([.user("Say hello.")], options: greedy)
                 let otherFresh = try await sdk.chat([.user("Say hello.")], options: fresh)
                 #expect(other.text == otherFresh.text)
-            }
-        }
-
-        @Test("A prompt evaluated on two threads and a reply generated on one give the one-thread greedy reply")
-        func promptThreadsKeepTheReply() async throws {
-            try await withSDK { sdk in
-                try await sdk.loadModel(DefaultModels.llmId)
-                var single = greedy
-                single.threads = 1
-                single.reusePromptCache = false
-                var split = single
-                split.promptThreads = 2
-                let question = "Explain in two sentences why the sky is blue."
-                let reference = try await sdk.generate(question, options: single)
-                let result = try await sdk.generate(question, options: split)
-                #expect(!reference.text.isEmpty)
-                #expect(result.text == reference.text)
-                #expect(result.promptTokens == reference.promptTokens)
             }
         }
     }

@@ -23,10 +23,12 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     public var systemPrompt: String?
     /// Decoding threads; `nil` keeps the model's setting.
     public var threads: Int?
-    /// Threads that evaluate the prompt; `nil` uses ``threads``. Evaluating a prompt is
-    /// compute-bound and nothing else may be running yet (a voice agent's speech synthesis
-    /// only starts once the first sentence is out), so it can take every core while the
-    /// token-by-token generation that overlaps other work keeps to ``threads``.
+    /// Threads that evaluate the prompt; `nil` uses ``threads``. A prompt is evaluated
+    /// before the reply's first token, often while nothing else runs yet (a voice agent's
+    /// speech synthesis only starts once the first sentence is out), so it can take more
+    /// cores than the token-by-token generation that overlaps other work. Give it only cores
+    /// that are free: llama.cpp's threads wait for each other at every step, so one that
+    /// shares its core with another busy process slows them all.
     public var promptThreads: Int?
     /// Format the prompt with the model's chat template (as a user turn). Turn off to send
     /// the prompt to the model verbatim.
@@ -90,13 +92,8 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         guard repetitionPenalty.isFinite, repetitionPenalty > 0 else {
             throw bad("repetitionPenalty must be positive (got \(repetitionPenalty))")
         }
-        if let threads {
-            guard (1...512).contains(threads) else { throw bad("threads must be in 1…512 (got \(threads))") }
-        }
-        if let promptThreads {
-            guard (1...512).contains(promptThreads) else {
-                throw bad("promptThreads must be in 1…512 (got \(promptThreads))")
-            }
+        for (name, count) in [("threads", threads), ("promptThreads", promptThreads)] {
+            if let count, !(1...512).contains(count) { throw bad("\(name) must be in 1…512 (got \(count))") }
         }
         guard !stopSequences.contains(where: \.isEmpty) else { throw bad("stop sequences must not be empty strings") }
         try grammar?.validate()
