@@ -40,14 +40,15 @@ public enum WhisperCPP {
     ///
     /// whisper pads everything to a 30 s window (1500 frames, 50 per second); a short
     /// utterance needs only its own frames plus a margin, which makes the encoder several
-    /// times faster. Rounded up to a multiple of 64 so the sizes stay few; never below 768
-    /// (about 15 s). The floor was chosen on 459 real recordings (`bench stt --real`, one
-    /// greedy pass): 384 frames gave 6.7% word errors and single clips up to 1.7 s, 768 gave
-    /// 6.4% with none over 0.44 s, 1024 6.0% at 0.5 s typical, the full window 5.9% at 1 s.
+    /// times faster. Rounded up to a multiple of 64 so the sizes stay few; never below 640
+    /// (about 13 s). The floor was chosen on the 451 real recordings under 10 s of
+    /// `bench stt --real`, one greedy pass each: 384 frames gave 12.2% word errors and 3 clips
+    /// that looped, 512 gave 10.1% and 2 loops, 640 gave 7.7% and none, 768 7.9% and none
+    /// while taking a quarter longer (341 ms against 276 ms at the median).
     package static func audioContext(forSeconds seconds: Double) -> Int {
         let frames = Int((seconds * 50).rounded(.up)) + 128
         let rounded = (frames + 63) / 64 * 64
-        return min(1500, max(768, rounded))
+        return min(1500, max(640, rounded))
     }
 
     /// The most tokens one decoding window may produce: what a fast speaker says in the

@@ -47,4 +47,16 @@ struct WordErrorRateTests {
         #expect(set.referenceWords == 5)
         #expect(abs(set.rate - 0.2) < 1e-9)
     }
+
+    @Test("A looped transcript is recognised by a repeated phrase, a thrice-said word or a run of bare marks")
+    func repetition() {
+        #expect(TranscriptRepetition.repeatsPhrase("Front, right. Front, right."))
+        #expect(TranscriptRepetition.repeatsPhrase("5 5 5 5"))
+        #expect(TranscriptRepetition.repeatsPhrase("\" \" \" \" \""))
+        #expect(TranscriptRepetition.repeatsPhrase("Okay. ... - - -"))
+        #expect(!TranscriptRepetition.repeatsPhrase("Go forward 10 meters."))
+        #expect(!TranscriptRepetition.repeatsPhrase("Well, well. That is that."))
+        #expect(!TranscriptRepetition.repeatsPhrase("Wait... - okay."))
+        #expect(!TranscriptRepetition.repeatsPhrase(""))
+    }
 }

@@ -1,12 +1,23 @@
 import Foundation
 
 /// Finds a decoder that looped: a transcript that says a phrase twice in a row, as in
-/// "Front, right. Front, right.", or one word three times.
+/// "Front, right. Front, right.", one word three times, or a run of marks with no words.
 package enum TranscriptRepetition {
     /// Whether the words of `text` (normalized as ``WordErrorRate`` counts them) repeat a
-    /// phrase of two or more words back to back, or one word three times.
+    /// phrase of two or more words back to back, or one word three times; or whether `text`
+    /// has three pieces in a row without a letter or digit, such as `" " "`, a loop that
+    /// normalized words cannot show because it has none.
     package static func repeatsPhrase(_ text: String) -> Bool {
-        repeatsPhrase(words: WordErrorRate.words(text))
+        repeatsMarks(text) || repeatsPhrase(words: WordErrorRate.words(text))
+    }
+
+    private static func repeatsMarks(_ text: String) -> Bool {
+        var run = 0
+        for piece in text.split(whereSeparator: \.isWhitespace) {
+            run = piece.contains(where: { $0.isLetter || $0.isNumber }) ? 0 : run + 1
+            if run >= 3 { return true }
+        }
+        return false
     }
 
     package static func repeatsPhrase(words: [String]) -> Bool {
