@@ -5,8 +5,10 @@ import Foundation
 /// Used at import time to refuse what llama.cpp could not load, with a precise reason:
 /// a wrong magic, an unsupported version, a header that runs past the end of the file,
 /// or tensor data that the file is too short to hold (a truncated download). It also
-/// yields the metadata the registry keeps (architecture, context length, chat template),
-/// and, for the networks the SDK runs itself, F32 tensors by name (``floats(_:dimensions:)``).
+/// yields every metadata value with its exact type (the registry keeps the architecture,
+/// context length and chat template; LoRA checks an adapter's tensors against its model's),
+/// and, for the networks the SDK runs itself, F32 or F16 tensors by name
+/// (``floats(_:dimensions:)``). ``GGUFWriter`` writes what it reads.
 ///
 /// No header, however hostile, can make it trap or allocate without bound: sizes and
 /// offsets are computed with overflow checks and the tensor count is bounded by the file.
@@ -32,10 +34,16 @@ package struct GGUFFile: Sendable {
 
     static let magic: [UInt8] = Array("GGUF".utf8)
 
+    /// Nested arrays deeper than this are malformed (no real file nests at all), which also
+    /// bounds the reader's recursion.
+    static let maximumArrayDepth = 8
+
     let version: UInt32
     let tensorCount: UInt64
-    /// Scalar and string metadata; arrays are skipped.
-    package let metadata: [String: MetadataValue]
+    /// Every metadata value, by key.
+    package let metadata: [String: GGUFValue]
+    /// The metadata keys in file order.
+    package let metadataKeys: [String]
     /// Bytes the file must have to hold every tensor whose type size is known.
     let requiredSize: UInt64
     let fileSize: UInt64
@@ -46,24 +54,6 @@ package struct GGUFFile: Sendable {
     /// The file, mapped: tensors are read from it on demand.
     private let data: Data
     private let fileName: String
-
-    package enum MetadataValue: Sendable, Equatable {
-        case int(Int64)
-        case uint(UInt64)
-        case float(Double)
-        case bool(Bool)
-        case string(String)
-
-        package var intValue: Int? {
-            switch self {
-            case .int(let v): Int(exactly: v)
-            case .uint(let v): Int(exactly: v)
-            default: nil
-            }
-        }
-        package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-
-    }
 
     package var architecture: String? { metadata["general.architecture"]?.stringValue }
     var name: String? { metadata["general.name"]?.stringValue }
@@ -108,20 +98,19 @@ package struct GGUFFile: Sendable {
                 throw Reader.Failure.malformed("\(tensorCount) tensors")
             }
             let kvCount = try reader.u64()
-            var metadata: [String: MetadataValue] = [:]
+            var metadata: [String: GGUFValue] = [:]
+            var keys: [String] = []
             var alignment: UInt64 = 32
             for _ in 0..<kvCount {
                 let key = try reader.string()
-                let type = try reader.u32()
-                if let value = try reader.value(type: type) {
-                    metadata[key] = value
-                    if key == "general.alignment", let a = value.intValue {
-                        // ggml requires a power of two; anything else (or a huge one) is malformed.
-                        guard a > 0, a <= 1 << 20, a & (a - 1) == 0 else {
-                            throw Reader.Failure.malformed("alignment \(a)")
-                        }
-                        alignment = UInt64(a)
+                let value = try reader.value(kind: try reader.readKind(), depth: 0)
+                if metadata.updateValue(value, forKey: key) == nil { keys.append(key) }
+                if key == "general.alignment", let a = value.intValue {
+                    // ggml requires a power of two; anything else (or a huge one) is malformed.
+                    guard a > 0, a <= 1 << 20, a & (a - 1) == 0 else {
+                        throw Reader.Failure.malformed("alignment \(a)")
                     }
+                    alignment = UInt64(a)
                 }
             }
             var dataEnd: UInt64 = 0
@@ -171,6 +160,7 @@ package struct GGUFFile: Sendable {
             self.data = data
             self.fileName = url.lastPathComponent
             self.metadata = metadata
+            self.metadataKeys = keys
             self.fileSize = UInt64(data.count)
             self.requiredSize = dataStart + dataEnd
         } catch let error as SDKException {
@@ -191,7 +181,8 @@ package struct GGUFFile: Sendable {
         }
     }
 
-    /// The F32 tensor `name` with `dimensions` (fastest-varying first), as floats in file order.
+    /// The F32 or F16 tensor `name` with `dimensions` (fastest-varying first), as floats in
+    /// file order.
     ///
     /// Throws `.modelCorrupted` when the file lacks it or it has another type or shape: a
     /// network run by the SDK checks its weights before it computes anything with them.
@@ -199,17 +190,25 @@ package struct GGUFFile: Sendable {
         guard let tensor = tensors.first(where: { $0.name == name }) else {
             throw SDKException(.modelCorrupted, "\(fileName) has no tensor \(name)")
         }
-        guard tensor.type == 0, tensor.dimensions == dimensions else {
+        guard tensor.type <= 1, tensor.dimensions == dimensions else {
             throw SDKException(
                 .modelCorrupted,
-                "\(fileName): tensor \(name) is type \(tensor.type) of \(tensor.dimensions), not F32 of \(dimensions)"
+                "\(fileName): tensor \(name) is type \(tensor.type) of \(tensor.dimensions), "
+                    + "not F32 or F16 of \(dimensions)"
             )
         }
         let start = Int(dataStart + tensor.offset)
         let count = Int(tensor.elements)
         // The header check (requiredSize <= fileSize) guarantees the bytes are there.
         return data.withUnsafeBytes { raw in
-            (0..<count).map { index in
+            if tensor.type == 1 {
+                return (0..<count).map { index in
+                    HalfFloat.float(
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: start + 2 * index, as: UInt16.self))
+                    )
+                }
+            }
+            return (0..<count).map { index in
                 Float(
                     bitPattern: UInt32(
                         littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * index, as: UInt32.self)
@@ -296,42 +295,44 @@ package struct GGUFFile: Sendable {
             return String(decoding: try bytes(Int(length)), as: UTF8.self)
         }
 
-        /// Reads one metadata value of GGUF type `type`; arrays are skipped (nil).
-        mutating func value(type: UInt32) throws -> MetadataValue? {
-            switch type {
-            case 0: return .uint(UInt64(try integer(UInt8.self)))
-            case 1: return .int(Int64(try integer(Int8.self)))
-            case 2: return .uint(UInt64(try integer(UInt16.self)))
-            case 3: return .int(Int64(try integer(Int16.self)))
-            case 4: return .uint(UInt64(try integer(UInt32.self)))
-            case 5: return .int(Int64(try integer(Int32.self)))
-            case 6: return .float(Double(Float(bitPattern: try integer(UInt32.self))))
-            case 7: return .bool(try integer(UInt8.self) != 0)
-            case 8: return .string(try string())
-            case 9:
-                let elementType = try u32()
-                let count = try u64()
-                guard count < 1 << 32 else { throw Failure.malformed("array of \(count) items") }
-                if let width = Self.fixedWidth(elementType) {
-                    _ = try bytes(Int(count) * width)
-                } else {
-                    for _ in 0..<count { _ = try value(type: elementType) }
-                }
-                return nil
-            case 10: return .uint(try u64())
-            case 11: return .int(try integer(Int64.self))
-            case 12: return .float(Double(bitPattern: try u64()))
-            default: throw Failure.malformed("unknown metadata type \(type)")
+        mutating func readKind() throws -> GGUFValue.Kind {
+            let code = try u32()
+            guard let kind = GGUFValue.Kind(rawValue: code) else {
+                throw Failure.malformed("unknown metadata type \(code)")
             }
+            return kind
         }
 
-        static func fixedWidth(_ type: UInt32) -> Int? {
-            switch type {
-            case 0, 1, 7: 1
-            case 2, 3: 2
-            case 4, 5, 6: 4
-            case 10, 11, 12: 8
-            default: nil
+        /// Reads one metadata value of `kind`; `depth` counts the arrays it sits in.
+        mutating func value(kind: GGUFValue.Kind, depth: Int) throws -> GGUFValue {
+            switch kind {
+            case .uint8: return .uint8(try integer(UInt8.self))
+            case .int8: return .int8(try integer(Int8.self))
+            case .uint16: return .uint16(try integer(UInt16.self))
+            case .int16: return .int16(try integer(Int16.self))
+            case .uint32: return .uint32(try integer(UInt32.self))
+            case .int32: return .int32(try integer(Int32.self))
+            case .float32: return .float32(Float(bitPattern: try integer(UInt32.self)))
+            case .bool: return .bool(try integer(UInt8.self) != 0)
+            case .string: return .string(try string())
+            case .uint64: return .uint64(try u64())
+            case .int64: return .int64(try integer(Int64.self))
+            case .float64: return .float64(Double(bitPattern: try u64()))
+            case .array:
+                guard depth < GGUFFile.maximumArrayDepth else { throw Failure.malformed("arrays nested too deep") }
+                let elementType = try readKind()
+                let count = try u64()
+                // Every item takes at least one byte of the file (a string or an array at
+                // least its 8-byte length), so a count the rest of the file cannot hold is a
+                // lie, caught before anything is allocated for it.
+                let smallest = UInt64(elementType.width ?? 8)
+                guard count <= UInt64(data.count - offset) / smallest else {
+                    throw Failure.malformed("array of \(count) items")
+                }
+                var items: [GGUFValue] = []
+                items.reserveCapacity(Int(count))
+                for _ in 0..<count { items.append(try value(kind: elementType, depth: depth + 1)) }
+                return .array(elementType: elementType, items)
             }
         }
     }
