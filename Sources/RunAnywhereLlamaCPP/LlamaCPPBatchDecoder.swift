@@ -83,6 +83,8 @@ final class LlamaCPPBatchDecoder: Sendable {
         let truncated: Int
         let sampler: UnsafeMutablePointer<llama_sampler>
         let constrained: GrammarSampler?
+        /// The LoRA adapters it runs with, normalized.
+        let adapters: [LoRAAdapterSelection]
         /// Prompt tokens already in the slot's cache; equal to `tokens.count` once decoding.
         var evaluated: Int
         /// The sampled token still to be fed to the model.
@@ -95,6 +97,7 @@ final class LlamaCPPBatchDecoder: Sendable {
             truncated: Int,
             sampler: UnsafeMutablePointer<llama_sampler>,
             constrained: GrammarSampler?,
+            adapters: [LoRAAdapterSelection],
             evaluated: Int
         ) {
             self.job = job
@@ -102,6 +105,7 @@ final class LlamaCPPBatchDecoder: Sendable {
             self.truncated = truncated
             self.sampler = sampler
             self.constrained = constrained
+            self.adapters = adapters
             self.evaluated = evaluated
         }
 
@@ -128,6 +132,8 @@ final class LlamaCPPBatchDecoder: Sendable {
         var pieceBuffer = [CChar](repeating: 0, count: 256)
         /// The batch rows whose logits are sampled, with their slots.
         var outputs: [(slot: Int, row: Int32)] = []
+        /// Counts steps, to take turns between generations with different LoRA adapters.
+        var turn = 0
 
         while true {
             let free = slots.indices.filter { slots[$0] == nil }
@@ -149,11 +155,28 @@ final class LlamaCPPBatchDecoder: Sendable {
                     finish(&slots, index, .cancelled)
                 }
             }
-            let active = slots.compactMap { $0 }
-            guard !active.isEmpty else { continue }
+            // LoRA adapters belong to the context, not to a sequence: a step decodes only the
+            // generations that use the same adapters, and different sets take turns.
+            var sets: [[LoRAAdapterSelection]] = []
+            for generation in slots.compactMap({ $0 }) where !sets.contains(generation.adapters) {
+                sets.append(generation.adapters)
+            }
+            guard !sets.isEmpty else { continue }
+            let adapters = sets[turn % sets.count]
+            turn &+= 1
+            let members = slots.indices.filter { slots[$0]?.adapters == adapters }
+            do {
+                try engine.useAdapters(adapters)
+            } catch {
+                for index in members {
+                    slots[index]?.job.continuation.resume(throwing: error)
+                    slots[index] = nil
+                }
+                continue
+            }
             // llama.cpp computes steps of one token with `threads` and longer ones (a prompt
             // chunk) with `promptThreads`.
-            let request = active.count == 1 ? active[0].job.request : nil
+            let request = members.count == 1 ? slots[members[0]]?.job.request : nil
             let threads = request?.threads.map(Int32.init) ?? engine.defaultThreads
             let promptThreads = request?.promptThreads.map(Int32.init) ?? threads
             if llama_n_threads(context) != threads || llama_n_threads_batch(context) != promptThreads {
@@ -163,14 +186,14 @@ final class LlamaCPPBatchDecoder: Sendable {
             // One token for every decoding slot first, then prompt chunks in what is left.
             batch.n_tokens = 0
             outputs.removeAll(keepingCapacity: true)
-            for (index, generation) in slots.enumerated() {
-                guard let generation, let token = generation.pending else { continue }
+            for index in members {
+                guard let generation = slots[index], let token = generation.pending else { continue }
                 outputs.append((index, batch.n_tokens))
                 add(token, position: engine.slotCaches[index].count, slot: index, logits: true, to: &batch)
             }
             var budget = engine.batchSize - Int(batch.n_tokens)
-            for (index, generation) in slots.enumerated() where budget > 0 {
-                guard let generation, generation.evaluated < generation.tokens.count else { continue }
+            for index in members where budget > 0 {
+                guard let generation = slots[index], generation.evaluated < generation.tokens.count else { continue }
                 let count = min(budget, generation.tokens.count - generation.evaluated)
                 for offset in generation.evaluated..<(generation.evaluated + count) {
                     let last = offset == generation.tokens.count - 1
@@ -195,8 +218,8 @@ final class LlamaCPPBatchDecoder: Sendable {
             for row in 0..<Int(batch.n_tokens) {
                 engine.slotCaches[Int(batch.seq_id[row]![0])].append(batch.token[row])
             }
-            for (index, generation) in slots.enumerated() {
-                guard let generation else { continue }
+            for index in members {
+                guard let generation = slots[index] else { continue }
                 if generation.pending != nil {
                     generation.pending = nil
                 } else {
@@ -262,14 +285,28 @@ final class LlamaCPPBatchDecoder: Sendable {
                 llama_sampler_free(sampler)
                 throw error
             }
-            let slot = chooseSlot(for: tokens, among: slots, reusePrefix: request.reusePrefix)
-            let reused = keepPrefix(of: tokens, slot: slot, context: context, reusePrefix: request.reusePrefix)
+            let adapters: [LoRAAdapterSelection]
+            do {
+                adapters = try engine.resolve(request.loraAdapters)
+            } catch {
+                llama_sampler_free(sampler)
+                throw error
+            }
+            let slot = chooseSlot(for: tokens, adapters: adapters, among: slots, reusePrefix: request.reusePrefix)
+            let reused = keepPrefix(
+                of: tokens,
+                adapters: adapters,
+                slot: slot,
+                context: context,
+                reusePrefix: request.reusePrefix
+            )
             slots[slot] = Generation(
                 job: job,
                 tokens: tokens,
                 truncated: truncated,
                 sampler: sampler,
                 constrained: constrained,
+                adapters: adapters,
                 evaluated: reused
             )
         } catch {
@@ -283,16 +320,19 @@ final class LlamaCPPBatchDecoder: Sendable {
     /// Low ids first because with one KV stream per slot llama.cpp decodes together only
     /// sequences with consecutive ids: slots 0, 1 and 2 share one pass over the weights, slots
     /// 0 and 5 take two. A few shared template tokens are not worth a second pass per step.
-    private func chooseSlot(for tokens: [llama_token], among slots: [Generation?], reusePrefix: Bool) -> Int {
+    private func chooseSlot(
+        for tokens: [llama_token],
+        adapters: [LoRAAdapterSelection],
+        among slots: [Generation?],
+        reusePrefix: Bool
+    ) -> Int {
         let free = slots.indices.filter { slots[$0] == nil }
         let lowest = free[0]
         guard reusePrefix else { return lowest }
-        let best = free.max {
-            commonPrefix(engine.slotCaches[$0], tokens) < commonPrefix(engine.slotCaches[$1], tokens)
-        }!
-        let reused = commonPrefix(engine.slotCaches[best], tokens)
+        let best = free.max { commonPrefix($0, tokens, adapters) < commonPrefix($1, tokens, adapters) }!
+        let reused = commonPrefix(best, tokens, adapters)
         let substantial = reused >= Self.substantialPrefix
-        return substantial && reused > commonPrefix(engine.slotCaches[lowest], tokens) ? best : lowest
+        return substantial && reused > commonPrefix(lowest, tokens, adapters) ? best : lowest
     }
 
     /// Cached tokens worth taking a slot out of order for.
@@ -302,7 +342,10 @@ final class LlamaCPPBatchDecoder: Sendable {
     /// to be copied: a stream copy costs about as much as evaluating a few tokens.
     static let copyWorthwhile = 8
 
-    private func commonPrefix(_ cached: [llama_token], _ tokens: [llama_token]) -> Int {
+    /// Tokens of `tokens` that `slot`'s cache holds, computed with the same `adapters`.
+    private func commonPrefix(_ slot: Int, _ tokens: [llama_token], _ adapters: [LoRAAdapterSelection]) -> Int {
+        guard engine.slotAdapters[slot] == adapters else { return 0 }
+        let cached = engine.slotCaches[slot]
         // At least one prompt token is always decoded, for its logits.
         let limit = min(cached.count, tokens.count - 1)
         var length = 0
@@ -318,19 +361,20 @@ final class LlamaCPPBatchDecoder: Sendable {
     /// the next decode, far cheaper than evaluating the shared tokens again.
     private func keepPrefix(
         of tokens: [llama_token],
+        adapters: [LoRAAdapterSelection],
         slot: Int,
         context: OpaquePointer,
         reusePrefix: Bool
     ) -> Int {
         let memory = llama_get_memory(context)
         let sequence = llama_seq_id(slot)
-        var reused = reusePrefix ? commonPrefix(engine.slotCaches[slot], tokens) : 0
+        var reused = reusePrefix ? commonPrefix(slot, tokens, adapters) : 0
         if reusePrefix, engine.slotCaches.count > 1 {
             let donors = engine.slotCaches.indices.filter { $0 != slot }
             if let donor = donors.max(by: {
-                commonPrefix(engine.slotCaches[$0], tokens) < commonPrefix(engine.slotCaches[$1], tokens)
+                commonPrefix($0, tokens, adapters) < commonPrefix($1, tokens, adapters)
             }) {
-                let shared = commonPrefix(engine.slotCaches[donor], tokens)
+                let shared = commonPrefix(donor, tokens, adapters)
                 if shared >= reused + Self.copyWorthwhile {
                     // A whole-stream copy (the only kind llama.cpp does across streams) replaces
                     // this slot's cache; the trim below keeps the shared part.
@@ -340,6 +384,8 @@ final class LlamaCPPBatchDecoder: Sendable {
                 }
             }
         }
+        // What the slot computes from here on uses these adapters.
+        engine.slotAdapters[slot] = adapters
         if reused > 0, llama_memory_seq_rm(memory, sequence, llama_pos(reused), -1) {
             engine.slotCaches[slot].removeLast(engine.slotCaches[slot].count - reused)
             return reused

@@ -14,8 +14,8 @@ actor LlamaCPPLLMService: LLMService {
     nonisolated let model: ModelInfo
     nonisolated let contextLength: Int
     nonisolated let chatTemplate: String?
-    private let engine: Engine
-    private let worker: WorkerThread
+    let engine: Engine
+    let worker: WorkerThread
     private let decoder: LlamaCPPBatchDecoder
 
     /// The raw handles. Only touched on `worker`.
@@ -29,6 +29,15 @@ actor LlamaCPPLLMService: LLMService {
         /// Per slot, the tokens whose state is in the context's memory (sequence = slot
         /// index, positions 0…).
         var slotCaches: [[llama_token]]
+        /// Per slot, the LoRA adapters its cached tokens were computed with: a cache is only
+        /// reused under the same adapters.
+        var slotAdapters: [[LoRAAdapterSelection]]
+        /// Loaded LoRA adapters (`llama_adapter_lora *`) by id.
+        var adapters: [String: OpaquePointer] = [:]
+        /// The adapters on the context now, as ``normalized(_:)`` gives them.
+        var contextAdapters: [LoRAAdapterSelection] = []
+        /// The adapters a request uses when it names none; set from any thread.
+        let defaultAdapters = Mutex<[LoRAAdapterSelection]>([])
 
         init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32, slots: Int) {
             self.model = model
@@ -38,6 +47,7 @@ actor LlamaCPPLLMService: LLMService {
             self.defaultThreads = threads
             self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
             self.slotCaches = Array(repeating: [], count: slots)
+            self.slotAdapters = Array(repeating: [], count: slots)
         }
 
         /// Whether the handles are alive; held while tokenizing off the worker, so freeing
@@ -252,7 +262,11 @@ actor LlamaCPPLLMService: LLMService {
         guard longest <= engine.batchSize else {
             throw SDKException(.invalidInput, "A continuation is longer than one batch (\(engine.batchSize) tokens)")
         }
-        _ = try evaluatePrompt(tokens, engine: engine, context: context, reusePrefix: true) { false }
+        let adapters = try engine.resolve(nil)
+        try engine.useAdapters(adapters)
+        let sameAdapters = engine.slotAdapters[0] == adapters
+        engine.slotAdapters[0] = adapters
+        _ = try evaluatePrompt(tokens, engine: engine, context: context, reusePrefix: sameAdapters) { false }
         let vocabSize = Int(llama_vocab_n_tokens(engine.vocab))
         let promptLogits = Array(UnsafeBufferPointer(start: llama_get_logits_ith(context, -1)!, count: vocabSize))
 

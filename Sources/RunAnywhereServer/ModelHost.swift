@@ -171,6 +171,7 @@ extension ModelCategory {
         case .voiceActivityDetection: "voice-activity"
         case .vision: "vision-language"
         case .speakerEmbedding: "speaker-embedding"
+        case .loraAdapter: "LoRA adapter"
         }
     }
 
@@ -181,7 +182,7 @@ extension ModelCategory {
         case .embedding: ["embeddings"]
         case .speechRecognition: ["transcription"]
         case .speechSynthesis: ["speech"]
-        case .voiceActivityDetection, .vision, .speakerEmbedding: []
+        case .voiceActivityDetection, .vision, .speakerEmbedding, .loraAdapter: []
         }
     }
 }

@@ -10,7 +10,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
             "On-device AI from the command line: models, generation, chat, speech, embeddings, RAG and benchmarks.",
         version: RunAnywhere.version,
         subcommands: [
-            DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self,
+            DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, LoRACommand.self,
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
             VoiceCommand.self,
             EmbedCommand.self,

@@ -40,11 +40,38 @@ import Foundation
     /// its tokens): how likely the model finds each. Tool routing uses it to let the model
     /// score every tool name at the point where it would write one.
     func logLikelihoods(of continuations: [String], after prompt: String) async throws -> [Double]
+
+    /// Loads the LoRA adapter file `file` under `id`, ready for requests to select; the LLM
+    /// capability has checked it against the model (``LoraCompatibilityResult``) first.
+    /// Loading an id again replaces its adapter.
+    func loadLoRAAdapter(id: String, file: URL) async throws
+
+    /// Frees adapter `id`; requests that select it afterwards fail.
+    func unloadLoRAAdapter(id: String) async
+
+    /// The adapters a request uses when it names none (``LLMServiceRequest/loraAdapters``
+    /// is `nil`), and that scoring (``logLikelihoods(of:after:)``) uses.
+    func setDefaultLoRAAdapters(_ adapters: [LoRAAdapterSelection]) async throws
 }
 
 extension LLMService {
     /// No template by default.
     public var chatTemplate: String? { nil }
+
+    /// Unsupported by default.
+    public func loadLoRAAdapter(id: String, file: URL) async throws {
+        throw SDKException(.backendError, "\(model.framework.rawValue) cannot apply LoRA adapters")
+    }
+
+    /// Nothing to free by default.
+    public func unloadLoRAAdapter(id: String) async {}
+
+    /// Unsupported by default, except for no adapters at all.
+    public func setDefaultLoRAAdapters(_ adapters: [LoRAAdapterSelection]) async throws {
+        guard adapters.isEmpty else {
+            throw SDKException(.backendError, "\(model.framework.rawValue) cannot apply LoRA adapters")
+        }
+    }
 
     /// Unsupported by default: routing then falls back to other signals.
     public func logLikelihoods(of continuations: [String], after prompt: String) async throws -> [Double] {

@@ -26,6 +26,10 @@ import Foundation
     /// constrained generation even with ``ignoreEndOfSequence``.
     public var grammar: LLMGrammar?
 
+    /// The LoRA adapters this request uses, all loaded (``LLMService/loadLoRAAdapter(id:file:)``);
+    /// `nil` uses the service's default set.
+    public var loraAdapters: [LoRAAdapterSelection]?
+
     /// Creates a request.
     public init(
         prompt: String,
@@ -37,7 +41,8 @@ import Foundation
         ignoreEndOfSequence: Bool = false,
         reusePrefix: Bool = true,
         cancellation: CancellationFlag = CancellationFlag(),
-        grammar: LLMGrammar? = nil
+        grammar: LLMGrammar? = nil,
+        loraAdapters: [LoRAAdapterSelection]? = nil
     ) {
         self.prompt = prompt
         self.maxTokens = maxTokens
@@ -49,6 +54,7 @@ import Foundation
         self.reusePrefix = reusePrefix
         self.cancellation = cancellation
         self.grammar = grammar
+        self.loraAdapters = loraAdapters
     }
 }
 

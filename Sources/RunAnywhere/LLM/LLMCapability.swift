@@ -8,12 +8,16 @@ actor LLMCapability {
     private let services: ServiceRegistry
     private let events: EventBus
     let lifecycle: ModelLifecycle<any LLMService>
+    let registry: ModelRegistry
+    /// The loaded model's LoRA adapters; emptied whenever the model goes.
+    var lora = LoRABook()
     private var active: [UUID: CancellationFlag] = [:]
     private let logger = SDKLogger(category: "LLM")
 
     init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
         self.services = services
         self.events = events
+        self.registry = registry
         self.lifecycle = ModelLifecycle(category: .llm, registry: registry, events: events) { service in
             await service.unload()
         }
@@ -29,15 +33,24 @@ actor LLMCapability {
 
     func load(_ id: String, configuration: LLMLoadConfiguration) async throws(SDKException) {
         let services = self.services
-        try await lifecycle.load(id) { model in
-            let provider = try services.llmProvider(for: model)
-            return try await provider.factory(model, configuration)
+        let before = await lifecycle.currentModel?.id
+        do {
+            try await lifecycle.load(id) { model in
+                let provider = try services.llmProvider(for: model)
+                return try await provider.factory(model, configuration)
+            }
+        } catch {
+            if await lifecycle.currentModel?.id != before { lora = LoRABook() }
+            throw error
         }
+        // A model loaded anew has none of the old one's adapters; the same model stays as it was.
+        if before != id { lora = LoRABook() }
     }
 
     func unload() async {
         cancelAll()
         await lifecycle.unload()
+        lora = LoRABook()
     }
 
     var currentModel: ModelInfo? { get async { await lifecycle.currentModel } }
@@ -90,6 +103,7 @@ actor LLMCapability {
         try options.validate()
         try Self.validate(input)
         let service = try await loadedService()
+        let adapters = try await prepareLoRA(options.loraAdapters, service: service)
         let model = service.model
         let generationId = UUID()
         let start = ContinuousClock.now
@@ -109,7 +123,8 @@ actor LLMCapability {
                 ignoreEndOfSequence: options.ignoreEndOfSequence,
                 reusePrefix: options.reusePromptCache,
                 cancellation: cancellation,
-                grammar: options.grammar
+                grammar: options.grammar,
+                loraAdapters: adapters
             )
             let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
             let serviceResult = try await withTaskCancellationHandler {

@@ -44,6 +44,10 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     public var reusePromptCache: Bool
     /// A grammar the output must follow; `nil` leaves the output free.
     public var grammar: LLMGrammar?
+    /// LoRA adapters for this generation alone, in place of the ones applied to the model
+    /// (``LoRA/apply(_:scale:)``); `[]` for none, `nil` for the applied ones. Switching
+    /// adapters between requests needs no reload of the model.
+    public var loraAdapters: [LoRAAdapterSelection]?
 
     /// Creates options; every parameter has a sensible default.
     public init(
@@ -61,7 +65,8 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         truncatePromptToFit: Bool = false,
         ignoreEndOfSequence: Bool = false,
         reusePromptCache: Bool = true,
-        grammar: LLMGrammar? = nil
+        grammar: LLMGrammar? = nil,
+        loraAdapters: [LoRAAdapterSelection]? = nil
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -78,6 +83,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         self.ignoreEndOfSequence = ignoreEndOfSequence
         self.reusePromptCache = reusePromptCache
         self.grammar = grammar
+        self.loraAdapters = loraAdapters
     }
 
     /// Checks every field's range; throws `.invalidInput` naming the first bad one.
@@ -97,6 +103,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         }
         guard !stopSequences.contains(where: \.isEmpty) else { throw bad("stop sequences must not be empty strings") }
         try grammar?.validate()
+        if let loraAdapters { try LoRAAdapterSelection.validate(loraAdapters) }
     }
 
     var sampling: SamplingParameters {

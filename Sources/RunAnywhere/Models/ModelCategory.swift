@@ -16,4 +16,7 @@ public enum ModelCategory: String, Sendable, Codable, CaseIterable {
     case vision = "vlm"
     /// Speaker encoders: a voice to a vector, for telling speakers apart (diarization).
     case speakerEmbedding = "speaker-embedding"
+    /// LoRA adapters: low-rank weight changes applied on top of a language model
+    /// (``LoRA``); ``ModelInfo/baseModelIds`` names the models each one was trained for.
+    case loraAdapter = "lora"
 }

@@ -36,6 +36,9 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     public var lastUsedAt: Date?
     /// When the model's files were last downloaded.
     public var downloadedAt: Date?
+    /// For a LoRA adapter, the ids of the models it was trained for; `nil` leaves the choice
+    /// to the adapter's architecture and tensor shapes (``LoRA/checkCompatibility(_:model:)``).
+    public var baseModelIds: [String]?
 
     /// Creates a model entry.
     public init(
@@ -53,7 +56,8 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         hasChatTemplate: Bool? = nil,
         registeredAt: Date = Date(),
         lastUsedAt: Date? = nil,
-        downloadedAt: Date? = nil
+        downloadedAt: Date? = nil,
+        baseModelIds: [String]? = nil
     ) {
         self.id = id
         self.name = name
@@ -70,6 +74,7 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         self.registeredAt = registeredAt
         self.lastUsedAt = lastUsedAt
         self.downloadedAt = downloadedAt
+        self.baseModelIds = baseModelIds
     }
 
     /// Whether the model's files are on this machine.

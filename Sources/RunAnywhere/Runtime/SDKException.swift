@@ -126,6 +126,10 @@ extension SDKException {
         case voiceNotFound = "voice_not_found"
         /// The model has no download source.
         case modelNotDownloadable = "model_not_downloadable"
+        /// A LoRA adapter that does not fit the language model (another architecture, tensors
+        /// the model lacks or of other shapes, none at all, or other base models named); the
+        /// model is left as it was.
+        case incompatibleLoRAAdapter = "incompatible_lora_adapter"
         // generation
         /// The prompt does not fit the loaded model's context.
         case contextLengthExceeded = "context_length_exceeded"
@@ -198,7 +202,7 @@ extension SDKException {
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
-                .modelNotDownloadable:
+                .modelNotDownloadable, .incompatibleLoRAAdapter:
                 .model
             case .contextLengthExceeded, .generationFailed, .generationCancelled, .transcriptionCancelled,
                 .invalidStructuredOutput, .toolNotFound, .toolExecutionFailed:

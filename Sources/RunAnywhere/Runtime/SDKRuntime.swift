@@ -142,6 +142,7 @@ final class SDKRuntime: Sendable {
     /// Unloads `id` from whichever capability holds it.
     func unloadEverywhere(_ id: String) async {
         if await llm.currentModel?.id == id { await llm.unload() }
+        await llm.forgetLoRA(id)
         if await stt.currentModel?.id == id { await stt.unload() }
         if await tts.currentModel?.id == id { await tts.unload() }
         if await vad.currentModel?.id == id { await vad.unload() }

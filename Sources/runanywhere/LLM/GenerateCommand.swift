@@ -61,6 +61,11 @@ struct GenerateCommand: SDKCommand {
     @Option(name: .customLong("tool-choice"), help: "auto, required, none, or a tool name.")
     var toolChoice: String = "auto"
     @Option(help: "How the tool is chosen: model, likelihood, lexical, hybrid.") var routing: String = "hybrid"
+    @Option(
+        help:
+            "A LoRA adapter for this generation: a registered id or a GGUF file, with an optional :SCALE (repeatable; they stack)."
+    )
+    var lora: [LoRAArgument] = []
 
     func validate() throws {
         let modes = [jsonSchema != nil, grammar != nil, tools != nil].filter { $0 }.count
@@ -93,6 +98,23 @@ struct GenerateCommand: SDKCommand {
             )
         }
         try CLI.start(global)
+        let adapters = try LoRAArgument.resolve(lora)
+        do {
+            if !lora.isEmpty { options.loraAdapters = adapters.selections }
+            try await generate(options: options, schema: schema, tools: toolList, structured: structured)
+        } catch {
+            await adapters.cleanup()
+            throw error
+        }
+        await adapters.cleanup()
+    }
+
+    private func generate(
+        options: LLMGenerationOptions,
+        schema: JSONSchema?,
+        tools toolList: [ToolDefinition]?,
+        structured: StructuredOutputOptions
+    ) async throws {
         try await RunAnywhere.loadModel(model, contextLength: contextLength)
         if let schema {
             return try await generateStructured(schema, options: options, structured: structured)

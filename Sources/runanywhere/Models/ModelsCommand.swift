@@ -14,7 +14,7 @@ struct ModelsCommand: AsyncParsableCommand {
     struct List: SDKCommand {
         static let configuration = CommandConfiguration(abstract: "List registered models.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Only this category (llm, embedding, stt, tts, vad, vlm, speaker-embedding).") var category:
+        @Option(help: "Only this category (llm, embedding, stt, tts, vad, vlm, speaker-embedding, lora).") var category:
             ModelCategory?
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
@@ -43,7 +43,7 @@ struct ModelsCommand: AsyncParsableCommand {
             String?
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
-        @Option(help: "llm, embedding, stt, tts, vad, vlm or speaker-embedding.") var category: ModelCategory
+        @Option(help: "llm, embedding, stt, tts, vad, vlm, speaker-embedding or lora.") var category: ModelCategory
         @Option(help: "llamacpp, whispercpp, sherpa, system, resemblyzer.") var framework: InferenceFramework
         @Flag(help: "Move the file instead of copying it.") var move = false
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
@@ -76,7 +76,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
         @Option(help: "Where to download it (http or https); repeat for a multi-file model.") var url: [String]
-        @Option(help: "llm, embedding, stt, tts, vad, vlm or speaker-embedding.") var category: ModelCategory
+        @Option(help: "llm, embedding, stt, tts, vad, vlm, speaker-embedding or lora.") var category: ModelCategory
         @Option(help: "llamacpp, whispercpp, sherpa, system, resemblyzer.") var framework: InferenceFramework
         @Option(help: "Expected SHA-256 (hex); one per --url, in order.") var sha256: [String] = []
         @Option(help: "Expected size in bytes; one per --url, in order.") var size: [Int64] = []
