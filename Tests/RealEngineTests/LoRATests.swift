@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTesting
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -252,6 +253,70 @@ extension RealEngineTests {
                     #expect(together == solo)
                 }
             }
+        }
+
+        @Test(
+            "An adapter registered by URL downloads with its checksum checked, then applies; a wrong checksum keeps nothing"
+        )
+        func downloadedAdapter() async throws {
+            let root = try folder()
+            defer { try? FileManager.default.removeItem(at: root) }
+            let adapter = root.appendingPathComponent("served.gguf")
+            try Self.write(Weights(rank: 8, seed: 10), to: adapter)
+            let digest = try Self.sha256(adapter)
+            let server = try await LocalFileServer.start(root: root)
+            do {
+                try await withSDK { sdk in
+                    try await sdk.loadModel(DefaultModels.llmId)
+                    let url = server.url(for: "served.gguf")
+                    let entry = try sdk.lora.register(
+                        LoraAdapterCatalogEntry(id: "served", framework: .llamaCpp, downloadURL: url, sha256: digest)
+                    )
+                    #expect(entry.localPath == nil)
+                    await expectSDKError(.modelFileNotFound) { try await sdk.lora.apply("served") }
+                    var last: DownloadProgress?
+                    for await report in try sdk.downloadModel("served") { last = report }
+                    #expect(last?.stage == .completed, "\(String(describing: last?.error))")
+                    let downloaded = try #require(try sdk.lora.allRegistered().first { $0.id == "served" })
+                    #expect(downloaded.rank == 8)
+                    #expect(downloaded.localPath != nil)
+                    let base = try await Self.scores(sdk)
+                    try await sdk.lora.apply("served")
+                    #expect(try await Self.scores(sdk) != base)
+
+                    try sdk.lora.register(
+                        LoraAdapterCatalogEntry(
+                            id: "bad-sum",
+                            framework: .llamaCpp,
+                            downloadURL: url,
+                            sha256: String(repeating: "ab", count: 32)
+                        )
+                    )
+                    var failed: DownloadProgress?
+                    for await report in try sdk.downloadModel("bad-sum") { failed = report }
+                    #expect(failed?.error?.code == .checksumMismatch)
+                    #expect(try sdk.model("bad-sum").localPath == nil)
+                    await expectSDKError(.invalidInput) {
+                        try sdk.lora.register(LoraAdapterCatalogEntry(id: "neither", framework: .llamaCpp))
+                    }
+                }
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+        }
+
+        static func sha256(_ file: URL) throws -> String {
+            let process = Process()
+            let pipe = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            process.arguments = [file.path]
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(String(decoding: output, as: UTF8.self).prefix(64))
         }
 
         @Test("Incompatible adapters are each a typed error, and the model keeps its adapters and output")

@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Benchmarks: the SDK against the raw engine, in one run.",
         subcommands: [
             LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Diarize.self, Voice.self, Structured.self,
-            Tools.self, Embed.self,
+            Tools.self, Embed.self, LoRA.self,
             RAG.self,
             Serve.self, Download.self,
             FileServer.self,

@@ -96,48 +96,35 @@ public struct LoRA: Sendable {
     ///   that is not a sound GGUF file.
     @discardableResult
     public func register(_ entry: LoraAdapterCatalogEntry) throws(SDKException) -> LoraAdapterCatalogEntry {
-        let bases = entry.baseModelIds.isEmpty ? nil : entry.baseModelIds
+        var model = ModelInfo(
+            id: entry.id,
+            name: entry.name,
+            category: .loraAdapter,
+            format: .gguf,
+            framework: entry.framework,
+            baseModelIds: entry.baseModelIds.isEmpty ? nil : entry.baseModelIds
+        )
         switch (entry.downloadURL, entry.localPath) {
         case (let url?, nil):
-            let file = RemoteFile(url: url, sha256: entry.sha256, sizeBytes: entry.sizeBytes)
-            let artifact = ModelArtifact.file(file)
+            let artifact = ModelArtifact.file(RemoteFile(url: url, sha256: entry.sha256, sizeBytes: entry.sizeBytes))
             try artifact.validate()
-            try sdk.registerModel(
-                ModelInfo(
-                    id: entry.id,
-                    name: entry.name,
-                    category: .loraAdapter,
-                    format: .gguf,
-                    framework: entry.framework,
-                    sizeBytes: entry.sizeBytes,
-                    downloadURL: url,
-                    sha256: entry.sha256,
-                    artifact: artifact,
-                    baseModelIds: bases
-                )
-            )
+            model.artifact = artifact
+            model.downloadURL = url
+            model.sha256 = entry.sha256
+            model.sizeBytes = entry.sizeBytes
         case (nil, let path?):
             // Checked as an adapter before it is registered, so the catalog holds no file
             // that could never apply.
             _ = try LoRAAdapterFile(contentsOf: path)
-            try sdk.registerModel(
-                ModelInfo(
-                    id: entry.id,
-                    name: entry.name,
-                    category: .loraAdapter,
-                    format: .gguf,
-                    framework: entry.framework,
-                    localPath: path,
-                    sizeBytes: FileSystem.allocatedSize(of: path),
-                    baseModelIds: bases
-                )
-            )
+            model.localPath = path
+            model.sizeBytes = FileSystem.allocatedSize(of: path)
         default:
             throw SDKException(
                 .invalidInput,
                 "LoRA adapter '\(entry.id)' needs exactly one of a download URL and a local path"
             )
         }
+        try sdk.registerModel(model)
         return LoraAdapterCatalogEntry(try sdk.model(entry.id))
     }
 
