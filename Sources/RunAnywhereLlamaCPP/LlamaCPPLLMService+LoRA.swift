@@ -32,9 +32,7 @@ extension LlamaCPPLLMService {
         // The ids are checked where the adapters are (on the worker); the set itself is read
         // by the decode loop when it admits a request.
         try await worker.run { () throws in
-            for adapter in adapters where engine.adapters[adapter.id] == nil {
-                throw SDKException(.invalidInput, "LoRA adapter '\(adapter.id)' is not loaded")
-            }
+            _ = try engine.resolve(adapters)
             engine.defaultAdapters.withLock { $0 = adapters }
         }
     }

@@ -52,7 +52,7 @@ private func run(_ tool: String, _ arguments: [String], in folder: URL? = nil) t
 }
 
 /// A SHA-256 computed by the system's `sha256sum`, independent of the SDK's own.
-private func sha256sum(_ file: URL) throws -> String {
+func sha256sum(_ file: URL) throws -> String {
     let process = Process()
     let pipe = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")

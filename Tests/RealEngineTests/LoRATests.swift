@@ -263,7 +263,7 @@ extension RealEngineTests {
             defer { try? FileManager.default.removeItem(at: root) }
             let adapter = root.appendingPathComponent("served.gguf")
             try Self.write(Weights(rank: 8, seed: 10), to: adapter)
-            let digest = try Self.sha256(adapter)
+            let digest = try sha256sum(adapter)
             let server = try await LocalFileServer.start(root: root)
             do {
                 try await withSDK { sdk in
@@ -305,18 +305,6 @@ extension RealEngineTests {
                 throw error
             }
             await server.stop()
-        }
-
-        static func sha256(_ file: URL) throws -> String {
-            let process = Process()
-            let pipe = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-            process.arguments = [file.path]
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(String(decoding: output, as: UTF8.self).prefix(64))
         }
 
         @Test("Incompatible adapters are each a typed error, and the model keeps its adapters and output")

@@ -20,7 +20,7 @@ extension LLMCapability {
     func applyLoRA(_ selections: [LoRAAdapterSelection], replacing: Bool) async throws(SDKException) -> LoRAState {
         try LoRAAdapterSelection.validate(selections)
         let service = try await loadedService()
-        for selection in selections { try await ensureLoaded(selection.id, service: service) }
+        _ = try await prepareLoRA(selections, service: service)
         var applied = replacing ? [] : lora.applied
         for selection in selections {
             if let index = applied.firstIndex(where: { $0.id == selection.id }) {

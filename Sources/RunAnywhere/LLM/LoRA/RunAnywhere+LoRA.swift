@@ -136,16 +136,16 @@ public struct LoRA: Sendable {
     /// The registered adapters made for model `modelId`: those naming it among their base
     /// models, and those naming none whose file fits it.
     public func adaptersForModel(_ modelId: String) async throws(SDKException) -> [LoraAdapterCatalogEntry] {
-        _ = try sdk.model(modelId)
-        var fitting: [LoraAdapterCatalogEntry] = []
-        for entry in try allRegistered() {
-            if entry.baseModelIds.contains(modelId) {
-                fitting.append(entry)
-            } else if entry.baseModelIds.isEmpty, await checkCompatibility(entry.id, model: modelId).isCompatible {
-                fitting.append(entry)
-            }
+        // The model's header is read once, not once per adapter: with its vocabulary it is
+        // the larger of the two.
+        let model = try sdk.model(modelId).localPath.flatMap { try? GGUFFile(contentsOf: $0) }
+        return try allRegistered().filter { entry in
+            if entry.baseModelIds.contains(modelId) { return true }
+            guard entry.baseModelIds.isEmpty, let model, let path = entry.localPath,
+                let adapter = try? LoRAAdapterFile(contentsOf: path)
+            else { return false }
+            return adapter.compatibility(with: model).isCompatible
         }
-        return fitting
     }
 }
 
