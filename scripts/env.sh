@@ -33,6 +33,8 @@ PYTHON_TOOLS_PACKAGES=(
                                   #   `runanywhere serve` (brings httpx, used for raw calls)
   "schemathesis==4.32.5"          # scripts/fuzz_server.sh, run as `python3 -m schemathesis.cli`
                                   #   (a --target install has no console script on PATH)
+  "pillow==13.0.0"                # scripts/image_variants.py: re-encodes the real photos
+                                  #   (progressive JPEG, grey, palette, 16-bit, interlaced PNG)
 )
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
 
@@ -43,6 +45,10 @@ WHISPER_PREFIX="$RUNANYWHERE_ENGINES/whisper-cpp-$WHISPER_PY_VERSION"
 SHERPA_PREFIX="$RUNANYWHERE_ENGINES/sherpa-onnx-$SHERPA_VERSION"
 RUNANYWHERE_PKGCONFIG="$RUNANYWHERE_ENGINES/pkgconfig"
 MODEL_PACKAGES="$RUNANYWHERE_ENGINES/model-packages"
+# Real photographs (PNG and JPEG) that scikit-image ships as sample data: the vision tests'
+# real images. Third-party files, kept in the cache.
+IMAGE_SET_PACKAGE="scikit-image==0.26.0"
+IMAGE_SET="$MODEL_PACKAGES/$IMAGE_SET_PACKAGE/skimage/data"
 _tools_key=$(printf '%s\n' "${PYTHON_TOOLS_PACKAGES[@]}" | cksum | cut -d' ' -f1)
 PYTHON_TOOLS="$RUNANYWHERE_ENGINES/python-tools-$_tools_key"
 # llama.cpp's JSON-schema-to-grammar test cases, extracted from the llama-cpp-python sdist
@@ -66,6 +72,8 @@ export RUNANYWHERE_SCHEMA_CASES="$SCHEMA_CASES"
 export RUNANYWHERE_MODEL_PACKAGES="$MODEL_PACKAGES"
 # The real-speech test set: `bench stt --real` and the real-speech tests.
 export RUNANYWHERE_SPEECH_SET="$SPEECH_SET"
+# The real photographs: the vision tests.
+export RUNANYWHERE_IMAGE_SET="$IMAGE_SET"
 
 print_env() {
   printf 'export PKG_CONFIG_PATH=%q\n' "$PKG_CONFIG_PATH"
@@ -74,4 +82,5 @@ print_env() {
   printf 'export RUNANYWHERE_SCHEMA_CASES=%q\n' "$RUNANYWHERE_SCHEMA_CASES"
   printf 'export RUNANYWHERE_MODEL_PACKAGES=%q\n' "$RUNANYWHERE_MODEL_PACKAGES"
   printf 'export RUNANYWHERE_SPEECH_SET=%q\n' "$RUNANYWHERE_SPEECH_SET"
+  printf 'export RUNANYWHERE_IMAGE_SET=%q\n' "$RUNANYWHERE_IMAGE_SET"
 }

@@ -32,11 +32,16 @@ public enum LlamaCPP {
 
     private static let backendReady = Mutex(false)
 
-    /// Initializes llama.cpp once per process and routes its log into the SDK logger.
+    /// The last error line llama.cpp or libmtmd logged: the only place some of their refusals
+    /// (a projector that does not fit the model) say why.
+    static let lastError = Mutex<String?>(nil)
+
+    /// Initializes llama.cpp once per process and routes its log (and libmtmd's) into the SDK logger.
     static func ensureBackend() {
         backendReady.withLock { ready in
             guard !ready else { return }
             llama_log_set(llamaLogCallback, nil)
+            mtmd_helper_log_set(llamaLogCallback, nil)
             llama_backend_init()
             ready = true
         }
@@ -60,7 +65,8 @@ public struct LlamaCPPModule: BackendModule {
         self.priority = priority
     }
 
-    /// Offers llama.cpp for GGUF language and embedding models of framework `llamaCpp`, and the GGUF
+    /// Offers llama.cpp for GGUF language, vision-language and embedding models of framework
+    /// `llamaCpp`, and the GGUF
     /// inspector that checks such files when they are imported or downloaded.
     public func register(with registry: ServiceRegistry) {
         LlamaCPP.ensureBackend()
@@ -74,6 +80,16 @@ public struct LlamaCPPModule: BackendModule {
             },
             factory: { model, configuration in
                 try await LlamaCPPLLMService.load(model: model, configuration: configuration)
+            }
+        )
+        registry.registerVLM(
+            name: "llama.cpp",
+            priority: priority,
+            canHandle: { model in
+                model.category == .vision && model.format == .gguf && model.framework == .llamaCpp
+            },
+            factory: { model, configuration in
+                try await LlamaCPPVLMService.load(model: model, configuration: configuration)
             }
         )
         registry.registerEmbeddings(
@@ -112,7 +128,9 @@ private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CCha
         let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !line.isEmpty else { return }
         switch level {
-        case GGML_LOG_LEVEL_ERROR: llamaLogger.warning(line)
+        case GGML_LOG_LEVEL_ERROR:
+            LlamaCPP.lastError.withLock { $0 = line }
+            llamaLogger.warning(line)
         case GGML_LOG_LEVEL_WARN: llamaLogger.debug(line)
         default: llamaLogger.log(.trace, line)
         }

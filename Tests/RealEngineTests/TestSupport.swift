@@ -55,7 +55,7 @@ func withSDK<T>(
     _ body: (RunAnywhereSDK) async throws -> T
 ) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
-    RunAnywhere.setLogLevel(.error)
+    RunAnywhere.setLogLevel(ProcessInfo.processInfo.environment["RA_TEST_LOG"] == "debug" ? .debug : .error)
     defer { try? FileManager.default.removeItem(at: home) }
     let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: modules)
     do {

@@ -52,11 +52,19 @@ import Foundation
     /// The adapters a request uses when it names none (``LLMServiceRequest/loraAdapters``
     /// is `nil`), and that scoring (``logLikelihoods(of:after:)``) uses.
     func setDefaultLoRAAdapters(_ adapters: [LoRAAdapterSelection]) async throws
+
+    /// For a vision-language model, the text that stands for one image in a prompt (the LLM
+    /// capability puts one per image before a turn's text; ``LLMServiceRequest/images`` holds
+    /// the images in the same order). `nil` for a model that takes no images.
+    var imageMarker: String? { get }
 }
 
 extension LLMService {
     /// No template by default.
     public var chatTemplate: String? { nil }
+
+    /// No images by default.
+    public var imageMarker: String? { nil }
 
     /// Unsupported by default.
     public func loadLoRAAdapter(id: String, file: URL) async throws {

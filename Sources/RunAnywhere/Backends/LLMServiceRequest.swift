@@ -30,6 +30,11 @@ import Foundation
     /// `nil` uses the service's default set.
     public var loraAdapters: [LoRAAdapterSelection]?
 
+    /// The images the prompt's markers (``LLMService/imageMarker``) stand for, in order:
+    /// checked (``VLMImage/Source/encoded(_:)`` PNG or JPEG bytes whose structure is whole,
+    /// or raw RGB pixels), within ``VLMImage/maximumPixelCount``. Empty for text alone.
+    public var images: [VLMImage]
+
     /// Creates a request.
     public init(
         prompt: String,
@@ -42,7 +47,8 @@ import Foundation
         reusePrefix: Bool = true,
         cancellation: CancellationFlag = CancellationFlag(),
         grammar: LLMGrammar? = nil,
-        loraAdapters: [LoRAAdapterSelection]? = nil
+        loraAdapters: [LoRAAdapterSelection]? = nil,
+        images: [VLMImage] = []
     ) {
         self.prompt = prompt
         self.maxTokens = maxTokens
@@ -55,6 +61,7 @@ import Foundation
         self.cancellation = cancellation
         self.grammar = grammar
         self.loraAdapters = loraAdapters
+        self.images = images
     }
 }
 

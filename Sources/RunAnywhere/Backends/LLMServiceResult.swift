@@ -10,6 +10,8 @@ import Foundation
     public var stopReason: StopReason
     /// Prompt tokens dropped to fit the context.
     public var truncatedPromptTokens: Int
+    /// Of ``promptTokens``, the positions the request's images took.
+    public var imageTokens: Int
 
     /// Why a generation ended, as the engine sees it.
     public enum StopReason: Sendable, Equatable {
@@ -26,10 +28,17 @@ import Foundation
     }
 
     /// Creates a result.
-    public init(promptTokens: Int, generatedTokens: Int, stopReason: StopReason, truncatedPromptTokens: Int = 0) {
+    public init(
+        promptTokens: Int,
+        generatedTokens: Int,
+        stopReason: StopReason,
+        truncatedPromptTokens: Int = 0,
+        imageTokens: Int = 0
+    ) {
         self.promptTokens = promptTokens
         self.generatedTokens = generatedTokens
         self.stopReason = stopReason
         self.truncatedPromptTokens = truncatedPromptTokens
+        self.imageTokens = imageTokens
     }
 }

@@ -16,6 +16,7 @@ import Synchronization
 /// ```
 public final class ServiceRegistry: Sendable {
     let llm = ProviderList<LLMServiceFactory>(capability: "LLM")
+    let vlm = ProviderList<LLMServiceFactory>(capability: "VLM")
     let stt = ProviderList<STTServiceFactory>(capability: "STT")
     let tts = ProviderList<TTSServiceFactory>(capability: "TTS")
     let vad = ProviderList<VADServiceFactory>(capability: "VAD")
@@ -36,6 +37,18 @@ public final class ServiceRegistry: Sendable {
         factory: @escaping LLMServiceFactory
     ) {
         llm.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
+    }
+
+    /// Offers vision-language models: language models with a vision projector
+    /// (``ModelInfo/visionProjectorFile``), whose services take images
+    /// (``LLMService/imageMarker``).
+    @_spi(Backend) public func registerVLM(
+        name: String,
+        priority: Int = 100,
+        canHandle: @escaping @Sendable (ModelInfo) -> Bool,
+        factory: @escaping LLMServiceFactory
+    ) {
+        vlm.add(ServiceProvider(name: name, priority: priority, canHandle: canHandle, factory: factory))
     }
 
     /// Offers speech recognition.
@@ -117,6 +130,13 @@ public final class ServiceRegistry: Sendable {
         for model: ModelInfo
     ) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
         try llm.provider(for: model)
+    }
+
+    /// The provider that should run the vision-language model `model`.
+    @_spi(Backend) public func vlmProvider(
+        for model: ModelInfo
+    ) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
+        try vlm.provider(for: model)
     }
 
     /// The best keyword spotter, if a module offers one.

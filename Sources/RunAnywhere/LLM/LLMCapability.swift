@@ -4,7 +4,20 @@ import Synchronization
 /// Text generation: owns the loaded language model and everything around the engine
 /// call: prompt formatting, validation, stop sequences, thinking extraction, metrics,
 /// cancellation, streaming and events.
+///
+/// The SDK keeps two: one for language models and one for vision-language models (a
+/// language model with a vision projector), so an app can hold one of each; the second
+/// also takes images.
 actor LLMCapability {
+    /// Which models a capability loads.
+    enum Kind: Sendable {
+        /// Language models (``ModelCategory/llm``).
+        case text
+        /// Vision-language models (``ModelCategory/vision``), which take images.
+        case vision
+    }
+
+    let kind: Kind
     private let services: ServiceRegistry
     private let events: EventBus
     let lifecycle: ModelLifecycle<any LLMService>
@@ -14,11 +27,16 @@ actor LLMCapability {
     private var active: [UUID: CancellationFlag] = [:]
     private let logger = SDKLogger(category: "LLM")
 
-    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, kind: Kind = .text) {
+        self.kind = kind
         self.services = services
         self.events = events
         self.registry = registry
-        self.lifecycle = ModelLifecycle(category: .llm, registry: registry, events: events) { service in
+        self.lifecycle = ModelLifecycle(
+            category: kind == .text ? .llm : .vision,
+            registry: registry,
+            events: events
+        ) { service in
             await service.unload()
         }
     }
@@ -32,11 +50,15 @@ actor LLMCapability {
     // MARK: Lifecycle
 
     func load(_ id: String, configuration: LLMLoadConfiguration) async throws(SDKException) {
+        if kind == .vision, await lifecycle.currentModel?.id != id {
+            try Self.checkVisionPair(registry.get(id))
+        }
         let services = self.services
+        let kind = self.kind
         let before = await lifecycle.currentModel?.id
         do {
             try await lifecycle.load(id) { model in
-                let provider = try services.llmProvider(for: model)
+                let provider = try kind == .text ? services.llmProvider(for: model) : services.vlmProvider(for: model)
                 return try await provider.factory(model, configuration)
             }
         } catch {
@@ -45,6 +67,17 @@ actor LLMCapability {
         }
         // A model loaded anew has none of the old one's adapters; the same model stays as it was.
         if before != id { lora = LoRABook() }
+    }
+
+    /// A vision-language model's projector, checked against its language model before the
+    /// model loaded now is unloaded to make room: a pair that cannot load leaves it in place.
+    private static func checkVisionPair(_ model: ModelInfo) throws(SDKException) {
+        guard model.category == .vision, model.localPath != nil else { return }
+        let projector = try model.localVisionProjectorFile()
+        try VisionProjectorFile(contentsOf: projector).check(
+            against: try model.localFile(),
+            projectorName: projector.lastPathComponent
+        )
     }
 
     func unload() async {
@@ -103,6 +136,7 @@ actor LLMCapability {
         try options.validate()
         try Self.validate(input)
         let service = try await loadedService()
+        let images = try Self.images(in: input, service: service)
         let adapters = try await prepareLoRA(options.loraAdapters, service: service)
         let model = service.model
         let generationId = UUID()
@@ -124,7 +158,8 @@ actor LLMCapability {
                 reusePrefix: options.reusePromptCache,
                 cancellation: cancellation,
                 grammar: options.grammar,
-                loraAdapters: adapters
+                loraAdapters: adapters,
+                images: images
             )
             let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
             let serviceResult = try await withTaskCancellationHandler {
@@ -148,13 +183,14 @@ actor LLMCapability {
                 return (tail, progress)
             }
             if let onSegment { final.0.forEach(onSegment) }
-            let result = Self.makeResult(
+            var result = Self.makeResult(
                 model: model,
                 progress: final.1,
                 service: serviceResult,
                 start: start,
                 end: end
             )
+            if kind == .vision { result.imageTokens = serviceResult.imageTokens }
             if result.finishReason == .cancelled {
                 events.publish(
                     .generationCancelled(generationId: generationId, modelId: model.id, tokens: result.generatedTokens)
@@ -212,11 +248,39 @@ actor LLMCapability {
         guard let service = await lifecycle.currentService else {
             throw SDKException(
                 .modelNotLoaded,
-                "No language model is loaded",
-                recovery: "Call RunAnywhere.loadModel(_:) first"
+                kind == .text ? "No language model is loaded" : "No vision-language model is loaded",
+                recovery: kind == .text
+                    ? "Call RunAnywhere.loadModel(_:) first" : "Call RunAnywhere.loadVLMModel(_:) first"
             )
         }
         return service
+    }
+
+    /// The images of a conversation, in order, each read and checked before any reaches the
+    /// engine.
+    ///
+    /// - Throws: `.invalidImage` naming the image; `.invalidInput` when the model takes none.
+    private static func images(in input: Input, service: any LLMService) throws(SDKException) -> [VLMImage] {
+        guard case .messages(let messages) = input else { return [] }
+        let all = messages.flatMap { $0.images ?? [] }
+        guard !all.isEmpty else { return [] }
+        guard service.imageMarker != nil else {
+            throw SDKException(
+                .invalidInput,
+                "Model '\(service.model.id)' takes no images",
+                recovery: "Load a vision-language model (a model with its vision projector) with loadVLMModel(_:)"
+            )
+        }
+        var prepared: [VLMImage] = []
+        for (index, image) in all.enumerated() {
+            do {
+                prepared.append(try image.prepared().image)
+            } catch {
+                throw all.count == 1
+                    ? error : SDKException(.invalidImage, "Image \(index + 1) of \(all.count): \(error.message)")
+            }
+        }
+        return prepared
     }
 
     private struct Progress: Sendable {
@@ -232,7 +296,10 @@ actor LLMCapability {
                 throw SDKException(.emptyPrompt, "The prompt is empty")
             }
         case .messages(let messages):
-            guard messages.contains(where: { !$0.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty })
+            guard
+                messages.contains(where: {
+                    !$0.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || $0.images?.isEmpty == false
+                })
             else {
                 throw SDKException(.emptyPrompt, "The conversation has no message with content")
             }
@@ -257,6 +324,15 @@ actor LLMCapability {
         case .messages(let turns):
             let mentionsTools = turns.contains { $0.toolCalls?.isEmpty == false || $0.toolCallId != nil }
             messages = mentionsTools ? ToolCallFormat.detect(chatTemplate: service.chatTemplate).render(turns) : turns
+            if let marker = service.imageMarker {
+                // One marker per image, before the turn's text, as the VLMs' own chat formats put them.
+                messages = messages.map { message in
+                    guard let images = message.images, !images.isEmpty else { return message }
+                    var marked = message
+                    marked.content = String(repeating: marker + "\n", count: images.count) + message.content
+                    return marked
+                }
+            }
         }
         if let system = options.systemPrompt, !system.isEmpty, messages.first?.role != .system {
             messages.insert(.system(system), at: 0)

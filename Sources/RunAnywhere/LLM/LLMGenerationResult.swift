@@ -22,6 +22,9 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
     public var totalMs: Double
     /// Why generation ended.
     public var finishReason: LLMFinishReason
+    /// For a vision-language model (``RunAnywhereSDK/processImage(_:options:)``), how many of
+    /// ``promptTokens`` the images became; `nil` for a language model.
+    public var imageTokens: Int?
 
     /// The JSON keys are snake_case, as `runanywhere generate --json` and the README document them.
     enum CodingKeys: String, CodingKey {
@@ -35,6 +38,7 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         case promptTokensPerSecond = "prompt_tokens_per_second"
         case totalMs = "total_ms"
         case finishReason = "finish_reason"
+        case imageTokens = "image_tokens"
     }
 
     /// Creates a result; the LLM capability makes these.
@@ -48,7 +52,8 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         tokensPerSecond: Double,
         promptTokensPerSecond: Double,
         totalMs: Double,
-        finishReason: LLMFinishReason
+        finishReason: LLMFinishReason,
+        imageTokens: Int? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -60,5 +65,6 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         self.promptTokensPerSecond = promptTokensPerSecond
         self.totalMs = totalMs
         self.finishReason = finishReason
+        self.imageTokens = imageTokens
     }
 }

@@ -81,21 +81,26 @@ extension RunAnywhereSDK {
     }
 
     /// Continues a conversation using the model's own chat template.
+    ///
+    /// A conversation whose messages carry images (``ChatMessage/images``) goes to the loaded
+    /// vision-language model (``loadVLMModel(_:contextLength:threads:)``) instead of the
+    /// language model.
     public func chat(
         _ messages: [ChatMessage],
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException) -> LLMGenerationResult {
-        try await runtime().llm.generate(.messages(messages), options: options)
+        try await capability(for: messages).generate(.messages(messages), options: options)
     }
 
-    /// Streams the next assistant turn of a conversation.
+    /// Streams the next assistant turn of a conversation; one with images goes to the loaded
+    /// vision-language model.
     public func chatStream(
         _ messages: [ChatMessage],
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error>
     {
-        try await preflight(options).stream(.messages(messages), options: options)
+        try await preflight(options, capability(for: messages)).stream(.messages(messages), options: options)
     }
 
     /// Stops every running generation after its current token.
@@ -106,11 +111,25 @@ extension RunAnywhereSDK {
 
     /// Checks what can be checked before a stream starts, so those errors are thrown
     /// here rather than from inside the stream.
-    private func preflight(_ options: LLMGenerationOptions) async throws(SDKException) -> LLMCapability {
-        let llm = try runtime().llm
+    private func preflight(
+        _ options: LLMGenerationOptions,
+        _ capability: LLMCapability? = nil
+    ) async throws(SDKException) -> LLMCapability {
+        let llm: LLMCapability
+        if let capability {
+            llm = capability
+        } else {
+            llm = try runtime().llm
+        }
         try options.validate()
         _ = try await llm.loadedService()
         return llm
+    }
+
+    /// The vision-language capability for a conversation with images, else the language model's.
+    private func capability(for messages: [ChatMessage]) throws(SDKException) -> LLMCapability {
+        let runtime = try runtime()
+        return messages.contains { $0.images?.isEmpty == false } ? runtime.vlm : runtime.llm
     }
 }
 

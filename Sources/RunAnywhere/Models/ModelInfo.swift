@@ -39,6 +39,10 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     /// For a LoRA adapter, the ids of the models it was trained for; `nil` leaves the choice
     /// to the adapter's architecture and tensor shapes (``LoRA/checkCompatibility(_:model:)``).
     public var baseModelIds: [String]?
+    /// For a vision-language model, its vision projector's file (llama.cpp's `mmproj`): a
+    /// path relative to the model's folder, beside the primary file. For a model registered
+    /// by URL, one of the artifact's files (``ModelArtifact/files(_:primaryFile:)``).
+    public var visionProjectorFile: String?
 
     /// Creates a model entry.
     public init(
@@ -57,7 +61,8 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         registeredAt: Date = Date(),
         lastUsedAt: Date? = nil,
         downloadedAt: Date? = nil,
-        baseModelIds: [String]? = nil
+        baseModelIds: [String]? = nil,
+        visionProjectorFile: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -75,6 +80,7 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         self.lastUsedAt = lastUsedAt
         self.downloadedAt = downloadedAt
         self.baseModelIds = baseModelIds
+        self.visionProjectorFile = visionProjectorFile
     }
 
     /// Whether the model's files are on this machine.
@@ -111,5 +117,40 @@ extension ModelInfo {
             throw SDKException(.modelFileNotFound, "The file of model '\(id)' is missing: \(path.path)")
         }
         return path
+    }
+
+    /// The vision projector a backend opens with a vision-language model.
+    ///
+    /// - Throws: `.invalidModelFormat` when the model names none, `.modelFileNotFound` when
+    ///   the file is missing.
+    package func localVisionProjectorFile() throws(SDKException) -> URL {
+        let primary = try localFile()
+        guard let name = visionProjectorFile else {
+            throw SDKException(
+                .invalidModelFormat,
+                "Model '\(id)' has no vision projector",
+                recovery: "Import it with its mmproj file: `runanywhere models import MODEL.gguf --category vlm "
+                    + "--projector MMPROJ.gguf`, or importModel(from:…, visionProjector:)"
+            )
+        }
+        let url = primary.deletingLastPathComponent().appendingPathComponent(name)
+        guard FileSystem.isReadableFile(url) else {
+            throw SDKException(.modelFileNotFound, "The vision projector of model '\(id)' is missing: \(url.path)")
+        }
+        return url
+    }
+
+    /// Checks ``visionProjectorFile``: a path inside the model's folder, among the artifact's files.
+    func validateVisionProjector() throws(SDKException) {
+        guard let name = visionProjectorFile else { return }
+        try ModelArtifact.validateRelativePath(name, what: "vision projector file")
+        if case .files(let files, let primary) = artifact {
+            guard files.contains(where: { $0.fileName == name }), name != primary else {
+                throw SDKException(
+                    .invalidInput,
+                    "The vision projector '\(name)' must be one of the model's files other than its primary file"
+                )
+            }
+        }
     }
 }

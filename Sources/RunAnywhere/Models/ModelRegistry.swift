@@ -159,6 +159,7 @@ final class ModelRegistry: Sendable {
         try ModelInfo.validate(id: model.id)
         try model.framework.validate()
         try model.artifact?.validate()
+        try model.validateVisionProjector()
         if let path = model.localPath, !FileSystem.isReadableFile(path) {
             throw SDKException(.modelFileNotFound, "Model file \(path.path) does not exist or cannot be read")
         }
@@ -185,7 +186,8 @@ final class ModelRegistry: Sendable {
         category: ModelCategory,
         framework: InferenceFramework,
         mode: ModelImportMode,
-        primaryFile: String? = nil
+        primaryFile: String? = nil,
+        visionProjectorFile: String? = nil
     ) throws(SDKException) -> ModelInfo {
         try ModelInfo.validate(id: id)
         if models.withLock({ $0[id] }) != nil { throw Self.alreadyRegistered(id) }
@@ -210,6 +212,7 @@ final class ModelRegistry: Sendable {
         )
         model = try inspectors.inspect(model, file: primarySource)
         if let name { model.name = name }
+        model.visionProjectorFile = visionProjectorFile
         try paths.createDirectories()
         let stage = paths.tempDirectory.appendingPathComponent("import-\(UUID().uuidString)", isDirectory: true)
         let fm = FileManager.default
@@ -250,6 +253,63 @@ final class ModelRegistry: Sendable {
         model.localPath = destinationDir.appendingPathComponent(fileName)
         logger.info("Imported \(id) (\(size) bytes) into \(destinationDir.path)")
         return model
+    }
+
+    /// Imports a vision-language model from its two files, the language model and its vision
+    /// projector, which must fit each other (``VisionProjectorFile``). Both go into one staged
+    /// folder that is imported like a folder model; on any failure moved files go back.
+    func importVisionModel(
+        from source: URL,
+        projector: URL,
+        id: String,
+        name: String?,
+        framework: InferenceFramework,
+        mode: ModelImportMode
+    ) throws(SDKException) -> ModelInfo {
+        try ModelInfo.validate(id: id)
+        if models.withLock({ $0[id] }) != nil { throw Self.alreadyRegistered(id) }
+        let source = source.standardizedFileURL
+        let projector = projector.standardizedFileURL
+        guard FileSystem.isReadableFile(source) else {
+            throw SDKException(.modelFileNotFound, "Model file \(source.path) does not exist or cannot be read")
+        }
+        guard FileSystem.isReadableFile(projector) else {
+            throw SDKException(
+                .modelFileNotFound,
+                "Vision projector \(projector.path) does not exist or cannot be read"
+            )
+        }
+        let modelName = source.lastPathComponent
+        let projectorName = projector.lastPathComponent
+        guard modelName != projectorName else {
+            throw SDKException(.invalidInput, "The model and its vision projector are both named \(modelName)")
+        }
+        try VisionProjectorFile(contentsOf: projector).check(against: source, projectorName: projectorName)
+        try paths.createDirectories()
+        let pair = paths.tempDirectory.appendingPathComponent("pair-\(UUID().uuidString)", isDirectory: true)
+        var moved: [(original: URL, staged: URL)] = []
+        do throws(SDKException) {
+            for file in [source, projector] {
+                let staged = pair.appendingPathComponent(file.lastPathComponent)
+                try FileSystem.transfer(file, to: staged, move: mode == .move)
+                if mode == .move { moved.append((file, staged)) }
+            }
+            // The inner import moves the folder into the store, or puts it back here on failure.
+            return try importModel(
+                from: pair,
+                id: id,
+                name: name,
+                category: .vision,
+                framework: framework,
+                mode: .move,
+                primaryFile: modelName,
+                visionProjectorFile: projectorName
+            )
+        } catch {
+            for file in moved { try? FileSystem.transfer(file.staged, to: file.original, move: true) }
+            try? FileManager.default.removeItem(at: pair)
+            throw error
+        }
     }
 
     /// The primary file of a model folder: the one named, or the only file with a model extension.

@@ -91,6 +91,9 @@ extension SDKException {
         /// The audio is empty, too short, has non-finite samples or an unsupported rate, or
         /// is not a readable WAV file.
         case invalidAudio = "invalid_audio"
+        /// The image is not a PNG or JPEG file (or raw RGB pixels) that can be read, is cut
+        /// short or damaged, or is larger than the limit.
+        case invalidImage = "invalid_image"
         /// The text to speak is empty or has nothing to pronounce.
         case emptyText = "empty_text"
         /// A generation grammar that is empty or does not parse; nothing was generated.
@@ -196,7 +199,8 @@ extension SDKException {
             switch self {
             case .notInitialized, .alreadyInitialized, .invalidAPIKey, .invalidBaseURL, .invalidConfiguration:
                 .initialization
-            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText, .invalidGrammar,
+            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .invalidImage, .emptyText,
+                .invalidGrammar,
                 .invalidSchema,
                 .unsupportedSchema, .invalidTool, .invalidDocument, .embeddingMismatch:
                 .validation

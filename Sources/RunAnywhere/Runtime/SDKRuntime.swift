@@ -13,6 +13,7 @@ final class SDKRuntime: Sendable {
     let registry: ModelRegistry
     let downloads: DownloadManager
     let llm: LLMCapability
+    let vlm: LLMCapability
     let stt: STTCapability
     let tts: TTSCapability
     let vad: VADCapability
@@ -40,6 +41,7 @@ final class SDKRuntime: Sendable {
         try registry.load()
         downloads = DownloadManager(registry: registry, paths: paths, events: events)
         llm = LLMCapability(services: services, registry: registry, events: events)
+        vlm = LLMCapability(services: services, registry: registry, events: events, kind: .vision)
         stt = STTCapability(services: services, registry: registry, events: events)
         tts = TTSCapability(services: services, registry: registry, events: events)
         vad = VADCapability(services: services, registry: registry, events: events)
@@ -131,6 +133,7 @@ final class SDKRuntime: Sendable {
     func shutdown() async {
         await downloads.cancelAll()
         await llm.unload()
+        await vlm.unload()
         await stt.unload()
         await tts.shutdown()
         await vad.unload()
@@ -143,6 +146,7 @@ final class SDKRuntime: Sendable {
     func unloadEverywhere(_ id: String) async {
         if await llm.currentModel?.id == id { await llm.unload() }
         await llm.forgetLoRA(id)
+        if await vlm.currentModel?.id == id { await vlm.unload() }
         if await stt.currentModel?.id == id { await stt.unload() }
         if await tts.currentModel?.id == id { await tts.unload() }
         if await vad.currentModel?.id == id { await vad.unload() }

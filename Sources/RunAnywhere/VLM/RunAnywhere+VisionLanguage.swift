@@ -1,0 +1,223 @@
+import Foundation
+
+extension RunAnywhereSDK {
+    /// Imports a vision-language model from its two files: the language model and its vision
+    /// projector (llama.cpp's `mmproj` GGUF). The projector is checked against the model
+    /// before anything is written (a projector whose output width is not the model's
+    /// embedding width gives `.invalidModelFormat`); both go into one model folder, and the
+    /// entry's ``ModelInfo/visionProjectorFile`` names the projector.
+    ///
+    /// ```swift
+    /// try RunAnywhere.importVLMModel(from: URL(fileURLWithPath: "SmolVLM-256M-Instruct-Q8_0.gguf"),
+    ///                                projector: URL(fileURLWithPath: "mmproj-SmolVLM-256M-Instruct-Q8_0.gguf"),
+    ///                                id: "smolvlm-256m", framework: .llamaCpp)
+    /// try await RunAnywhere.loadVLMModel("smolvlm-256m")
+    /// ```
+    ///
+    /// - Throws: `.invalidModelId`, `.modelAlreadyExists`, `.modelFileNotFound`,
+    ///   `.invalidModelFormat`, `.modelCorrupted`, `.fileSystemError`. On failure nothing is
+    ///   left behind and moved files are put back.
+    @discardableResult
+    public func importVLMModel(
+        from file: URL,
+        projector: URL,
+        id: String,
+        name: String? = nil,
+        framework: InferenceFramework,
+        mode: ModelImportMode = .copy
+    ) throws(SDKException) -> ModelInfo {
+        let model = try runtime().registry.importVisionModel(
+            from: file,
+            projector: projector,
+            id: id,
+            name: name,
+            framework: framework,
+            mode: mode
+        )
+        events.publish(.modelRegistered(modelId: id))
+        return model
+    }
+
+    /// Loads a vision-language model (a ``ModelCategory/vision`` model with its projector),
+    /// unloading the one loaded before. It is held apart from the language model of
+    /// ``loadModel(_:contextLength:threads:slots:)``: an app can have one of each.
+    ///
+    /// - Parameters:
+    ///   - id: A registered vision-language model's id.
+    ///   - contextLength: Context size in tokens (prompt, image tokens and reply); by default
+    ///     the model's own, capped at ``LLMLoadConfiguration/defaultContextCap``.
+    ///   - threads: Threads for the image encoder and the decoder; by default all cores.
+    /// - Throws: `.invalidInput` (not a vision model), `.modelNotFound`, `.modelFileNotFound`,
+    ///   `.invalidModelFormat` (no projector, or one that does not fit the model),
+    ///   `.noBackendForModel`, `.modelLoadFailed`, `.modelLoadInProgress`.
+    public func loadVLMModel(_ id: String, contextLength: Int? = nil, threads: Int? = nil) async throws(SDKException) {
+        let configuration = LLMLoadConfiguration(contextLength: contextLength, threads: threads)
+        try configuration.validate()
+        try await runtime().vlm.load(id, configuration: configuration)
+    }
+
+    /// Unloads the vision-language model, if one is loaded.
+    public func unloadVLMModel() async throws(SDKException) {
+        try await runtime().vlm.unload()
+    }
+
+    /// Whether a vision-language model is loaded.
+    public var isVLMModelLoaded: Bool {
+        get async { await currentVLMModel != nil }
+    }
+
+    /// The loaded vision-language model, if any.
+    public var currentVLMModel: ModelInfo? {
+        get async { try? await runtime().vlm.currentModel }
+    }
+
+    /// Answers `options.prompt` about `image` with the loaded vision-language model.
+    ///
+    /// The image is checked first (a file cut short, damaged, not PNG or JPEG, or over
+    /// ``VLMImage/maximumPixelCount`` is `.invalidImage`), then decoded and scaled to what the
+    /// model's projector takes, encoded into image tokens, and put before the prompt in the
+    /// model's chat template.
+    ///
+    /// ```swift
+    /// let result = try await RunAnywhere.processImage(.fromFilePath("receipt.jpg"),
+    ///                                                 options: .defaults(prompt: "What is the total?"))
+    /// print(result.text, result.imageTokens ?? 0)
+    /// ```
+    ///
+    /// - Throws: `.modelNotLoaded`, `.invalidImage`, `.emptyPrompt`, `.invalidInput`,
+    ///   `.contextLengthExceeded` (the image's tokens and the prompt do not fit),
+    ///   `.generationFailed`. Cancellation is not an error: the result's `finishReason` is
+    ///   `.cancelled`.
+    public func processImage(_ image: VLMImage, options: VLMGenerationOptions) async throws(SDKException) -> VLMResult {
+        try await runtime().vlm.generate(Self.input(image, options), options: options.generation)
+    }
+
+    /// Streams the answer about `image` token by token; the last event is `.completed` with
+    /// the result. Stopping the iteration early cancels the generation.
+    public func processImageStream(
+        _ image: VLMImage,
+        options: VLMGenerationOptions
+    ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        let vlm = try runtime().vlm
+        try options.generation.validate()
+        _ = try await vlm.loadedService()
+        return vlm.stream(Self.input(image, options), options: options.generation)
+    }
+
+    /// Describes `image` (or answers `prompt` about it) with the loaded vision-language model:
+    /// ``processImage(_:options:)`` with ``VLMGenerationOptions/describePrompt`` by default.
+    public func describeImage(
+        _ image: VLMImage,
+        prompt: String = VLMGenerationOptions.describePrompt,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> VLMResult {
+        try await processImage(image, options: VLMGenerationOptions(prompt: prompt, generation: options))
+    }
+
+    /// Generates a reply to `prompt` about `images` (in order) with the loaded
+    /// vision-language model.
+    public func generate(
+        _ prompt: String,
+        images: [VLMImage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> VLMResult {
+        try await runtime().vlm.generate(.messages([.user(prompt, images: images)]), options: options)
+    }
+
+    /// Stops the vision-language model's running generations after their current token.
+    public func cancelVLMGeneration() async {
+        guard let runtime = try? runtime() else { return }
+        await runtime.vlm.cancelAll()
+    }
+
+    private static func input(_ image: VLMImage, _ options: VLMGenerationOptions) -> LLMCapability.Input {
+        .messages([.user(options.prompt, images: [image])])
+    }
+}
+
+extension RunAnywhere {
+    /// Imports a vision-language model from its language model and vision projector files.
+    ///
+    /// Calls ``RunAnywhereSDK/importVLMModel(from:projector:id:name:framework:mode:)`` on the shared instance.
+    @discardableResult
+    public static func importVLMModel(
+        from file: URL,
+        projector: URL,
+        id: String,
+        name: String? = nil,
+        framework: InferenceFramework,
+        mode: ModelImportMode = .copy
+    ) throws(SDKException) -> ModelInfo {
+        try sdk().importVLMModel(from: file, projector: projector, id: id, name: name, framework: framework, mode: mode)
+    }
+
+    /// Loads a vision-language model.
+    ///
+    /// Calls ``RunAnywhereSDK/loadVLMModel(_:contextLength:threads:)`` on the shared instance.
+    public static func loadVLMModel(
+        _ id: String,
+        contextLength: Int? = nil,
+        threads: Int? = nil
+    ) async throws(SDKException) {
+        try await sdk().loadVLMModel(id, contextLength: contextLength, threads: threads)
+    }
+
+    /// Unloads the vision-language model.
+    ///
+    /// Calls ``RunAnywhereSDK/unloadVLMModel()`` on the shared instance.
+    public static func unloadVLMModel() async throws(SDKException) {
+        try await sdk().unloadVLMModel()
+    }
+
+    /// Whether the shared instance has a vision-language model loaded.
+    public static var isVLMModelLoaded: Bool {
+        get async { await shared?.isVLMModelLoaded ?? false }
+    }
+
+    /// Answers `options.prompt` about `image`.
+    ///
+    /// Calls ``RunAnywhereSDK/processImage(_:options:)`` on the shared instance.
+    public static func processImage(
+        _ image: VLMImage,
+        options: VLMGenerationOptions
+    ) async throws(SDKException) -> VLMResult {
+        try await sdk().processImage(image, options: options)
+    }
+
+    /// Streams the answer about `image`.
+    ///
+    /// Calls ``RunAnywhereSDK/processImageStream(_:options:)`` on the shared instance.
+    public static func processImageStream(
+        _ image: VLMImage,
+        options: VLMGenerationOptions
+    ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await sdk().processImageStream(image, options: options)
+    }
+
+    /// Describes `image`.
+    ///
+    /// Calls ``RunAnywhereSDK/describeImage(_:prompt:options:)`` on the shared instance.
+    public static func describeImage(
+        _ image: VLMImage,
+        prompt: String = VLMGenerationOptions.describePrompt,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> VLMResult {
+        try await sdk().describeImage(image, prompt: prompt, options: options)
+    }
+
+    /// Generates a reply to `prompt` about `images`.
+    ///
+    /// Calls ``RunAnywhereSDK/generate(_:images:options:)`` on the shared instance.
+    public static func generate(
+        _ prompt: String,
+        images: [VLMImage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> VLMResult {
+        try await sdk().generate(prompt, images: images, options: options)
+    }
+
+    /// Stops the shared instance's vision-language generations.
+    public static func cancelVLMGeneration() async {
+        await shared?.cancelVLMGeneration()
+    }
+}
