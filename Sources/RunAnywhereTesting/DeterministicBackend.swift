@@ -106,8 +106,8 @@ public struct DeterministicBackend: BackendModule {
         SpeechCode.encode(text, sampleRate: sampleRate, carrier: DeterministicSpeakerEncoder.pitch(voice: voice))
     }
 
-    /// Offers LLM, STT, TTS, VAD, embedding, reranking and speaker-embedding services for models of
-    /// framework `deterministic`.
+    /// Offers LLM, vision-language, STT, TTS, VAD, embedding, reranking and speaker-embedding
+    /// services for models of framework `deterministic`.
     public func register(with registry: ServiceRegistry) {
         let timing = self.timing
         func handles(_ category: ModelCategory) -> @Sendable (ModelInfo) -> Bool {
@@ -115,6 +115,9 @@ public struct DeterministicBackend: BackendModule {
         }
         registry.registerLLM(name: name, priority: priority, canHandle: handles(.llm)) { model, configuration in
             DeterministicLLMService(model: model, configuration: configuration, timing: timing)
+        }
+        registry.registerVLM(name: name, priority: priority, canHandle: handles(.vision)) { model, configuration in
+            DeterministicLLMService(model: model, configuration: configuration, timing: timing, takesImages: true)
         }
         registry.registerSTT(name: name, priority: priority, canHandle: handles(.speechRecognition)) { model in
             DeterministicSTTService(model: model, timing: timing)

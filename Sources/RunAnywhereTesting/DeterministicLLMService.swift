@@ -23,18 +23,32 @@ import Foundation
 /// answers a tool result (the last turn before the reply is a tool message): then it
 /// replies in words, so a tool loop ends after one round of calls. A grammar that
 /// llama.cpp would refuse is refused with `.invalidGrammar` before any token.
+///
+/// Loaded as a vision-language model it takes images, like a fixed-size projector: each
+/// image becomes ``imageTokensPerImage`` prompt tokens, and its pixels (or encoded bytes)
+/// join the prompt in the reply's seed, so two images give two replies. It decodes nothing:
+/// the SDK has checked every image's structure before it arrives.
 actor DeterministicLLMService: LLMService {
     nonisolated let model: ModelInfo
     nonisolated let contextLength: Int
+    nonisolated let imageMarker: String?
     private let timing: DeterministicBackend.Timing
 
     /// The default context when the load configuration names none.
     static let defaultContextLength = 2_048
+    /// The prompt tokens one image becomes on the vision-language model.
+    static let imageTokensPerImage = 16
 
-    init(model: ModelInfo, configuration: LLMLoadConfiguration, timing: DeterministicBackend.Timing) {
+    init(
+        model: ModelInfo,
+        configuration: LLMLoadConfiguration,
+        timing: DeterministicBackend.Timing,
+        takesImages: Bool = false
+    ) {
         self.model = model
         self.contextLength = configuration.contextLength ?? Self.defaultContextLength
         self.timing = timing
+        self.imageMarker = takesImages ? "<image>" : nil
     }
 
     nonisolated func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
@@ -67,6 +81,17 @@ actor DeterministicLLMService: LLMService {
             constrained = (Self.pieces(of: sample.text), sample.isComplete)
         }
         var promptTokens = Self.tokens(of: request.prompt).count
+        let imageTokens = request.images.count * Self.imageTokensPerImage
+        if let imageMarker, !request.images.isEmpty {
+            let markers = request.prompt.components(separatedBy: imageMarker).count - 1
+            guard markers == request.images.count else {
+                throw SDKException(
+                    .invalidInput,
+                    "The prompt's image markers do not match its \(request.images.count) image(s)"
+                )
+            }
+            promptTokens += markers * (imageTokens / max(markers, 1) - Self.tokens(of: imageMarker).count)
+        }
         var truncated = 0
         if promptTokens >= contextLength {
             guard request.truncatePromptToFit else {
@@ -88,7 +113,8 @@ actor DeterministicLLMService: LLMService {
                 promptTokens: promptTokens,
                 generatedTokens: generated,
                 stopReason: reason,
-                truncatedPromptTokens: truncated
+                truncatedPromptTokens: truncated,
+                imageTokens: imageTokens
             )
         }
         do {
@@ -187,7 +213,18 @@ actor DeterministicLLMService: LLMService {
             random ? "\(sampling.temperature)/\(sampling.topP)/\(sampling.topK)/\(sampling.seed ?? 0)" : "greedy",
             "\(sampling.repetitionPenalty)",
         ].joined(separator: "\u{1F}")
-        return key.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+        let text = fnv1a(key.utf8)
+        return request.images.reduce(text) { seed, image in
+            switch image.source {
+            case .encoded(let data): fnv1a(data, from: seed)
+            case .rgb(let pixels, let width, let height): fnv1a(pixels, from: seed ^ UInt64(width << 20 | height))
+            case .file(let url): fnv1a(url.path.utf8, from: seed)
+            }
+        }
+    }
+
+    private static func fnv1a(_ bytes: some Sequence<UInt8>, from seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+        bytes.reduce(seed) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
     }
 
     static let vocabulary = [

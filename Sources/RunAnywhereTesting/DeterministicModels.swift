@@ -5,6 +5,8 @@ import Foundation
 public enum DeterministicModels {
     /// The language model.
     public static let llm = "test-llm"
+    /// The vision-language model: 16 tokens per image, replies that depend on the image.
+    public static let vlm = "test-vlm"
     /// The speech recognizer.
     public static let stt = "test-stt"
     /// The voice.
@@ -20,6 +22,7 @@ public enum DeterministicModels {
 
     static let all: [(id: String, name: String, category: ModelCategory)] = [
         (llm, "Deterministic LLM", .llm),
+        (vlm, "Deterministic VLM", .vision),
         (stt, "Deterministic STT", .speechRecognition),
         (tts, "Deterministic voice", .speechSynthesis),
         (vad, "Deterministic VAD", .voiceActivityDetection),
@@ -29,7 +32,7 @@ public enum DeterministicModels {
     ]
 }
 
-/// Registers the deterministic models `test-llm`, `test-stt`, `test-tts`, `test-vad`, `test-embedding`,
+/// Registers the deterministic models `test-llm`, `test-vlm`, `test-stt`, `test-tts`, `test-vad`, `test-embedding`,
 /// `test-reranker` and `test-speaker`
 /// (framework `InferenceFramework.deterministic`) in `sdk`, ready to load.
 ///
@@ -70,7 +73,8 @@ public func registerDeterministicModels(in sdk: RunAnywhereSDK) throws(SDKExcept
             framework: .deterministic,
             localPath: file,
             sizeBytes: Int64(descriptor.count),
-            contextLength: entry.category == .llm ? DeterministicLLMService.defaultContextLength : nil,
+            contextLength: [.llm, .vision].contains(entry.category)
+                ? DeterministicLLMService.defaultContextLength : nil,
             downloadedAt: Date()
         )
         try sdk.registerModel(model, replace: true)

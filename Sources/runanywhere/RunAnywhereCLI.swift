@@ -12,7 +12,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
         subcommands: [
             DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, LoRACommand.self,
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
-            VoiceCommand.self,
+            VoiceCommand.self, DescribeCommand.self,
             EmbedCommand.self,
             RAGCommand.self, StorageCommand.self, ServeCommand.self, BenchCommand.self,
         ]

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTesting
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -382,6 +383,63 @@ extension RealEngineTests {
                 }
                 #expect(try await sdk.generate("Say hi.", options: greedy).generatedTokens > 0)
             }
+        }
+
+        @Test("A VLM registered by URL downloads both files into one folder, checked against each other, and loads")
+        func downloadedPair() async throws {
+            let root = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: root) }
+            try FileManager.default.copyItem(
+                at: try #require(try DefaultModels.llm().localPath),
+                to: root.appendingPathComponent("model.gguf")
+            )
+            try Self.writeProjector(to: root.appendingPathComponent("mmproj.gguf"))
+            try Self.writeProjector(to: root.appendingPathComponent("mmproj-512.gguf"), outputWidth: 512)
+            let server = try await LocalFileServer.start(root: root)
+            do {
+                try await withSDK(models: []) { sdk in
+                    let model = RemoteFile(url: server.url(for: "model.gguf"))
+                    try sdk.registerVLMModel(
+                        model: model,
+                        projector: RemoteFile(
+                            url: server.url(for: "mmproj.gguf"),
+                            sha256: try sha256sum(root.appendingPathComponent("mmproj.gguf"))
+                        ),
+                        id: "served-vlm",
+                        framework: .llamaCpp
+                    )
+                    var last: DownloadProgress?
+                    for await report in try sdk.downloadModel("served-vlm") { last = report }
+                    #expect(last?.stage == .completed, "\(String(describing: last?.error))")
+                    let installed = try sdk.model("served-vlm")
+                    #expect(installed.visionProjectorFile == "mmproj.gguf")
+                    try await sdk.loadVLMModel("served-vlm")
+                    let result = try await sdk.describeImage(
+                        Self.pixels(width: 40, height: 30),
+                        options: LLMGenerationOptions(maxTokens: 2, temperature: 0)
+                    )
+                    #expect(result.imageTokens == 16)
+
+                    // A pair whose projector does not fit is refused after download; nothing is installed.
+                    try sdk.registerVLMModel(
+                        model: model,
+                        projector: RemoteFile(url: server.url(for: "mmproj-512.gguf")),
+                        id: "misfit",
+                        framework: .llamaCpp
+                    )
+                    var failed: DownloadProgress?
+                    for await report in try sdk.downloadModel("misfit") { failed = report }
+                    #expect(failed?.error?.code == .invalidModelFormat, "\(String(describing: failed?.error))")
+                    #expect(try sdk.model("misfit").localPath == nil)
+                    await expectSDKError(.invalidInput) {
+                        try sdk.registerVLMModel(model: model, projector: model, id: "twice", framework: .llamaCpp)
+                    }
+                }
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
         }
 
         /// Where a real vision-language pair sits, if someone put one there (see the README's

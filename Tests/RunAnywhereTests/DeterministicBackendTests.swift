@@ -277,6 +277,7 @@ struct DeterministicBackendTests {
         #expect(
             before.map(\.id) == [
                 "test-embedding", "test-llm", "test-reranker", "test-speaker", "test-stt", "test-tts", "test-vad",
+                "test-vlm",
             ]
         )
         await first.shutdown()

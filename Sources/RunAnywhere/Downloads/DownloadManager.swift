@@ -284,7 +284,12 @@ final class DownloadManager: Sendable {
         try await stageFiles(of: artifact, from: parts, into: stage, job: job, downloaded: done, config: config)
 
         // 5. Install.
-        var updated = try registry.inspectors.inspect(model, file: stage.appendingPathComponent(artifact.primaryPath))
+        let primary = stage.appendingPathComponent(artifact.primaryPath)
+        var updated = try registry.inspectors.inspect(model, file: primary)
+        if let projector = model.visionProjectorFile {
+            try VisionProjectorFile(contentsOf: stage.appendingPathComponent(projector))
+                .check(against: primary, projectorName: projector)
+        }
         updated.name = model.name  // the name given at registration wins over the file's
         updated.sizeBytes = FileSystem.allocatedSize(of: stage)
         updated.downloadedAt = Date()

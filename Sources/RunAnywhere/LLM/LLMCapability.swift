@@ -71,8 +71,9 @@ actor LLMCapability {
 
     /// A vision-language model's projector, checked against its language model before the
     /// model loaded now is unloaded to make room: a pair that cannot load leaves it in place.
+    /// Only GGUF pairs (llama.cpp's); other formats are for their backend to judge.
     private static func checkVisionPair(_ model: ModelInfo) throws(SDKException) {
-        guard model.category == .vision, model.localPath != nil else { return }
+        guard model.category == .vision, model.format == .gguf, model.localPath != nil else { return }
         let projector = try model.localVisionProjectorFile()
         try VisionProjectorFile(contentsOf: projector).check(
             against: try model.localFile(),

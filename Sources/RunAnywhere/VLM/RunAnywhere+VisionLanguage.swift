@@ -38,6 +38,46 @@ extension RunAnywhereSDK {
         return model
     }
 
+    /// Registers a vision-language model to download: its language model and its vision
+    /// projector, two files fetched into one model folder by ``downloadModel(_:)`` (with
+    /// resume and checksums), and checked against each other before they are installed.
+    ///
+    /// ```swift
+    /// let base = "https://huggingface.co/ggml-org/SmolVLM-256M-Instruct-GGUF/resolve/main/"
+    /// try RunAnywhere.registerVLMModel(
+    ///     model: RemoteFile(url: URL(string: base + "SmolVLM-256M-Instruct-Q8_0.gguf")!),
+    ///     projector: RemoteFile(url: URL(string: base + "mmproj-SmolVLM-256M-Instruct-Q8_0.gguf")!),
+    ///     id: "smolvlm-256m", name: "SmolVLM 256M Instruct", framework: .llamaCpp)
+    /// ```
+    ///
+    /// - Throws: `.invalidModelId`, `.invalidInput` (bad URLs or the same file name twice),
+    ///   `.modelAlreadyExists`.
+    @discardableResult
+    public func registerVLMModel(
+        model file: RemoteFile,
+        projector: RemoteFile,
+        id: String,
+        name: String? = nil,
+        framework: InferenceFramework
+    ) throws(SDKException) -> ModelInfo {
+        let artifact = ModelArtifact.files([file, projector], primaryFile: file.fileName)
+        try artifact.validate()
+        let model = ModelInfo(
+            id: id,
+            name: name ?? id,
+            category: .vision,
+            format: .guess(fromFileName: file.fileName),
+            framework: framework,
+            sizeBytes: artifact.knownDownloadSize,
+            downloadURL: file.url,
+            sha256: file.sha256,
+            artifact: artifact,
+            visionProjectorFile: projector.fileName
+        )
+        try registerModel(model)
+        return model
+    }
+
     /// Loads a vision-language model (a ``ModelCategory/vision`` model with its projector),
     /// unloading the one loaded before. It is held apart from the language model of
     /// ``loadModel(_:contextLength:threads:slots:)``: an app can have one of each.
@@ -149,6 +189,20 @@ extension RunAnywhere {
         mode: ModelImportMode = .copy
     ) throws(SDKException) -> ModelInfo {
         try sdk().importVLMModel(from: file, projector: projector, id: id, name: name, framework: framework, mode: mode)
+    }
+
+    /// Registers a vision-language model to download.
+    ///
+    /// Calls ``RunAnywhereSDK/registerVLMModel(model:projector:id:name:framework:)`` on the shared instance.
+    @discardableResult
+    public static func registerVLMModel(
+        model file: RemoteFile,
+        projector: RemoteFile,
+        id: String,
+        name: String? = nil,
+        framework: InferenceFramework
+    ) throws(SDKException) -> ModelInfo {
+        try sdk().registerVLMModel(model: file, projector: projector, id: id, name: name, framework: framework)
     }
 
     /// Loads a vision-language model.

@@ -46,10 +46,27 @@ struct ModelsCommand: AsyncParsableCommand {
         @Option(help: "llm, embedding, stt, tts, vad, vlm, speaker-embedding or lora.") var category: ModelCategory
         @Option(help: "llamacpp, whispercpp, sherpa, system, resemblyzer.") var framework: InferenceFramework
         @Flag(help: "Move the file instead of copying it.") var move = false
+        @Option(help: "For a vlm: its vision projector (mmproj GGUF), imported beside the model.") var projector:
+            String?
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
 
         func execute() async throws {
             try CLI.start(global)
+            if let projector {
+                guard category == .vision else {
+                    throw SDKException(.invalidInput, "--projector is for vision-language models (--category vlm)")
+                }
+                let model = try RunAnywhere.importVLMModel(
+                    from: URL(fileURLWithPath: path),
+                    projector: URL(fileURLWithPath: projector),
+                    id: id,
+                    name: name,
+                    framework: framework,
+                    mode: move ? .move : .copy
+                )
+                if json { return try CLI.printJSON(model) }
+                return print("Imported \(model.id) → \(model.localPath?.path ?? "?") with \(projector)")
+            }
             let model = try RunAnywhere.importModel(
                 from: URL(fileURLWithPath: path),
                 id: id,
@@ -87,6 +104,8 @@ struct ModelsCommand: AsyncParsableCommand {
         )
         var file: String?
         @Option(help: "Archive: another path it must contain (repeatable).") var expect: [String] = []
+        @Option(help: "For a vlm of two --url: the file name of the vision projector (the other is the model).")
+        var projector: String?
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
 
         func execute() async throws {
@@ -108,7 +127,24 @@ struct ModelsCommand: AsyncParsableCommand {
             }
             let name = name ?? id
             let model: ModelInfo
-            if archive != nil || ArchiveType(url: urls[0]) != nil {
+            if let projector {
+                guard category == .vision, files.count == 2,
+                    let mmproj = files.first(where: { $0.fileName == projector }),
+                    let main = files.first(where: { $0.fileName != projector })
+                else {
+                    throw SDKException(
+                        .invalidInput,
+                        "--projector names one of two --url files of a vlm (--category vlm)"
+                    )
+                }
+                model = try RunAnywhere.registerVLMModel(
+                    model: main,
+                    projector: mmproj,
+                    id: id,
+                    name: name,
+                    framework: framework
+                )
+            } else if archive != nil || ArchiveType(url: urls[0]) != nil {
                 guard urls.count == 1 else { throw SDKException(.invalidInput, "An archive model has one --url") }
                 guard let file else { throw SDKException(.invalidInput, "Name the archive's primary file with --file") }
                 let spec = try ModelArchive(

@@ -1,0 +1,82 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTesting
+import Testing
+
+/// The vision-language API above the engine, on the deterministic backend's `test-vlm`: what
+/// an app's tests see without weights. The real path is in the real-engine vision tests.
+@Suite("Vision-language API on the deterministic backend")
+struct VisionUnitTests {
+    static func pixels(_ value: UInt8, width: Int = 8, height: Int = 6) -> VLMImage {
+        .fromRawRGB(Data(repeating: value, count: width * height * 3), width: width, height: height)
+    }
+
+    @Test("Images count as tokens, change the reply, and stream like text")
+    func imagesShapeTheReply() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadVLMModel(DeterministicModels.vlm)
+            let options = VLMGenerationOptions(
+                prompt: "What is this?",
+                generation: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true)
+            )
+            let dark = try await sdk.processImage(Self.pixels(10), options: options)
+            #expect(dark.imageTokens == 16)
+            #expect(dark.generatedTokens == 12)
+            #expect(try await sdk.processImage(Self.pixels(10), options: options).text == dark.text)
+            #expect(try await sdk.processImage(Self.pixels(200), options: options).text != dark.text)
+
+            var streamed = ""
+            for try await event in try await sdk.processImageStream(Self.pixels(10), options: options) {
+                if case .token(let text, _) = event { streamed += text }
+            }
+            #expect(streamed == dark.text)
+            let two = try await sdk.generate(
+                "Compare.",
+                images: [Self.pixels(1), Self.pixels(2)],
+                options: options.generation
+            )
+            #expect(two.imageTokens == 32)
+            let chat = try await sdk.chat(
+                [.user("What is this?", images: [Self.pixels(10)])],
+                options: options.generation
+            )
+            #expect(chat.imageTokens == 16)
+        }
+    }
+
+    @Test("The VLM is held apart from the language model; each has its own load and errors")
+    func separateFromTheLanguageModel() async throws {
+        try await withDeterministicSDK { sdk in
+            await #expect(throws: SDKException.self) { try await sdk.describeImage(Self.pixels(1)) }
+            try await sdk.loadModel(DeterministicModels.llm)
+            try await sdk.loadVLMModel(DeterministicModels.vlm)
+            #expect(await sdk.currentLLMModel?.id == DeterministicModels.llm)
+            #expect(await sdk.currentVLMModel?.id == DeterministicModels.vlm)
+            // A language model is not a VLM, nor the reverse.
+            await #expect(throws: SDKException.self) { try await sdk.loadVLMModel(DeterministicModels.llm) }
+            await #expect(throws: SDKException.self) { try await sdk.loadModel(DeterministicModels.vlm) }
+            try await sdk.unloadVLMModel()
+            #expect(await sdk.isVLMModelLoaded == false)
+            #expect(await sdk.currentLLMModel?.id == DeterministicModels.llm)
+        }
+    }
+
+    @Test("A bad image is an invalid_image error before the backend sees it")
+    func badImages() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadVLMModel(DeterministicModels.vlm)
+            for image in [
+                VLMImage.fromEncoded(Data("not an image".utf8)), .fromRawRGB(Data(count: 5), width: 2, height: 2),
+                .fromFilePath("/nonexistent/photo.jpg"),
+            ] {
+                do {
+                    _ = try await sdk.describeImage(image)
+                    Issue.record("accepted \(image)")
+                } catch {
+                    #expect((error as? SDKException)?.code == .invalidImage)
+                }
+            }
+            #expect(try await sdk.describeImage(Self.pixels(3)).imageTokens == 16)
+        }
+    }
+}
