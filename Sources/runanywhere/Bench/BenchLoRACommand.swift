@@ -41,10 +41,17 @@ extension BenchCommand {
         @Option(help: "Tokens generated per repetition.") var tokens = 64
         @Option(help: "Measured repetitions of each case, interleaved (after a warm-up of each).") var reps = 5
         @Option(help: "Decoding threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
+        @Option(
+            name: .customLong("context-length"),
+            help: "Context size in tokens (default: the SDK's). A switch's cost grows with it: llama.cpp re-reserves its graphs."
+        )
+        var contextLength: Int?
 
         struct Report: Encodable {
             var model: String
             var threads: Int
+            /// The context the model was loaded with.
+            var contextLength: Int
             var rank: Int
             var targets: String
             var tensorsPerAdapter: Int
@@ -109,7 +116,8 @@ extension BenchCommand {
         }
 
         private func measure(ids: [String], tensorCount: Int) async throws -> Report {
-            try await RunAnywhere.loadModel(model, threads: threads)
+            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
+            let loadedContext = await RunAnywhere.shared?.currentLLMContextLength ?? 0
             let base = LLMGenerationOptions(
                 maxTokens: tokens,
                 temperature: 0,
@@ -160,6 +168,7 @@ extension BenchCommand {
             return Report(
                 model: model,
                 threads: threads,
+                contextLength: loadedContext,
                 rank: rank,
                 targets: targets.rawValue,
                 tensorsPerAdapter: tensorCount,
@@ -180,7 +189,7 @@ extension BenchCommand {
         private func print(_ report: Report) throws {
             if output.json { return try CLI.printJSON(report) }
             Swift.print(
-                "LoRA — \(report.model), rank \(report.rank) on \(report.targets) (\(report.tensorsPerAdapter) tensors per adapter), \(report.threads) threads, median of \(report.reps)"
+                "LoRA — \(report.model) (context \(report.contextLength)), rank \(report.rank) on \(report.targets) (\(report.tensorsPerAdapter) tensors per adapter), \(report.threads) threads, median of \(report.reps)"
             )
             Swift.print("  no adapter:   \(CLI.format(report.tokensPerSecondNoAdapter)) tok/s")
             Swift.print(
