@@ -94,22 +94,8 @@ actor LlamaCPPLLMService: LLMService {
         let engine: Engine
         do {
             engine = try await worker.run { () throws -> Engine in
-                var modelParams = llama_model_default_params()
-                modelParams.n_gpu_layers = 0
-                guard let handle = llama_model_load_from_file(path, modelParams) else {
-                    throw SDKException(
-                        .modelLoadFailed,
-                        "llama.cpp could not load \(path)",
-                        recovery: "The file may be truncated or not a llama.cpp GGUF model: import it again"
-                    )
-                }
-                let trained = Int(llama_model_n_ctx_train(handle))
-                let contextLength =
-                    configuration.contextLength
-                    ?? min(
-                        trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap,
-                        LLMLoadConfiguration.defaultContextCap
-                    )
+                let handle = try Self.openModel(path)
+                let contextLength = Self.contextLength(configuration, model: handle)
                 var contextParams = llama_context_default_params()
                 // Each slot gets a KV-cache stream of its own, `contextLength` long, so attention
                 // reads only its own sequence's cells (with one shared cache, every token would
@@ -146,6 +132,31 @@ actor LlamaCPPLLMService: LLMService {
         }
         let actual = Int(llama_n_ctx_seq(engine.context))
         return LlamaCPPLLMService(model: model, engine: engine, worker: worker, contextLength: actual)
+    }
+
+    /// Loads a GGUF file's weights, on the CPU.
+    static func openModel(_ path: String) throws(SDKException) -> OpaquePointer {
+        var modelParams = llama_model_default_params()
+        modelParams.n_gpu_layers = 0
+        guard let handle = llama_model_load_from_file(path, modelParams) else {
+            throw SDKException(
+                .modelLoadFailed,
+                "llama.cpp could not load \(path)",
+                recovery: "The file may be truncated or not a llama.cpp GGUF model: import it again"
+            )
+        }
+        return handle
+    }
+
+    /// The context a load asks for: the configuration's, else the model's own capped at
+    /// ``LLMLoadConfiguration/defaultContextCap``.
+    static func contextLength(_ configuration: LLMLoadConfiguration, model: OpaquePointer) -> Int {
+        let trained = Int(llama_model_n_ctx_train(model))
+        return configuration.contextLength
+            ?? min(
+                trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap,
+                LLMLoadConfiguration.defaultContextCap
+            )
     }
 
     func unload() async {

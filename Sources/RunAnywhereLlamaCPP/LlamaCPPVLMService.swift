@@ -103,18 +103,8 @@ actor LlamaCPPVLMService: LLMService {
         configuration: LLMLoadConfiguration,
         threads: Int32
     ) throws -> Engine {
-        var modelParams = llama_model_default_params()
-        modelParams.n_gpu_layers = 0
-        guard let handle = llama_model_load_from_file(path, modelParams) else {
-            throw SDKException(.modelLoadFailed, "llama.cpp could not load \(path)")
-        }
-        let trained = Int(llama_model_n_ctx_train(handle))
-        let contextLength =
-            configuration.contextLength
-            ?? min(
-                trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap,
-                LLMLoadConfiguration.defaultContextCap
-            )
+        let handle = try LlamaCPPLLMService.openModel(path)
+        let contextLength = LlamaCPPLLMService.contextLength(configuration, model: handle)
         var contextParams = llama_context_default_params()
         contextParams.n_ctx = UInt32(contextLength)
         contextParams.n_batch = UInt32(min(contextLength, 2048))

@@ -43,7 +43,8 @@ extension BenchCommand {
         @Option(help: "Decoding threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
         @Option(
             name: .customLong("context-length"),
-            help: "Context size in tokens (default: the SDK's). A switch's cost grows with it: llama.cpp re-reserves its graphs."
+            help:
+                "Context size in tokens (default: the SDK's). A switch's cost grows with it: llama.cpp re-reserves its graphs."
         )
         var contextLength: Int?
 
