@@ -88,15 +88,7 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         let worker = WorkerThread(name: "llama.embed.\(model.id)")
         do {
             let (engine, shape) = try await worker.run { () throws -> (Engine, Shape) in
-                var modelParams = llama_model_default_params()
-                modelParams.n_gpu_layers = 0
-                guard let handle = llama_model_load_from_file(path, modelParams) else {
-                    throw SDKException(
-                        .modelLoadFailed,
-                        "llama.cpp could not load \(path)",
-                        recovery: "The file may be truncated or not a llama.cpp GGUF model: import it again"
-                    )
-                }
+                let handle = try LlamaCPPLLMService.openModel(path)
                 let trained = Int(llama_model_n_ctx_train(handle))
                 // llama.cpp aborts the process unless the micro-batch is a multiple of the
                 // sequence count: round the budget up to one.

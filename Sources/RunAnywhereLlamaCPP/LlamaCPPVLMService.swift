@@ -70,12 +70,9 @@ actor LlamaCPPVLMService: LLMService {
 
     static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPVLMService {
         let modelFile = try model.localFile()
+        // The VLM capability has checked the pair from its headers (VisionProjectorFile) before
+        // asking for this load; libmtmd's own refusal is caught below.
         let projectorFile = try model.localVisionProjectorFile()
-        // The projector's own checks, before libmtmd sees it: a wrong file is a typed error with a reason.
-        try VisionProjectorFile(contentsOf: projectorFile).check(
-            against: modelFile,
-            projectorName: projectorFile.lastPathComponent
-        )
         let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let worker = WorkerThread(name: "llama.vlm.\(model.id)")
         let engine: Engine

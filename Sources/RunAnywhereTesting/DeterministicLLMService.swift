@@ -90,7 +90,7 @@ actor DeterministicLLMService: LLMService {
                     "The prompt's image markers do not match its \(request.images.count) image(s)"
                 )
             }
-            promptTokens += markers * (imageTokens / max(markers, 1) - Self.tokens(of: imageMarker).count)
+            promptTokens += imageTokens - markers * Self.tokens(of: imageMarker).count
         }
         var truncated = 0
         if promptTokens >= contextLength {

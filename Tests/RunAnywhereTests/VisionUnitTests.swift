@@ -44,6 +44,25 @@ struct VisionUnitTests {
         }
     }
 
+    @Test("A conversation with tool calls keeps its images when the tool turns are written out")
+    func imagesSurviveToolTurns() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadVLMModel(DeterministicModels.vlm)
+            let conversation: [ChatMessage] = [
+                .user("Which city is this?", images: [Self.pixels(40)]),
+                ChatMessage(
+                    role: .assistant,
+                    content: "",
+                    toolCalls: [ToolCall(id: "call-1", name: "lookup", arguments: ["query": "skyline"])]
+                ),
+                ChatMessage(role: .tool, content: "Oslo", toolCallId: "call-1"),
+                .user("So?"),
+            ]
+            let reply = try await sdk.chat(conversation, options: LLMGenerationOptions(maxTokens: 4, temperature: 0))
+            #expect(reply.imageTokens == 16)
+        }
+    }
+
     @Test("The VLM is held apart from the language model; each has its own load and errors")
     func separateFromTheLanguageModel() async throws {
         try await withDeterministicSDK { sdk in

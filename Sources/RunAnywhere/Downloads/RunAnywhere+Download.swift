@@ -96,13 +96,16 @@ extension RunAnywhereSDK {
         )
     }
 
-    private func register(
+    /// Registers a model to download from `artifact`; every `registerModel` by URL, and
+    /// `registerVLMModel`, come here.
+    func register(
         artifact: ModelArtifact,
         id: String,
         name: String,
         framework: InferenceFramework,
         category: ModelCategory,
-        format: ModelFormat
+        format: ModelFormat,
+        visionProjectorFile: String? = nil
     ) throws(SDKException) -> ModelInfo {
         try artifact.validate()
         let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
@@ -115,7 +118,8 @@ extension RunAnywhereSDK {
             sizeBytes: artifact.knownDownloadSize,
             downloadURL: artifact.remoteFiles.first?.url,
             sha256: primary?.sha256,
-            artifact: artifact
+            artifact: artifact,
+            visionProjectorFile: visionProjectorFile
         )
         try registerModel(model)
         return model

@@ -60,22 +60,15 @@ extension RunAnywhereSDK {
         name: String? = nil,
         framework: InferenceFramework
     ) throws(SDKException) -> ModelInfo {
-        let artifact = ModelArtifact.files([file, projector], primaryFile: file.fileName)
-        try artifact.validate()
-        let model = ModelInfo(
+        try register(
+            artifact: .files([file, projector], primaryFile: file.fileName),
             id: id,
             name: name ?? id,
+            framework: framework,
             category: .vision,
             format: .guess(fromFileName: file.fileName),
-            framework: framework,
-            sizeBytes: artifact.knownDownloadSize,
-            downloadURL: file.url,
-            sha256: file.sha256,
-            artifact: artifact,
             visionProjectorFile: projector.fileName
         )
-        try registerModel(model)
-        return model
     }
 
     /// Loads a vision-language model (a ``ModelCategory/vision`` model with its projector),

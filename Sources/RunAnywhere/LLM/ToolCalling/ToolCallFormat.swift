@@ -226,7 +226,7 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
             if message.role == .tool, message.toolCallId != nil {
                 return toolMessage(content: message.content)
             }
-            return ChatMessage(role: message.role, content: message.content)
+            return ChatMessage(role: message.role, content: message.content, images: message.images)
         }
     }
 }
