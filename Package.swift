@@ -142,6 +142,12 @@ let package = Package(
             dependencies: ["CLlama"]
         ),
 
+        // The raw-engine baseline of the adapter switch in `runanywhere bench lora`.
+        .executableTarget(
+            name: "raw-lora-bench",
+            dependencies: ["CLlama"]
+        ),
+
         // The raw-engine baseline of `runanywhere bench embed`.
         .executableTarget(
             name: "raw-embed-bench",

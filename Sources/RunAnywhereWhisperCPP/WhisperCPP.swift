@@ -121,7 +121,9 @@ private let whisperLogger = SDKLogger(category: "whisper.cpp")
 /// whisper.cpp describes every load in detail; only errors are worth more than trace.
 private let whisperLogCallback:
     @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
-        guard let text else { return }
+        // Errors are always kept; anything else is dropped before it costs a `String`.
+        let wanted: LogLevel = level == GGML_LOG_LEVEL_WARN ? .debug : .trace
+        guard let text, level == GGML_LOG_LEVEL_ERROR || SDKLogger.isEnabled(wanted) else { return }
         let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !line.isEmpty else { return }
         switch level {

@@ -26,4 +26,13 @@ struct SDKLoggerTests {
         #expect(LogLevel.warning < .error)
         #expect(LogLevel.allCases.sorted() == LogLevel.allCases)
     }
+
+    @Test("A level is enabled exactly when it is at or above the SDK-wide level")
+    func isEnabledFollowsTheLevel() {
+        let current = SDKLogger.currentLevel
+        for level in LogLevel.allCases {
+            #expect(SDKLogger.isEnabled(level) == (level >= current), "\(level) against \(current)")
+        }
+        #expect(SDKLogger.isEnabled(.critical))
+    }
 }

@@ -67,6 +67,13 @@ public struct SDKLogger: Sendable {
         }
     }
 
+    /// Whether the SDK-wide level lets `level` through. Engine log callbacks ask first: llama.cpp
+    /// sends hundreds of debug lines per graph reserve (every LoRA switch), and turning each into
+    /// a `String` that is then dropped cost 3 ms a switch.
+    public static func isEnabled(_ level: LogLevel) -> Bool {
+        level >= currentLevel
+    }
+
     /// Logs at `level` if the SDK-wide level lets it through.
     public func log(
         _ level: LogLevel,

@@ -17,7 +17,8 @@ extension BenchCommand {
 
         /// Which of each block's matrices the adapters change.
         enum Targets: String, ExpressibleByArgument, CaseIterable {
-            /// Query and value projections: the original LoRA paper's choice.
+            /// Query and value projections: the original LoRA paper's choice, and what PEFT's
+            /// `LoraConfig` adapts in llama-family models when no target modules are given.
             case qv
             /// The four attention projections.
             case attention
@@ -37,9 +38,10 @@ extension BenchCommand {
         @Option(help: "Model id.") var model = CLI.Defaults.llm
         @Option(help: "Prompt text.") var prompt = defaultPrompt
         @Option(help: "The adapters' rank.") var rank = 8
-        @Option(help: "What the adapters change: qv, attention or all.") var targets = Targets.all
+        @Option(help: "What the adapters change: qv (PEFT's default), attention or all.") var targets = Targets.qv
         @Option(help: "Tokens generated per repetition.") var tokens = 64
-        @Option(help: "Measured repetitions of each case, interleaved (after a warm-up of each).") var reps = 5
+        @Option(help: "Measured rounds, raw and SDK taking turns (after a warm-up of each), of 3 repetitions each.")
+        var reps = 5
         @Option(help: "Decoding threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
         @Option(
             name: .customLong("context-length"),
@@ -47,6 +49,14 @@ extension BenchCommand {
                 "Context size in tokens (default: the SDK's). A switch's cost grows with it: llama.cpp re-reserves its graphs."
         )
         var contextLength: Int?
+        @Option(
+            name: .customLong("raw-binary"),
+            help: "The raw baseline of the switch (default: raw-lora-bench next to this executable)."
+        )
+        var rawBinary: String?
+
+        /// Repetitions (speeds, and a pair of requests: same adapter, switched adapter) per round, on each side.
+        static let pairsPerRound = 3
 
         struct Report: Encodable {
             var model: String
@@ -56,8 +66,12 @@ extension BenchCommand {
             var rank: Int
             var targets: String
             var tensorsPerAdapter: Int
+            /// Tokens generated per speed sample.
             var tokens: Int
-            var reps: Int
+            /// The prompt's tokens (used as it is, no chat template).
+            var promptTokens: Int
+            /// Samples of each figure on each side.
+            var samples: Int
             var tokensPerSecondNoAdapter: Double
             var tokensPerSecondOneAdapter: Double
             var tokensPerSecondTwoAdapters: Double
@@ -68,10 +82,23 @@ extension BenchCommand {
             var timeToFirstTokenSameAdapterMs: Double
             /// First token after the prompt, the adapter different from the request before.
             var timeToFirstTokenSwitchedAdapterMs: Double
-            /// What switching adds to a request: the difference of the two.
+            /// What switching adds to a request: the median, over pairs, of switched − same.
             var switchMs: Double
             /// `RunAnywhere.lora.apply` changing the applied adapter.
             var applyCallMs: Double
+            /// The same figures on raw llama.cpp (`raw-lora-bench`), run interleaved with the SDK.
+            var raw: RawReport
+        }
+
+        struct RawReport: Encodable {
+            var tokensPerSecondNoAdapter: Double
+            var tokensPerSecondOneAdapter: Double
+            var tokensPerSecondTwoAdapters: Double
+            var slowdownOneAdapter: Double
+            var slowdownTwoAdapters: Double
+            var timeToFirstTokenSameAdapterMs: Double
+            var timeToFirstTokenSwitchedAdapterMs: Double
+            var switchMs: Double
         }
 
         func validate() throws {
@@ -94,8 +121,10 @@ extension BenchCommand {
             ]
             defer { try? FileManager.default.removeItem(at: folder) }
             var tensorCount = 0
+            var files: [URL] = []
             for (index, id) in ids.enumerated() {
                 let url = folder.appendingPathComponent("\(id).gguf")
+                files.append(url)
                 tensorCount = try Self.writeAdapter(
                     to: url,
                     model: header,
@@ -105,8 +134,15 @@ extension BenchCommand {
                 )
                 try RunAnywhere.lora.register(LoraAdapterCatalogEntry(id: id, framework: .llamaCpp, localPath: url))
             }
+            let raw = RawSwitch(
+                binary: try CLI.siblingExecutable("raw-lora-bench", override: rawBinary),
+                model: try info.localFile(),
+                adapters: files,
+                prompt: folder.appendingPathComponent("prompt.txt")
+            )
             do {
-                let report = try await measure(ids: ids, tensorCount: tensorCount)
+                try Data(prompt.utf8).write(to: raw.prompt)
+                let report = try await measure(ids: ids, tensorCount: tensorCount, raw: raw)
                 for id in ids { try? await RunAnywhere.removeModel(id) }
                 try await RunAnywhere.unloadModel()
                 try print(report)
@@ -116,43 +152,86 @@ extension BenchCommand {
             }
         }
 
-        private func measure(ids: [String], tensorCount: Int) async throws -> Report {
+        /// What `raw-lora-bench` is run with.
+        struct RawSwitch {
+            var binary: URL
+            var model: URL
+            var adapters: [URL]
+            var prompt: URL
+        }
+
+        /// One repetition, as `raw-lora-bench` prints it: generation speeds, and a pair of
+        /// requests with the same adapter as the request before and with another one.
+        struct SwitchPair: Decodable {
+            var promptTokens: Int
+            var sameMs: Double
+            var switchedMs: Double
+            var tokensPerSecondNone: Double
+            var tokensPerSecondOne: Double
+            var tokensPerSecondTwo: Double
+        }
+
+        private func measure(ids: [String], tensorCount: Int, raw: RawSwitch) async throws -> Report {
             try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: threads)
             let loadedContext = await RunAnywhere.shared?.currentLLMContextLength ?? 0
+            // What raw-lora-bench does: the prompt as it is, greedy, no penalty, every request
+            // evaluating its whole prompt.
             let base = LLMGenerationOptions(
                 maxTokens: tokens,
                 temperature: 0,
-                repetitionPenalty: 1.1,
+                repetitionPenalty: 1,
                 threads: threads,
+                applyChatTemplate: false,
                 ignoreEndOfSequence: true,
                 reusePromptCache: false
             )
-            let cases: [[LoRAAdapterSelection]] = [
-                [], [LoRAAdapterSelection(id: ids[0])], ids.map { LoRAAdapterSelection(id: $0) },
-            ]
-            func run(_ adapters: [LoRAAdapterSelection]) async throws -> LLMGenerationResult {
+            func run(_ adapters: [String], maxTokens: Int? = nil) async throws -> LLMGenerationResult {
                 var options = base
-                options.loraAdapters = adapters
+                options.maxTokens = maxTokens ?? tokens
+                options.loraAdapters = adapters.map { LoRAAdapterSelection(id: $0) }
                 return try await RunAnywhere.generate(prompt, options: options)
             }
-            for adapters in cases { _ = try await run(adapters) }
-            var speeds: [[Double]] = Array(repeating: [], count: cases.count)
-            // Interleaved, so drift in the machine's speed falls on every case alike.
-            for _ in 0..<reps {
-                for (index, adapters) in cases.enumerated() {
-                    speeds[index].append(try await run(adapters).tokensPerSecond)
+            // A round on each side: generation with no adapter, both and one (the order raw
+            // uses), then pairs of requests that follow a request under adapter A and use A
+            // again or B. The sides take turns so that drift in the machine's speed falls on
+            // both; a pair's difference cancels the drift within it.
+            func sdkRound() async throws -> [SwitchPair] {
+                var pairs: [SwitchPair] = []
+                for _ in 0..<Self.pairsPerRound {
+                    let none = try await run([]).tokensPerSecond
+                    let two = try await run(ids).tokensPerSecond
+                    let one = try await run([ids[0]]).tokensPerSecond
+                    let same = try await run([ids[0]], maxTokens: 2)
+                    _ = try await run([ids[0]])
+                    let switched = try await run([ids[1]], maxTokens: 2)
+                    pairs.append(
+                        SwitchPair(
+                            promptTokens: same.promptTokens,
+                            sameMs: same.timeToFirstTokenMs,
+                            switchedMs: switched.timeToFirstTokenMs,
+                            tokensPerSecondNone: none,
+                            tokensPerSecondOne: one,
+                            tokensPerSecondTwo: two
+                        )
+                    )
                 }
+                return pairs
             }
-            // Switching: the same full prompt each time (no cache reuse), after a request with
-            // the same adapter or with the other one.
-            var same: [Double] = []
-            var switched: [Double] = []
-            let a = [LoRAAdapterSelection(id: ids[0])]
-            let b = [LoRAAdapterSelection(id: ids[1])]
+            var sdk: [SwitchPair] = []
+            var rawPairs: [SwitchPair] = []
+            _ = try await sdkRound()
             for _ in 0..<reps {
-                _ = try await run(a)
-                same.append(try await run(a).timeToFirstTokenMs)
-                switched.append(try await run(b).timeToFirstTokenMs)
+                rawPairs += try runRaw(raw, contextLength: loadedContext)
+                sdk += try await sdkRound()
+            }
+            guard let first = sdk.first, let rawFirst = rawPairs.first else {
+                throw SDKException(.internalError, "The benchmark produced no samples")
+            }
+            guard first.promptTokens == rawFirst.promptTokens else {
+                throw SDKException(
+                    .internalError,
+                    "SDK and raw saw different prompts (\(first.promptTokens) vs \(rawFirst.promptTokens) tokens)"
+                )
             }
             var calls: [Double] = []
             for index in 0..<max(reps, 5) {
@@ -161,11 +240,10 @@ extension BenchCommand {
                 calls.append(start.duration(to: .now).milliseconds)
             }
             try await RunAnywhere.lora.clear()
-            let none = CLI.median(speeds[0])
-            let one = CLI.median(speeds[1])
-            let two = CLI.median(speeds[2])
-            let sameMs = CLI.median(same)
-            let switchedMs = CLI.median(switched)
+            func slowdown(_ pairs: [SwitchPair], _ speed: (SwitchPair) -> Double) -> Double {
+                let none = CLI.median(pairs.map(\.tokensPerSecondNone))
+                return none > 0 ? 1 - CLI.median(pairs.map(speed)) / none : 0
+            }
             return Report(
                 model: model,
                 threads: threads,
@@ -174,34 +252,78 @@ extension BenchCommand {
                 targets: targets.rawValue,
                 tensorsPerAdapter: tensorCount,
                 tokens: tokens,
-                reps: reps,
-                tokensPerSecondNoAdapter: none,
-                tokensPerSecondOneAdapter: one,
-                tokensPerSecondTwoAdapters: two,
-                slowdownOneAdapter: none > 0 ? 1 - one / none : 0,
-                slowdownTwoAdapters: none > 0 ? 1 - two / none : 0,
-                timeToFirstTokenSameAdapterMs: sameMs,
-                timeToFirstTokenSwitchedAdapterMs: switchedMs,
-                switchMs: switchedMs - sameMs,
-                applyCallMs: CLI.median(calls)
+                promptTokens: first.promptTokens,
+                samples: sdk.count,
+                tokensPerSecondNoAdapter: CLI.median(sdk.map(\.tokensPerSecondNone)),
+                tokensPerSecondOneAdapter: CLI.median(sdk.map(\.tokensPerSecondOne)),
+                tokensPerSecondTwoAdapters: CLI.median(sdk.map(\.tokensPerSecondTwo)),
+                slowdownOneAdapter: slowdown(sdk, \.tokensPerSecondOne),
+                slowdownTwoAdapters: slowdown(sdk, \.tokensPerSecondTwo),
+                timeToFirstTokenSameAdapterMs: CLI.median(sdk.map(\.sameMs)),
+                timeToFirstTokenSwitchedAdapterMs: CLI.median(sdk.map(\.switchedMs)),
+                switchMs: CLI.median(sdk.map { $0.switchedMs - $0.sameMs }),
+                applyCallMs: CLI.median(calls),
+                raw: RawReport(
+                    tokensPerSecondNoAdapter: CLI.median(rawPairs.map(\.tokensPerSecondNone)),
+                    tokensPerSecondOneAdapter: CLI.median(rawPairs.map(\.tokensPerSecondOne)),
+                    tokensPerSecondTwoAdapters: CLI.median(rawPairs.map(\.tokensPerSecondTwo)),
+                    slowdownOneAdapter: slowdown(rawPairs, \.tokensPerSecondOne),
+                    slowdownTwoAdapters: slowdown(rawPairs, \.tokensPerSecondTwo),
+                    timeToFirstTokenSameAdapterMs: CLI.median(rawPairs.map(\.sameMs)),
+                    timeToFirstTokenSwitchedAdapterMs: CLI.median(rawPairs.map(\.switchedMs)),
+                    switchMs: CLI.median(rawPairs.map { $0.switchedMs - $0.sameMs })
+                )
             )
+        }
+
+        /// One round of the raw baseline: its own process, a warm-up repetition, then measured ones.
+        private func runRaw(_ raw: RawSwitch, contextLength: Int) throws -> [SwitchPair] {
+            let data = try CLI.runProcess(
+                raw.binary,
+                [raw.model.path, raw.adapters[0].path, raw.adapters[1].path, raw.prompt.path]
+                    + [threads, Self.pairsPerRound, contextLength, tokens].map(String.init)
+            )
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+                try decoder.decode(SwitchPair.self, from: Data($0.utf8))
+            }
         }
 
         private func print(_ report: Report) throws {
             if output.json { return try CLI.printJSON(report) }
+            let raw = report.raw
             Swift.print(
-                "LoRA — \(report.model) (context \(report.contextLength)), rank \(report.rank) on \(report.targets) (\(report.tensorsPerAdapter) tensors per adapter), \(report.threads) threads, median of \(report.reps)"
+                "LoRA — \(report.model) (context \(report.contextLength)), rank \(report.rank) on \(report.targets) (\(report.tensorsPerAdapter) tensors per adapter), \(report.threads) threads, \(report.promptTokens)-token prompt, median of \(report.samples)"
             )
-            Swift.print("  no adapter:   \(CLI.format(report.tokensPerSecondNoAdapter)) tok/s")
+            Swift.print("                   SDK                         raw llama.cpp")
+            func speed(_ label: String, _ sdk: Double, _ sdkSlowdown: Double?, _ raw: Double, _ rawSlowdown: Double?) {
+                func cell(_ value: Double, _ slowdown: Double?) -> String {
+                    let suffix = slowdown.map { " (\(CLI.format($0 * 100))% slower)" } ?? ""
+                    let text = "\(CLI.format(value)) tok/s\(suffix)"
+                    return text.padding(toLength: 28, withPad: " ", startingAt: 0)
+                }
+                Swift.print("  \(label)\(cell(sdk, sdkSlowdown))\(cell(raw, rawSlowdown))")
+            }
+            speed("no adapter:      ", report.tokensPerSecondNoAdapter, nil, raw.tokensPerSecondNoAdapter, nil)
+            speed(
+                "one adapter:     ",
+                report.tokensPerSecondOneAdapter,
+                report.slowdownOneAdapter,
+                raw.tokensPerSecondOneAdapter,
+                raw.slowdownOneAdapter
+            )
+            speed(
+                "two adapters:    ",
+                report.tokensPerSecondTwoAdapters,
+                report.slowdownTwoAdapters,
+                raw.tokensPerSecondTwoAdapters,
+                raw.slowdownTwoAdapters
+            )
             Swift.print(
-                "  one adapter:  \(CLI.format(report.tokensPerSecondOneAdapter)) tok/s (\(CLI.format(report.slowdownOneAdapter * 100))% slower)"
+                "  switch between requests: SDK +\(CLI.format(report.switchMs, 2)) ms to the first token (\(CLI.format(report.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(report.timeToFirstTokenSameAdapterMs)) ms), raw +\(CLI.format(raw.switchMs, 2)) ms (\(CLI.format(raw.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(raw.timeToFirstTokenSameAdapterMs)) ms)"
             )
-            Swift.print(
-                "  two adapters: \(CLI.format(report.tokensPerSecondTwoAdapters)) tok/s (\(CLI.format(report.slowdownTwoAdapters * 100))% slower)"
-            )
-            Swift.print(
-                "  switching adapters between requests: +\(CLI.format(report.switchMs, 2)) ms to the first token (\(CLI.format(report.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(report.timeToFirstTokenSameAdapterMs)) ms); apply call \(CLI.format(report.applyCallMs, 3)) ms"
-            )
+            Swift.print("  apply call: \(CLI.format(report.applyCallMs, 3)) ms")
         }
 
         /// Writes a random rank-`rank` adapter for every block's `kinds` matrices of `model`;
