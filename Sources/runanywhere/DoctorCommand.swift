@@ -19,6 +19,7 @@ struct DoctorCommand: SDKCommand {
         var downloadLibraries: [String: String]
         var models: [ModelInfo]
         var modelFilesMissing: [String]
+        var hardware: HardwareProfile
     }
 
     func execute() async throws {
@@ -33,11 +34,24 @@ struct DoctorCommand: SDKCommand {
             engines: RunAnywhere.registeredModules.map { $0.engineInfo() },
             downloadLibraries: RunAnywhere.downloadLibraries,
             models: models,
-            modelFilesMissing: missing
+            modelFilesMissing: missing,
+            hardware: RunAnywhere.hardwareProfile
         )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
         print("home:    \(report.home)")
+        let hardware = report.hardware
+        let gib = { (bytes: Int64) in String(format: "%.1f GiB", Double(bytes) / 1_073_741_824) }
+        print("hardware:")
+        print("  cpu:    \(hardware.cpu) (\(hardware.architecture)), \(hardware.cores) cores")
+        print("  simd:   \(hardware.simdFeatures.joined(separator: " "))")
+        print(
+            "  memory: \(gib(hardware.memoryAvailableBytes)) available of \(gib(hardware.memoryTotalBytes))"
+                + (hardware.memoryLimitedByContainer ? " (container limit)" : "")
+        )
+        print("  disk:   \(gib(hardware.diskFreeBytes)) free")
+        print("  gpu:    \(hardware.gpus.isEmpty ? "none" : hardware.gpus.map(\.name).joined(separator: ", "))")
+        print("  os:     \(hardware.os), \(hardware.osVersion)")
         print("engines:")
         for engine in report.engines {
             print("  \(engine.available ? "✓" : "✗") \(engine.name) \(engine.version ?? "")")

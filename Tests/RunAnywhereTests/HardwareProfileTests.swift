@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
+
+@Suite("Hardware profile")
+struct HardwareProfileTests {
+    /// A Linux system made of fixture files.
+    static func system(machine: String = "x86_64", files: [String: String]) -> HardwareProfile.LinuxSystem {
+        HardwareProfile.LinuxSystem(
+            machine: machine,
+            read: { files[$0] },
+            list: { folder in
+                Set(
+                    files.keys.compactMap { path -> String? in
+                        guard path.hasPrefix(folder + "/") else { return nil }
+                        return path.dropFirst(folder.count + 1).split(separator: "/").first.map(String.init)
+                    }
+                ).sorted()
+            }
+        )
+    }
+
+    static func x86Processor(_ index: Int, core: Int) -> String {
+        """
+        processor\t: \(index)
+        vendor_id\t: GenuineIntel
+        model name\t: Intel(R) Xeon(R) Platinum 8480+
+        physical id\t: 0
+        core id\t\t: \(core)
+        flags\t\t: fpu vme sse sse2 ssse3 sse4_1 sse4_2 avx f16c fma avx2 avx512f avx512bw avx512_vnni amx_tile amx_int8
+        """
+    }
+
+    static let meminfo = """
+        MemTotal:       16384000 kB
+        MemFree:         1000000 kB
+        MemAvailable:    8192000 kB
+        """
+
+    @Test("A Linux container's profile: its memory limit, physical cores, vector features, NVIDIA and other GPUs")
+    func linuxContainer() {
+        let nvidiaInfo = { (name: String) in
+            "Model: \t\t \(name)\nIRQ:   \t\t 140\nGPU UUID: \t GPU-1234\nBus Location: \t 0000:01:00.0\n"
+        }
+        let files = [
+            "/proc/cpuinfo": (0..<4).map { Self.x86Processor($0, core: $0 / 2) }.joined(separator: "\n\n") + "\n\n",
+            "/proc/meminfo": Self.meminfo,
+            "/sys/fs/cgroup/memory.max": "2147483648\n",
+            "/sys/fs/cgroup/memory.current": "536870912\n",
+            "/proc/driver/nvidia/version":
+                "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n",
+            "/proc/driver/nvidia/gpus/0000:01:00.0/information": nvidiaInfo("NVIDIA GeForce RTX 4090"),
+            "/proc/driver/nvidia/gpus/0000:02:00.0/information": nvidiaInfo("NVIDIA L4"),
+            "/sys/class/drm/card0/device/vendor": "0x10de\n",
+            "/sys/class/drm/card0-HDMI-A-1/status": "connected\n",
+            "/sys/class/drm/card1/device/vendor": "0x8086\n",
+            "/etc/os-release": "NAME=\"Ubuntu\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n",
+            "/proc/sys/kernel/osrelease": "6.8.0-45-generic\n",
+        ]
+        let profile = HardwareProfile.linux(reading: Self.system(files: files)) {
+            "NVIDIA GeForce RTX 4090, 24564\nNVIDIA L4, 23034\n"
+        }
+        #expect(profile.cpu == "Intel(R) Xeon(R) Platinum 8480+")
+        #expect(profile.architecture == "x86_64")
+        #expect(profile.physicalCores == 2)
+        #expect(
+            profile.simdFeatures == [
+                "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512_vnni", "amx_tile", "amx_int8",
+            ]
+        )
+        #expect(profile.supports("AVX512F"))
+        #expect(!profile.supports("avx_vnni"))
+        #expect(profile.memoryTotalBytes == 2_147_483_648)
+        #expect(profile.memoryAvailableBytes == 2_147_483_648 - 536_870_912)
+        #expect(profile.memoryLimitedByContainer)
+        #expect(
+            profile.gpus == [
+                GPUInfo(
+                    vendor: "nvidia",
+                    name: "NVIDIA GeForce RTX 4090",
+                    memoryBytes: 24564 * 1_048_576,
+                    driverVersion: "535.104.05"
+                ),
+                GPUInfo(
+                    vendor: "nvidia",
+                    name: "NVIDIA L4",
+                    memoryBytes: 23034 * 1_048_576,
+                    driverVersion: "535.104.05"
+                ),
+                GPUInfo(vendor: "intel", name: "intel GPU (card1)"),
+            ]
+        )
+        #expect(profile.gpu?.name == "NVIDIA GeForce RTX 4090")
+        #expect(profile.os == "Ubuntu 24.04.1 LTS")
+        #expect(profile.osVersion == "6.8.0-45-generic")
+    }
+
+    @Test("An ARM board's profile: the name from the device tree or the implementer, NEON and its extensions")
+    func linuxARM() {
+        let processor = """
+            processor\t: 0
+            BogoMIPS\t: 108.00
+            Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
+            CPU implementer\t: 0x41
+            CPU part\t: 0xd0b
+            """
+        var files = [
+            "/proc/cpuinfo": processor + "\n\n" + processor.replacingOccurrences(of: ": 0\n", with: ": 1\n"),
+            "/proc/meminfo": Self.meminfo,
+            // cgroup v1 without a limit: Int64.max rounded down to a page.
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n",
+            "/sys/fs/cgroup/memory/memory.usage_in_bytes": "1878376448\n",
+        ]
+        let plain = HardwareProfile.linux(reading: Self.system(machine: "arm64", files: files)) { nil }
+        #expect(plain.cpu == "ARM processor")
+        #expect(plain.architecture == "arm64")
+        #expect(plain.simdFeatures == ["neon", "dotprod", "fp16"])
+        #expect(plain.physicalCores == nil)
+        #expect(plain.memoryTotalBytes == 16_384_000 * 1024)
+        #expect(plain.memoryAvailableBytes == 8_192_000 * 1024)
+        #expect(!plain.memoryLimitedByContainer)
+        #expect(plain.gpus.isEmpty)
+        #expect(plain.os == "Linux")
+
+        files["/proc/device-tree/model"] = "Raspberry Pi 5 Model B Rev 1.0\u{0}"
+        let pi = HardwareProfile.linux(reading: Self.system(machine: "arm64", files: files)) { nil }
+        #expect(pi.cpu == "Raspberry Pi 5 Model B Rev 1.0")
+    }
+
+    @Test("With nothing readable in /proc, the profile still has the process's view of memory and cores")
+    func linuxWithoutProc() {
+        let profile = HardwareProfile.linux(reading: Self.system(files: [:])) { nil }
+        #expect(profile.cpu == "x86_64")
+        #expect(profile.cores == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(profile.memoryTotalBytes == Int64(ProcessInfo.processInfo.physicalMemory))
+        #expect(profile.simdFeatures.isEmpty)
+        #expect(profile.gpus.isEmpty)
+    }
+
+    @Test("This machine's profile agrees with what the process sees")
+    func thisMachine() throws {
+        let home = FileManager.default.temporaryDirectory
+        let profile = HardwareProfile.current(diskPath: home)
+        #expect(!profile.cpu.isEmpty)
+        #expect(profile.cores == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(profile.memoryTotalBytes > 0)
+        #expect(profile.memoryTotalBytes <= Int64(ProcessInfo.processInfo.physicalMemory))
+        #expect(profile.memoryAvailableBytes > 0 && profile.memoryAvailableBytes <= profile.memoryTotalBytes)
+        #expect(profile.diskFreeBytes > 0)
+        #expect(profile.diskFreeBytes <= FileSystem.volumeSpace(at: home).totalBytes)
+        if profile.architecture == "x86_64" {
+            // The engines are built for AVX2 (ENGINES.md); a machine that runs this suite has it.
+            #expect(profile.supports("avx2"))
+        }
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: "/proc/driver/nvidia/gpus"), !fm.fileExists(atPath: "/sys/class/drm") {
+            #expect(profile.gpus.isEmpty)
+        }
+        let decoded = try JSONDecoder().decode(HardwareProfile.self, from: JSONEncoder().encode(profile))
+        #expect(decoded == profile)
+    }
+
+    @Test("A model fits when its file and working memory fit the free memory, and a download fits the disk")
+    func fitting() {
+        let profile = HardwareProfile(
+            cpu: "test",
+            architecture: "x86_64",
+            cores: 2,
+            physicalCores: 2,
+            simdFeatures: [],
+            memoryTotalBytes: 4 << 30,
+            memoryAvailableBytes: 2 << 30,
+            memoryLimitedByContainer: false,
+            diskFreeBytes: 1 << 30,
+            gpus: [],
+            os: "test",
+            osVersion: "1"
+        )
+        func model(size: Int64?, downloaded: Bool) -> ModelInfo {
+            ModelInfo(
+                id: "m",
+                name: "m",
+                category: .llm,
+                format: .gguf,
+                framework: .llamaCpp,
+                localPath: downloaded ? URL(fileURLWithPath: "/models/m.gguf") : nil,
+                sizeBytes: size
+            )
+        }
+        #expect(profile.fits(model(size: 1 << 30, downloaded: true)))
+        // 1.7 GiB × 1.25 > 2 GiB of free memory.
+        #expect(!profile.fits(model(size: 1_700 << 20, downloaded: true)))
+        // 1.5 GiB fits the memory with its working share, but not the 1 GiB of free disk.
+        #expect(!profile.fits(model(size: 1_500 << 20, downloaded: false)))
+        #expect(profile.fits(model(size: 900 << 20, downloaded: false)))
+        #expect(!profile.fits(model(size: nil, downloaded: true)))
+    }
+
+    @Test("Recommended models are the registered ones that fit, largest first, without adapters")
+    func recommended() async throws {
+        try await withDeterministicSDK { sdk in
+            let url = URL(string: "http://127.0.0.1:9/model.gguf")!
+            let free = sdk.hardwareProfile.memoryAvailableBytes
+            let sizes: [(String, ModelCategory, Int64?)] = [
+                ("small", .llm, 1 << 20),
+                ("medium", .llm, 8 << 20),
+                ("huge", .llm, free * 2),
+                ("unknown", .llm, nil),
+                ("voice", .speechSynthesis, 2 << 20),
+                ("adapter", .loraAdapter, 1 << 20),
+            ]
+            for (id, category, size) in sizes {
+                try sdk.registerModel(
+                    ModelInfo(
+                        id: id,
+                        name: id,
+                        category: category,
+                        format: .gguf,
+                        framework: .llamaCpp,
+                        sizeBytes: size,
+                        downloadURL: url
+                    )
+                )
+            }
+            // The deterministic backend's own models are registered too: look at these only.
+            let ours = Set(sizes.map(\.0))
+            func recommended(_ category: ModelCategory?) throws -> [String] {
+                try sdk.recommendedModels(category: category).map(\.id).filter(ours.contains)
+            }
+            #expect(try recommended(.llm) == ["medium", "small"])
+            #expect(try recommended(nil) == ["medium", "voice", "small"])
+            #expect(try recommended(.loraAdapter) == ["adapter"])
+        }
+    }
+}
