@@ -14,7 +14,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
             VoiceCommand.self, DescribeCommand.self,
             EmbedCommand.self,
-            RAGCommand.self, StorageCommand.self, ServeCommand.self, BenchCommand.self,
+            RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -165,6 +165,12 @@ extension SDKException {
         /// An archive entry would land outside the model's folder or is not a plain file,
         /// folder or safe link; nothing was extracted.
         case unsafeArchive = "unsafe_archive"
+        /// A secure-store entry failed its integrity check: it was changed or damaged on disk.
+        case secretTampered = "secret_tampered"
+        /// A secure-store entry was sealed under another key than the one the store has now.
+        case secretKeyMismatch = "secret_key_mismatch"
+        /// A secure-store folder or file can be read or written by other users; it was not used.
+        case insecurePermissions = "insecure_permissions"
         // network
         /// The network cannot be reached.
         case networkUnavailable = "network_unavailable"
@@ -212,7 +218,8 @@ extension SDKException {
                 .invalidStructuredOutput, .toolNotFound, .toolExecutionFailed:
                 .generation
             case .registryCorrupted, .fileSystemError, .insufficientStorage, .checksumMismatch, .invalidArchive,
-                .unsafeArchive, .indexNotFound, .indexAlreadyExists, .indexCorrupted, .indexBusy:
+                .unsafeArchive, .indexNotFound, .indexAlreadyExists, .indexCorrupted, .indexBusy, .secretTampered,
+                .secretKeyMismatch, .insecurePermissions:
                 .storage
             case .networkUnavailable, .downloadFailed, .downloadCancelled:
                 .network

@@ -40,6 +40,8 @@ public struct SDKPaths: Sendable, Equatable {
     public var registryFile: URL { home.appendingPathComponent("registry.json") }
     /// The folder holding all model folders.
     public var modelsDirectory: URL { home.appendingPathComponent("models", isDirectory: true) }
+    /// The ``SecureStore``'s folder on Linux (0700): sealed secrets and their key file.
+    public var secureDirectory: URL { home.appendingPathComponent("secure", isDirectory: true) }
     /// Deletable caches.
     public var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
     /// Partial files.

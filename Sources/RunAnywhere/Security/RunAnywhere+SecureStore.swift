@@ -1,0 +1,49 @@
+import Foundation
+
+extension RunAnywhereSDK {
+    /// The secure store of this instance: the Keychain on Apple platforms, sealed files in
+    /// ``SDKPaths/secureDirectory`` elsewhere.
+    ///
+    /// ```swift
+    /// let store = try sdk.secureStore()
+    /// try store.set(ProcessInfo.processInfo.environment["OPENAI_API_KEY"] ?? "", for: "openai-api-key")
+    /// ```
+    ///
+    /// - Throws: `insecure_permissions` when the folder or its key file can be opened by other
+    ///   users, `invalid_configuration` for a bad ``SecureStore/keyEnvironmentVariable``.
+    public func secureStore() throws(SDKException) -> SecureStore {
+        #if canImport(Security)
+        SecureStore.keychain()
+        #else
+        try SecureStore(directory: paths.secureDirectory)
+        #endif
+    }
+
+    /// This installation's device id: a random UUID made on first use and kept in the secure
+    /// store (`device-id`), so it survives restarts and never appears in the registry.
+    public func deviceId() throws(SDKException) -> String {
+        let store = try secureStore()
+        if let id = try store.string(for: Self.deviceIdSecret) { return id }
+        // Callers racing to make it, in this process or another, all get the one that won.
+        return try store.setIfAbsent(UUID().uuidString.lowercased(), for: Self.deviceIdSecret)
+    }
+
+    /// The secure store's name for the device id.
+    static let deviceIdSecret = "device-id"
+}
+
+extension RunAnywhere {
+    /// The shared instance's secure store.
+    ///
+    /// Calls ``RunAnywhereSDK/secureStore()`` on the shared instance.
+    public static func secureStore() throws(SDKException) -> SecureStore {
+        try sdk().secureStore()
+    }
+
+    /// The shared instance's device id.
+    ///
+    /// Calls ``RunAnywhereSDK/deviceId()`` on the shared instance.
+    public static func deviceId() throws(SDKException) -> String {
+        try sdk().deviceId()
+    }
+}
