@@ -136,22 +136,24 @@ let package = Package(
             name: "RunAnywhereLlamaCPP",
             dependencies: ["RunAnywhere", "CLlama"]
         ),
+        // What the raw C baselines share (a clock, reading a file).
+        .target(name: "RawBenchSupport"),
         // The raw-engine baseline of `runanywhere bench llm`: plain C against the same libllama.
         .executableTarget(
             name: "raw-llama-bench",
-            dependencies: ["CLlama"]
+            dependencies: ["CLlama", "RawBenchSupport"]
         ),
 
         // The raw-engine baseline of the adapter switch in `runanywhere bench lora`.
         .executableTarget(
             name: "raw-lora-bench",
-            dependencies: ["CLlama"]
+            dependencies: ["CLlama", "RawBenchSupport"]
         ),
 
         // The raw-engine baseline of `runanywhere bench embed`.
         .executableTarget(
             name: "raw-embed-bench",
-            dependencies: ["CLlama"],
+            dependencies: ["CLlama", "RawBenchSupport"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 
@@ -166,7 +168,7 @@ let package = Package(
         // The raw-engine baseline of `runanywhere bench stt`.
         .executableTarget(
             name: "raw-whisper-bench",
-            dependencies: ["CWhisper"],
+            dependencies: ["CWhisper", "RawBenchSupport"],
             linkerSettings: [.linkedLibrary("whisper-runanywhere")]
         ),
 

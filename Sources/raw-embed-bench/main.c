@@ -16,13 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_SEQ 64
+#include <raw_bench_support.h>
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#define MAX_SEQ 64
 
 static void quiet(enum ggml_log_level level, const char *text, void *data) {
     (void)data;

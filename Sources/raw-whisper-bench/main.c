@@ -17,11 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include <raw_bench_support.h>
 
 // whisper.cpp reports its temperature fallbacks and its encoder and decoder runs only in
 // whisper_print_timings' log lines ("fallbacks = 2 p / 0 h", "encode time = … / 3 runs"):

@@ -72,6 +72,16 @@ extension BenchCommand {
             var promptTokens: Int
             /// Samples of each figure on each side.
             var samples: Int
+            /// Through the SDK.
+            var sdk: Figures
+            /// The same on raw llama.cpp (`raw-lora-bench`), run interleaved with the SDK.
+            var raw: Figures
+            /// `RunAnywhere.lora.apply` changing the applied adapter.
+            var applyCallMs: Double
+        }
+
+        /// What one side measured: medians over its repetitions.
+        struct Figures: Encodable {
             var tokensPerSecondNoAdapter: Double
             var tokensPerSecondOneAdapter: Double
             var tokensPerSecondTwoAdapters: Double
@@ -84,21 +94,18 @@ extension BenchCommand {
             var timeToFirstTokenSwitchedAdapterMs: Double
             /// What switching adds to a request: the median, over pairs, of switched − same.
             var switchMs: Double
-            /// `RunAnywhere.lora.apply` changing the applied adapter.
-            var applyCallMs: Double
-            /// The same figures on raw llama.cpp (`raw-lora-bench`), run interleaved with the SDK.
-            var raw: RawReport
-        }
 
-        struct RawReport: Encodable {
-            var tokensPerSecondNoAdapter: Double
-            var tokensPerSecondOneAdapter: Double
-            var tokensPerSecondTwoAdapters: Double
-            var slowdownOneAdapter: Double
-            var slowdownTwoAdapters: Double
-            var timeToFirstTokenSameAdapterMs: Double
-            var timeToFirstTokenSwitchedAdapterMs: Double
-            var switchMs: Double
+            init(_ pairs: [SwitchPair]) {
+                let none = CLI.median(pairs.map(\.tokensPerSecondNone))
+                tokensPerSecondNoAdapter = none
+                tokensPerSecondOneAdapter = CLI.median(pairs.map(\.tokensPerSecondOne))
+                tokensPerSecondTwoAdapters = CLI.median(pairs.map(\.tokensPerSecondTwo))
+                slowdownOneAdapter = none > 0 ? 1 - tokensPerSecondOneAdapter / none : 0
+                slowdownTwoAdapters = none > 0 ? 1 - tokensPerSecondTwoAdapters / none : 0
+                timeToFirstTokenSameAdapterMs = CLI.median(pairs.map(\.sameMs))
+                timeToFirstTokenSwitchedAdapterMs = CLI.median(pairs.map(\.switchedMs))
+                switchMs = CLI.median(pairs.map { $0.switchedMs - $0.sameMs })
+            }
         }
 
         func validate() throws {
@@ -240,10 +247,6 @@ extension BenchCommand {
                 calls.append(start.duration(to: .now).milliseconds)
             }
             try await RunAnywhere.lora.clear()
-            func slowdown(_ pairs: [SwitchPair], _ speed: (SwitchPair) -> Double) -> Double {
-                let none = CLI.median(pairs.map(\.tokensPerSecondNone))
-                return none > 0 ? 1 - CLI.median(pairs.map(speed)) / none : 0
-            }
             return Report(
                 model: model,
                 threads: threads,
@@ -254,25 +257,9 @@ extension BenchCommand {
                 tokens: tokens,
                 promptTokens: first.promptTokens,
                 samples: sdk.count,
-                tokensPerSecondNoAdapter: CLI.median(sdk.map(\.tokensPerSecondNone)),
-                tokensPerSecondOneAdapter: CLI.median(sdk.map(\.tokensPerSecondOne)),
-                tokensPerSecondTwoAdapters: CLI.median(sdk.map(\.tokensPerSecondTwo)),
-                slowdownOneAdapter: slowdown(sdk, \.tokensPerSecondOne),
-                slowdownTwoAdapters: slowdown(sdk, \.tokensPerSecondTwo),
-                timeToFirstTokenSameAdapterMs: CLI.median(sdk.map(\.sameMs)),
-                timeToFirstTokenSwitchedAdapterMs: CLI.median(sdk.map(\.switchedMs)),
-                switchMs: CLI.median(sdk.map { $0.switchedMs - $0.sameMs }),
-                applyCallMs: CLI.median(calls),
-                raw: RawReport(
-                    tokensPerSecondNoAdapter: CLI.median(rawPairs.map(\.tokensPerSecondNone)),
-                    tokensPerSecondOneAdapter: CLI.median(rawPairs.map(\.tokensPerSecondOne)),
-                    tokensPerSecondTwoAdapters: CLI.median(rawPairs.map(\.tokensPerSecondTwo)),
-                    slowdownOneAdapter: slowdown(rawPairs, \.tokensPerSecondOne),
-                    slowdownTwoAdapters: slowdown(rawPairs, \.tokensPerSecondTwo),
-                    timeToFirstTokenSameAdapterMs: CLI.median(rawPairs.map(\.sameMs)),
-                    timeToFirstTokenSwitchedAdapterMs: CLI.median(rawPairs.map(\.switchedMs)),
-                    switchMs: CLI.median(rawPairs.map { $0.switchedMs - $0.sameMs })
-                )
+                sdk: Figures(sdk),
+                raw: Figures(rawPairs),
+                applyCallMs: CLI.median(calls)
             )
         }
 
@@ -292,7 +279,7 @@ extension BenchCommand {
 
         private func print(_ report: Report) throws {
             if output.json { return try CLI.printJSON(report) }
-            let raw = report.raw
+            let (sdk, raw) = (report.sdk, report.raw)
             Swift.print(
                 "LoRA — \(report.model) (context \(report.contextLength)), rank \(report.rank) on \(report.targets) (\(report.tensorsPerAdapter) tensors per adapter), \(report.threads) threads, \(report.promptTokens)-token prompt, median of \(report.samples)"
             )
@@ -305,23 +292,23 @@ extension BenchCommand {
                 }
                 Swift.print("  \(label)\(cell(sdk, sdkSlowdown))\(cell(raw, rawSlowdown))")
             }
-            speed("no adapter:      ", report.tokensPerSecondNoAdapter, nil, raw.tokensPerSecondNoAdapter, nil)
+            speed("no adapter:      ", sdk.tokensPerSecondNoAdapter, nil, raw.tokensPerSecondNoAdapter, nil)
             speed(
                 "one adapter:     ",
-                report.tokensPerSecondOneAdapter,
-                report.slowdownOneAdapter,
+                sdk.tokensPerSecondOneAdapter,
+                sdk.slowdownOneAdapter,
                 raw.tokensPerSecondOneAdapter,
                 raw.slowdownOneAdapter
             )
             speed(
                 "two adapters:    ",
-                report.tokensPerSecondTwoAdapters,
-                report.slowdownTwoAdapters,
+                sdk.tokensPerSecondTwoAdapters,
+                sdk.slowdownTwoAdapters,
                 raw.tokensPerSecondTwoAdapters,
                 raw.slowdownTwoAdapters
             )
             Swift.print(
-                "  switch between requests: SDK +\(CLI.format(report.switchMs, 2)) ms to the first token (\(CLI.format(report.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(report.timeToFirstTokenSameAdapterMs)) ms), raw +\(CLI.format(raw.switchMs, 2)) ms (\(CLI.format(raw.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(raw.timeToFirstTokenSameAdapterMs)) ms)"
+                "  switch between requests: SDK +\(CLI.format(sdk.switchMs, 2)) ms to the first token (\(CLI.format(sdk.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(sdk.timeToFirstTokenSameAdapterMs)) ms), raw +\(CLI.format(raw.switchMs, 2)) ms (\(CLI.format(raw.timeToFirstTokenSwitchedAdapterMs)) vs \(CLI.format(raw.timeToFirstTokenSameAdapterMs)) ms)"
             )
             Swift.print("  apply call: \(CLI.format(report.applyCallMs, 3)) ms")
         }
