@@ -124,16 +124,10 @@ private let llamaLogger = SDKLogger(category: "llama.cpp")
 /// llama.cpp logs a great deal while loading; only its errors are worth more than debug.
 private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void =
     { level, text, _ in
-        // Errors are always kept; anything else is dropped before it costs a `String`.
-        let wanted: LogLevel = level == GGML_LOG_LEVEL_WARN ? .debug : .trace
-        guard let text, level == GGML_LOG_LEVEL_ERROR || SDKLogger.isEnabled(wanted) else { return }
-        let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !line.isEmpty else { return }
-        switch level {
-        case GGML_LOG_LEVEL_ERROR:
-            LlamaCPP.lastError.withLock { $0 = line }
-            llamaLogger.warning(line)
-        case GGML_LOG_LEVEL_WARN: llamaLogger.debug(line)
-        default: llamaLogger.log(.trace, line)
-        }
+        let isError = level == GGML_LOG_LEVEL_ERROR
+        let logged: LogLevel = isError ? .warning : level == GGML_LOG_LEVEL_WARN ? .debug : .trace
+        // An error is kept even when it is not logged: it explains the failure llama.cpp returns next.
+        guard let line = SDKLogger.engineLine(text, at: logged, keep: isError) else { return }
+        if isError { LlamaCPP.lastError.withLock { $0 = line } }
+        llamaLogger.log(logged, line)
     }

@@ -121,14 +121,8 @@ private let whisperLogger = SDKLogger(category: "whisper.cpp")
 /// whisper.cpp describes every load in detail; only errors are worth more than trace.
 private let whisperLogCallback:
     @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
-        // Errors are always kept; anything else is dropped before it costs a `String`.
-        let wanted: LogLevel = level == GGML_LOG_LEVEL_WARN ? .debug : .trace
-        guard let text, level == GGML_LOG_LEVEL_ERROR || SDKLogger.isEnabled(wanted) else { return }
-        let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !line.isEmpty else { return }
-        switch level {
-        case GGML_LOG_LEVEL_ERROR: whisperLogger.warning(line)
-        case GGML_LOG_LEVEL_WARN: whisperLogger.debug(line)
-        default: whisperLogger.log(.trace, line)
-        }
+        let logged: LogLevel =
+            level == GGML_LOG_LEVEL_ERROR ? .warning : level == GGML_LOG_LEVEL_WARN ? .debug : .trace
+        guard let line = SDKLogger.engineLine(text, at: logged) else { return }
+        whisperLogger.log(logged, line)
     }

@@ -23,11 +23,20 @@ func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: Stri
     return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
 }
 
-/// Starts the CLI without waiting for it, for tests that run several at once.
-func startCLI(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+/// Starts the CLI without waiting for it, for tests that run several at once; `environment`
+/// is added to the test's own, and `input` becomes its standard input.
+func startCLI(
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    input: Pipe? = nil
+) throws -> (Process, Pipe, Pipe) {
     let process = Process()
     process.executableURL = cliBinary
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
+    if let input { process.standardInput = input }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

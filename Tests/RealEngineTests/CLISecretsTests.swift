@@ -18,16 +18,12 @@ extension RealEngineTests {
             // Values reach the children through their environment, never a command line.
             let values = (0..<6).map { "sk-value-\($0)-\(UUID().uuidString)" }
             let runs = try values.map { value in
-                let process = Process()
-                process.executableURL = cliBinary
-                process.arguments = ["secrets", "set", "shared", "--from-env", "SECRET_VALUE"] + h
-                process.environment = ProcessInfo.processInfo.environment.merging(["SECRET_VALUE": value]) { $1 }
-                let err = Pipe()
-                process.standardError = err
-                try process.run()
-                return (process, err)
+                try startCLI(
+                    ["secrets", "set", "shared", "--from-env", "SECRET_VALUE"] + h,
+                    environment: ["SECRET_VALUE": value]
+                )
             }
-            for (process, err) in runs {
+            for (process, _, err) in runs {
                 let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 #expect(process.terminationStatus == 0, "\(errors)")
@@ -39,12 +35,8 @@ extension RealEngineTests {
             #expect(files.sorted() == [".key", "shared.secret"])
 
             // From standard input, without the shell's newline.
-            let process = Process()
-            process.executableURL = cliBinary
-            process.arguments = ["secrets", "set", "typed"] + h
             let input = Pipe()
-            process.standardInput = input
-            try process.run()
+            let (process, _, _) = try startCLI(["secrets", "set", "typed"] + h, input: input)
             input.fileHandleForWriting.write(Data("sk-typed\n".utf8))
             try input.fileHandleForWriting.close()
             process.waitUntilExit()

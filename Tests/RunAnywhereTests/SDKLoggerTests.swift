@@ -35,4 +35,16 @@ struct SDKLoggerTests {
         }
         #expect(SDKLogger.isEnabled(.critical))
     }
+
+    @Test("An engine's log line is trimmed, and dropped when empty or below the level unless kept")
+    func engineLines() {
+        func line(_ text: String, _ level: LogLevel, keep: Bool = false) -> String? {
+            text.withCString { SDKLogger.engineLine($0, at: level, keep: keep) }
+        }
+        #expect(line("  sched_reserve: done \n", .critical) == "sched_reserve: done")
+        #expect(line(" \n", .critical) == nil)
+        #expect(SDKLogger.engineLine(nil, at: .critical) == nil)
+        #expect(line("error: bad file\n", .trace, keep: true) == "error: bad file")
+        #expect(line("detail", .trace) == (SDKLogger.isEnabled(.trace) ? "detail" : nil))
+    }
 }

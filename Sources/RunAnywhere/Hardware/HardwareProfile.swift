@@ -179,7 +179,7 @@ extension HardwareProfile {
         }
         let first = processors.first ?? ""
         let architecture = system.machine
-        let isARM = architecture.hasPrefix("arm") || architecture.hasPrefix("aarch64")
+        let isARM = architecture.hasPrefix("arm")
         let flags = field("flags", in: first, separator: ":") ?? field("Features", in: first, separator: ":") ?? ""
         let cpu =
             field("model name", in: first, separator: ":")

@@ -74,6 +74,19 @@ public struct SDKLogger: Sendable {
         level >= currentLevel
     }
 
+    /// An engine's C log line as the text to log at `level`: trimmed, or `nil` when it is
+    /// empty or the SDK-wide level drops it, which is decided before any `String` is made.
+    /// `keep` returns the line whatever the level (a backend keeping its last error).
+    @_spi(Backend) public static func engineLine(
+        _ text: UnsafePointer<CChar>?,
+        at level: LogLevel,
+        keep: Bool = false
+    ) -> String? {
+        guard let text, keep || isEnabled(level) else { return nil }
+        let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return line.isEmpty ? nil : line
+    }
+
     /// Logs at `level` if the SDK-wide level lets it through.
     public func log(
         _ level: LogLevel,
@@ -83,7 +96,7 @@ public struct SDKLogger: Sendable {
         function: String = #function,
         line: UInt = #line
     ) {
-        guard level >= Self.currentLevel else { return }
+        guard Self.isEnabled(level) else { return }
         var logger = self.logger
         logger.logLevel = Self.currentLevel.swiftLogLevel
         logger.log(

@@ -10,11 +10,6 @@ import Darwin
 import Security
 #endif
 
-/// `open(2)` with a mode, out of reach of ``SecureStore``'s own `open`.
-private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    open(path, flags, mode)
-}
-
 /// Secrets (API keys, tokens, the device id) kept out of logs, the registry and plain files.
 ///
 /// On Apple platforms `SecureStore.keychain(service:)` keeps them in the Keychain. On Linux (and
@@ -128,7 +123,11 @@ public final class SecureStore: Sendable {
         switch backend {
         case .files(let folder, let key, let keyID):
             let sealed = try Self.seal(value, name: name, key: key, keyID: keyID)
-            try Self.writePrivateFile(sealed, to: folder.appendingPathComponent(name + Self.suffix))
+            try FileSystem.atomicWrite(
+                sealed,
+                to: folder.appendingPathComponent(name + Self.suffix),
+                permissions: 0o600
+            )
         case .keychain(let service):
             try Self.keychainSet(value, service: service, account: name)
         }
@@ -143,15 +142,8 @@ public final class SecureStore: Sendable {
         case .files(let folder, let key, let keyID):
             let file = folder.appendingPathComponent(name + Self.suffix)
             if !FileManager.default.fileExists(atPath: file.path) {
-                let temporary = try Self.writeTemporary(
-                    try Self.seal(Data(value.utf8), name: name, key: key, keyID: keyID),
-                    in: folder
-                )
-                defer { unlink(temporary.path) }
-                // link(2) fails when the name exists: the first to link wins.
-                if link(temporary.path, file.path) != 0, errno != EEXIST {
-                    throw SDKException(.fileSystemError, "Could not store secret '\(name)' (errno \(errno))")
-                }
+                let sealed = try Self.seal(Data(value.utf8), name: name, key: key, keyID: keyID)
+                try FileSystem.writeIfAbsent(sealed, to: file, permissions: 0o600)
             }
         case .keychain(let service):
             try Self.keychainAdd(Data(value.utf8), service: service, account: name)
@@ -183,9 +175,8 @@ public final class SecureStore: Sendable {
             let sealed: Data
             do {
                 sealed = try Data(contentsOf: file)
-            } catch CocoaError.fileReadNoSuchFile {
-                return nil
             } catch {
+                // No file (or one deleted meanwhile) is no secret.
                 if !FileManager.default.fileExists(atPath: file.path) { return nil }
                 throw SDKException(.fileSystemError, "Could not read secret '\(name)'", underlying: error)
             }
@@ -339,12 +330,11 @@ public final class SecureStore: Sendable {
     /// the winner's.
     private static func loadOrCreateKey(_ file: URL) throws(SDKException) -> Data {
         if !FileManager.default.fileExists(atPath: file.path) {
-            let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-            let temporary = try writeTemporary(key, in: file.deletingLastPathComponent())
-            defer { unlink(temporary.path) }
-            if link(temporary.path, file.path) != 0, errno != EEXIST {
-                throw SDKException(.fileSystemError, "Could not create the secure store's key file (errno \(errno))")
-            }
+            try FileSystem.writeIfAbsent(
+                SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) },
+                to: file,
+                permissions: 0o600
+            )
         }
         try checkPrivate(file.path, what: "key file", directory: false)
         let data: Data
@@ -357,42 +347,6 @@ public final class SecureStore: Sendable {
             throw SDKException(.invalidConfiguration, "The secure store's key file \(file.path) does not hold 32 bytes")
         }
         return data
-    }
-
-    /// Writes `data` to a new 0600 file in `folder`, synced; returns it.
-    private static func writeTemporary(_ data: Data, in folder: URL) throws(SDKException) -> URL {
-        let temporary = folder.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        let descriptor = openFile(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw SDKException(.fileSystemError, "Could not write in the secure store (errno \(errno))")
-        }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written, synced else {
-            unlink(temporary.path)
-            throw SDKException(.fileSystemError, "Could not write in the secure store (errno \(errno))")
-        }
-        return temporary
-    }
-
-    /// Replaces `file` with `data` at once: a reader sees the old value or the new one.
-    private static func writePrivateFile(_ data: Data, to file: URL) throws(SDKException) {
-        let temporary = try writeTemporary(data, in: file.deletingLastPathComponent())
-        guard rename(temporary.path, file.path) == 0 else {
-            let code = errno
-            unlink(temporary.path)
-            throw SDKException(.fileSystemError, "Could not store the secret (errno \(code))")
-        }
     }
 
     // MARK: Keychain

@@ -1,17 +1,27 @@
 import Crypto
 import Foundation
 
+/// `open(2)` with a mode (Swift cannot call the variadic C function through a closure).
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+
 /// File operations the registry relies on: atomic replacement and moves that work across
 /// file systems. Every failure is an ``SDKException`` with `.fileSystemError`.
 enum FileSystem {
     /// Writes `data` to a temp file beside `url`, then renames it over `url`, so a reader
-    /// sees either the old or the new content, never half of one.
-    static func atomicWrite(_ data: Data, to url: URL) throws(SDKException) {
+    /// sees either the old or the new content, never half of one. With `permissions`, the
+    /// file has those permissions from its first byte and is synced before the rename.
+    static func atomicWrite(_ data: Data, to url: URL, permissions: mode_t? = nil) throws(SDKException) {
         let dir = url.deletingLastPathComponent()
         let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try data.write(to: temp)
+            if let permissions {
+                try writeNewFile(data, to: temp, permissions: permissions)
+            } else {
+                try data.write(to: temp)
+            }
             if rename(temp.path, url.path) != 0 {
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
@@ -19,6 +29,44 @@ enum FileSystem {
             try? FileManager.default.removeItem(at: temp)
             throw SDKException(.fileSystemError, "Cannot write \(url.path)", underlying: error)
         }
+    }
+
+    /// Writes `data` to `url` unless a file is there already; returns whether it wrote.
+    /// Writers racing for one name agree: each links a complete, synced file into place
+    /// (link(2) fails when the name exists) and exactly one succeeds.
+    @discardableResult
+    static func writeIfAbsent(_ data: Data, to url: URL, permissions: mode_t) throws(SDKException) -> Bool {
+        let temp = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+        )
+        defer { unlink(temp.path) }
+        do {
+            try writeNewFile(data, to: temp, permissions: permissions)
+            guard link(temp.path, url.path) == 0 else {
+                if errno == EEXIST { return false }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            return true
+        } catch {
+            throw SDKException(.fileSystemError, "Cannot write \(url.path)", underlying: error)
+        }
+    }
+
+    /// Creates `url` (which must not exist) with `permissions`, writes `data` and syncs it.
+    private static func writeNewFile(_ data: Data, to url: URL, permissions: mode_t) throws {
+        let descriptor = openFile(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                offset += count
+            }
+        }
+        guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     /// Copies or moves `source` to `destination` (which must not exist).
