@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
         // For apps' test targets: a deterministic backend and a fault-injecting file server.
         .library(name: "RunAnywhereTesting", targets: ["RunAnywhereTesting"]),
+        // Models served by any OpenAI-compatible server (vLLM, llama-server, Ollama, `runanywhere
+        // serve`) behind the same Swift API; routing between them and this device is in the core.
+        .library(name: "RunAnywhereRemote", targets: ["RunAnywhereRemote"]),
         // The OpenAI-compatible HTTP server behind `runanywhere serve`, for apps that embed it.
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
@@ -112,6 +115,16 @@ let package = Package(
         .target(
             name: "RunAnywhereTesting",
             dependencies: ["RunAnywhere", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
+
+        // MARK: Remote engines
+        // LLM, embeddings and STT services that speak the OpenAI API over async-http-client.
+        .target(
+            name: "RunAnywhereRemote",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
 
         // MARK: OpenAI-compatible server
@@ -223,6 +236,7 @@ let package = Package(
                 "RunAnywhereTesting",
                 "RunAnywhereMCP",
                 "RunAnywhereServer",
+                "RunAnywhereRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -234,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereRemote",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -265,7 +279,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
-                "RunAnywhereServer",
+                "RunAnywhereServer", "RunAnywhereRemote",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

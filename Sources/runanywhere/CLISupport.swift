@@ -4,6 +4,7 @@ import Logging
 import RunAnywhere
 import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
+import RunAnywhereRemote
 import RunAnywhereResemblyzer
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
@@ -37,6 +38,26 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print the SDK's log lines on stderr.")
     var verbose = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where models with a remote endpoint run: local-only, remote-only, prefer-local, prefer-remote, "
+                + "or escalate-below-<confidence> (speech to text).",
+            valueName: "policy"
+        )
+    )
+    var routing: String?
+
+    func validate() throws {
+        if let routing {
+            do {
+                _ = try RoutingPolicy(parsing: routing)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+    }
 }
 
 /// What every benchmark takes: the SDK's home and `--json`.
@@ -76,10 +97,12 @@ enum CLI {
         SystemVoice.register()
         Resemblyzer.register()
         if keywordSpotter { PocketSphinx.register() }
+        RemoteModule.register()
         try RunAnywhere.initialize(
             environment: .development,
             storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }
         )
+        if let routing = options.routing { RunAnywhere.routing.policy = try RoutingPolicy(parsing: routing) }
     }
 
     static func printError(_ line: String) {

@@ -33,9 +33,34 @@ import Foundation
 
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async
+
+    /// For a backend that embeds whole texts (a remote server): the vectors, or `nil` to
+    /// let the capability tokenize and window the texts (``tokenize(_:)``, ``embed(windows:)``).
+    func embedWholeTexts(_ texts: [String]) async throws -> WholeTextEmbeddings?
+}
+
+/// Vectors a backend made from whole texts (a remote server), bypassing the capability's
+/// tokenizing and windowing.
+@_spi(Backend) public struct WholeTextEmbeddings: Sendable {
+    /// One unnormalized vector per text, in order.
+    public var vectors: [[Float]]
+    /// Tokens per text where the backend reports them; otherwise an estimate.
+    public var tokenCounts: [Int]
+    /// Where the vectors were made.
+    public var executedOn: ExecutionTarget
+
+    /// Creates a result.
+    public init(vectors: [[Float]], tokenCounts: [Int], executedOn: ExecutionTarget) {
+        self.vectors = vectors
+        self.tokenCounts = tokenCounts
+        self.executedOn = executedOn
+    }
 }
 
 @_spi(Backend) extension EmbeddingsService {
+    /// `nil`: the capability tokenizes and windows the texts itself.
+    public func embedWholeTexts(_ texts: [String]) async throws -> WholeTextEmbeddings? { nil }
+
     /// Embedding models are not rerankers.
     public var isReranker: Bool { false }
 

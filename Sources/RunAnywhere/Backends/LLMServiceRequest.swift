@@ -35,6 +35,23 @@ import Foundation
     /// or raw RGB pixels), within ``VLMImage/maximumPixelCount``. Empty for text alone.
     public var images: [VLMImage]
 
+    /// The conversation before any chat template, for a backend that takes turns rather than
+    /// text (a remote chat-completions server); `nil` when the caller asked for the raw prompt.
+    public var messages: [ChatMessage]?
+
+    /// For structured output, the JSON Schema ``grammar`` was compiled from: a backend that
+    /// cannot apply the grammar but can constrain to a schema (a remote server's
+    /// `response_format`) uses this instead.
+    public var responseSchema: JSONSchema?
+
+    /// Tools a backend that calls them natively (a remote server's `tools`) may call, with
+    /// ``toolChoice``; calls come back in ``LLMServiceResult/toolCalls``. Local engines never
+    /// get these: the tool-calling loop writes tools into the prompt for them.
+    public var tools: [ToolDefinition]
+
+    /// Whether and which of ``tools`` must be called.
+    public var toolChoice: ToolChoice?
+
     /// Creates a request.
     public init(
         prompt: String,
@@ -48,7 +65,11 @@ import Foundation
         cancellation: CancellationFlag = CancellationFlag(),
         grammar: LLMGrammar? = nil,
         loraAdapters: [LoRAAdapterSelection]? = nil,
-        images: [VLMImage] = []
+        images: [VLMImage] = [],
+        messages: [ChatMessage]? = nil,
+        responseSchema: JSONSchema? = nil,
+        tools: [ToolDefinition] = [],
+        toolChoice: ToolChoice? = nil
     ) {
         self.prompt = prompt
         self.maxTokens = maxTokens
@@ -62,6 +83,10 @@ import Foundation
         self.grammar = grammar
         self.loraAdapters = loraAdapters
         self.images = images
+        self.messages = messages
+        self.responseSchema = responseSchema
+        self.tools = tools
+        self.toolChoice = toolChoice
     }
 }
 

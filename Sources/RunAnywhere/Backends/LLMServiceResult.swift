@@ -12,6 +12,9 @@ import Foundation
     public var truncatedPromptTokens: Int
     /// Of ``promptTokens``, the positions the request's images took.
     public var imageTokens: Int
+    /// Calls of the request's tools (``LLMServiceRequest/tools``), for a backend that calls
+    /// them natively; the text handed to `onToken` is then the turn's content alone.
+    public var toolCalls: [ToolCall]
 
     /// Why a generation ended, as the engine sees it.
     public enum StopReason: Sendable, Equatable {
@@ -33,12 +36,14 @@ import Foundation
         generatedTokens: Int,
         stopReason: StopReason,
         truncatedPromptTokens: Int = 0,
-        imageTokens: Int = 0
+        imageTokens: Int = 0,
+        toolCalls: [ToolCall] = []
     ) {
         self.promptTokens = promptTokens
         self.generatedTokens = generatedTokens
         self.stopReason = stopReason
         self.truncatedPromptTokens = truncatedPromptTokens
         self.imageTokens = imageTokens
+        self.toolCalls = toolCalls
     }
 }

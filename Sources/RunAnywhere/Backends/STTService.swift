@@ -25,6 +25,8 @@ import Foundation
     public var language: String?
     /// Mean token probability in [0, 1], when the engine reports one.
     public var confidence: Float?
+    /// Where the transcription ran (set by routing; backends leave it).
+    public var executedOn: ExecutionTarget = .local
 
     /// Creates a result.
     public init(text: String, segments: [STTSegment], language: String?, confidence: Float?) {

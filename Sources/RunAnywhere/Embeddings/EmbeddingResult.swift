@@ -14,6 +14,8 @@ public struct EmbeddingResult: Sendable, Equatable, Codable {
     public var overflowedTexts: Int
     /// Wall time of tokenizing and encoding, in milliseconds.
     public var durationMs: Double
+    /// Where the vectors were made: this device or a remote server (``RoutingPolicy``).
+    public var executedOn: ExecutionTarget = .local
 
     /// Content tokens encoded per second.
     public var tokensPerSecond: Double {

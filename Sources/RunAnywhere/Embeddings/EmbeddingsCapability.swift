@@ -5,11 +5,13 @@ import Foundation
 actor EmbeddingsCapability {
     private let services: ServiceRegistry
     private let events: EventBus
+    private let router: ModelRouter
     let lifecycle: ModelLifecycle<any EmbeddingsService>
 
-    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, router: ModelRouter) {
         self.services = services
         self.events = events
+        self.router = router
         self.lifecycle = ModelLifecycle(category: .embedding, registry: registry, events: events) { service in
             await service.unload()
         }
@@ -17,8 +19,13 @@ actor EmbeddingsCapability {
 
     func load(_ id: String, configuration: EmbeddingsLoadConfiguration) async throws(SDKException) {
         let services = self.services
+        let router = self.router
         try await lifecycle.load(id) { model in
-            try await Self.makeService(for: model, configuration: configuration, services: services, reranker: false)
+            let load: RoutedService<any EmbeddingsService>.Loader = {
+                try await Self.makeService(for: $0, configuration: configuration, services: services, reranker: false)
+            }
+            guard model.remote != nil else { return try await load(model) }
+            return try await RoutedEmbeddingsService.load(model: model, router: router, local: load, remote: load)
         }
     }
 
@@ -106,6 +113,9 @@ actor EmbeddingsCapability {
             )
         }
         let start = ContinuousClock.now
+        if let whole = try await wholeTextEmbeddings(texts, service: service, options: options, start: start) {
+            return whole
+        }
         let window = service.maxTokensPerWindow
         var windows: [[Int32]] = []
         var owners: [Int] = []
@@ -172,5 +182,47 @@ actor EmbeddingsCapability {
             overflowedTexts: overflowed,
             durationMs: ms
         )
+    }
+
+    /// The vectors of a backend that embeds whole texts, normalized and checked like the
+    /// capability's own; `nil` when the service leaves the work to the capability.
+    private func wholeTextEmbeddings(
+        _ texts: [String],
+        service: any EmbeddingsService,
+        options: EmbeddingOptions,
+        start: ContinuousClock.Instant
+    ) async throws(SDKException) -> EmbeddingResult? {
+        let whole: WholeTextEmbeddings
+        do {
+            guard let made = try await service.embedWholeTexts(texts) else { return nil }
+            whole = made
+        } catch {
+            throw SDKException.wrap(error, as: .backendError, "Embedding failed")
+        }
+        guard whole.vectors.count == texts.count,
+            whole.vectors.allSatisfy({ $0.count == service.dimension && $0.allSatisfy(\.isFinite) })
+        else {
+            throw SDKException(
+                .remoteBadResponse,
+                "\(service.model.id) returned \(whole.vectors.count) vectors for \(texts.count) texts, "
+                    + "not all of dimension \(service.dimension) and finite"
+            )
+        }
+        let vectors = options.normalize ? whole.vectors.map(VectorMath.normalized) : whole.vectors
+        let ms = start.duration(to: .now).milliseconds
+        let tokens = whole.tokenCounts.reduce(0, +)
+        events.publish(
+            .embeddingCompleted(modelId: service.model.id, texts: texts.count, tokens: tokens, durationMs: ms)
+        )
+        var result = EmbeddingResult(
+            vectors: vectors,
+            modelId: service.model.id,
+            dimension: service.dimension,
+            tokenCounts: whole.tokenCounts,
+            overflowedTexts: 0,
+            durationMs: ms
+        )
+        result.executedOn = whole.executedOn
+        return result
     }
 }

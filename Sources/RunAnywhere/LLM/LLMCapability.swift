@@ -22,13 +22,15 @@ actor LLMCapability {
     private let events: EventBus
     let lifecycle: ModelLifecycle<any LLMService>
     let registry: ModelRegistry
+    let router: ModelRouter
     /// The loaded model's LoRA adapters; emptied whenever the model goes.
     var lora = LoRABook()
     private var active: [UUID: CancellationFlag] = [:]
     private let logger = SDKLogger(category: "LLM")
 
-    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, kind: Kind = .text) {
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, router: ModelRouter, kind: Kind = .text) {
         self.kind = kind
+        self.router = router
         self.services = services
         self.events = events
         self.registry = registry
@@ -55,11 +57,16 @@ actor LLMCapability {
         }
         let services = self.services
         let kind = self.kind
+        let router = self.router
         let before = await lifecycle.currentModel?.id
         do {
             try await lifecycle.load(id) { model in
-                let provider = try kind == .text ? services.llmProvider(for: model) : services.vlmProvider(for: model)
-                return try await provider.factory(model, configuration)
+                let load: RoutedService<any LLMService>.Loader = { model in
+                    let provider = try kind == .text ? services.llmProvider(for: model) : services.vlmProvider(for: model)
+                    return try await provider.factory(model, configuration)
+                }
+                guard model.remote != nil else { return try await load(model) }
+                return try await RoutedLLMService.load(model: model, router: router, local: load, remote: load)
             }
         } catch {
             if await lifecycle.currentModel?.id != before { lora = LoRABook() }
@@ -136,7 +143,51 @@ actor LLMCapability {
     ) async throws(SDKException) -> LLMGenerationResult {
         try options.validate()
         try Self.validate(input)
-        let service = try await loadedService()
+        let loaded = try await loadedService()
+        guard let routed = loaded as? RoutedLLMService else {
+            return try await attempt(input, options, cancellation, onSegment, service: loaded, target: .local)
+        }
+        let plan: [ExecutionTarget]
+        if let pinned = options.pinnedTarget {
+            plan = [pinned]
+        } else {
+            plan = try router.targets(for: routed.model)
+        }
+        for (index, target) in plan.enumerated() {
+            let service = try await routed.sides.service(for: target)
+            let output = AtomicFlag()
+            do {
+                let result = try await attempt(
+                    input,
+                    options,
+                    cancellation,
+                    { segment in
+                        output.set()
+                        onSegment?(segment)
+                    },
+                    service: service,
+                    target: target
+                )
+                if target == .remote { router.markReachable(routed.model) }
+                return result
+            } catch where target == .remote && ModelRouter.isUnreachable(error) {
+                router.markUnreachable(routed.model, because: error)
+                // Nothing reached the caller yet, so this device can run the request instead.
+                guard index < plan.count - 1, !output.isSet else { throw error }
+            }
+        }
+        throw SDKException(.internalError, "No routing target ran the generation")
+    }
+
+    /// One generation on one side of the model.
+    private func attempt(
+        _ input: Input,
+        _ options: LLMGenerationOptions,
+        _ cancellation: CancellationFlag,
+        _ onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?,
+        service: any LLMService,
+        target: ExecutionTarget
+    ) async throws(SDKException) -> LLMGenerationResult {
         let images = try Self.images(in: input, service: service)
         let adapters = try await prepareLoRA(options.loraAdapters, service: service)
         let model = service.model
@@ -147,7 +198,7 @@ actor LLMCapability {
         events.publish(.generationStarted(generationId: generationId, modelId: model.id))
 
         do {
-            let prompt = try await Self.format(input, options: options, service: service)
+            let (prompt, messages) = try await Self.format(input, options: options, service: service)
             let request = LLMServiceRequest(
                 prompt: prompt,
                 maxTokens: options.maxTokens,
@@ -160,7 +211,11 @@ actor LLMCapability {
                 cancellation: cancellation,
                 grammar: options.grammar,
                 loraAdapters: adapters,
-                images: images
+                images: images,
+                messages: messages,
+                responseSchema: options.responseSchema,
+                tools: options.nativeTools,
+                toolChoice: options.nativeToolChoice
             )
             let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
             let serviceResult = try await withTaskCancellationHandler {
@@ -192,6 +247,8 @@ actor LLMCapability {
                 end: end
             )
             if kind == .vision { result.imageTokens = serviceResult.imageTokens }
+            result.executedOn = target
+            result.toolCalls = serviceResult.toolCalls
             if result.finishReason == .cancelled {
                 events.publish(
                     .generationCancelled(generationId: generationId, modelId: model.id, tokens: result.generatedTokens)
@@ -313,15 +370,18 @@ actor LLMCapability {
         _ input: Input,
         options: LLMGenerationOptions,
         service: any LLMService
-    ) async throws -> String {
+    ) async throws -> (prompt: String, messages: [ChatMessage]?) {
         var messages: [ChatMessage]
         switch input {
         case .prompt(let prompt):
             guard options.applyChatTemplate else {
-                guard let system = options.systemPrompt, !system.isEmpty else { return prompt }
-                return system + "\n\n" + prompt
+                guard let system = options.systemPrompt, !system.isEmpty else { return (prompt, nil) }
+                return (system + "\n\n" + prompt, nil)
             }
             messages = [.user(prompt)]
+        case .messages(let turns) where !options.nativeTools.isEmpty || options.nativeToolChoice != nil:
+            // A backend that calls tools natively takes the turns as they are.
+            messages = turns
         case .messages(let turns):
             let mentionsTools = turns.contains { $0.toolCalls?.isEmpty == false || $0.toolCallId != nil }
             messages = mentionsTools ? ToolCallFormat.detect(chatTemplate: service.chatTemplate).render(turns) : turns
@@ -338,7 +398,7 @@ actor LLMCapability {
         if let system = options.systemPrompt, !system.isEmpty, messages.first?.role != .system {
             messages.insert(.system(system), at: 0)
         }
-        return try await service.formatChat(messages, addAssistantTurn: true)
+        return (try await service.formatChat(messages, addAssistantTurn: true), messages)
     }
 
     private static func makeResult(

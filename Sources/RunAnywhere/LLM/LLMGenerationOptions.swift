@@ -49,6 +49,20 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     /// adapters between requests needs no reload of the model.
     public var loraAdapters: [LoRAAdapterSelection]?
 
+    /// The schema ``grammar`` was compiled from, for backends that constrain by schema.
+    var responseSchema: JSONSchema?
+    /// Tools for a backend that calls them natively (the remote tool-calling loop).
+    var nativeTools: [ToolDefinition] = []
+    /// The tool choice that goes with ``nativeTools``.
+    var nativeToolChoice: ToolChoice?
+    /// Runs the request on this side of a routed model only (the remote tool-calling loop).
+    var pinnedTarget: ExecutionTarget?
+
+    /// The public settings only; the internal routing fields are per call.
+    private enum CodingKeys: String, CodingKey {
+        case maxTokens, temperature, topP, topK, repetitionPenalty, seed, stopSequences, systemPrompt, threads, promptThreads, applyChatTemplate, truncatePromptToFit, ignoreEndOfSequence, reusePromptCache, grammar, loraAdapters
+    }
+
     /// Creates options; every parameter has a sensible default.
     public init(
         maxTokens: Int = 256,

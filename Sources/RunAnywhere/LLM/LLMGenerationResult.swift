@@ -25,6 +25,10 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
     /// For a vision-language model (``RunAnywhereSDK/processImage(_:options:)``), how many of
     /// ``promptTokens`` the images became; `nil` for a language model.
     public var imageTokens: Int?
+    /// Where the generation ran: this device or a remote server (``RoutingPolicy``).
+    public var executedOn: ExecutionTarget = .local
+    /// Tool calls a remote server made natively; the tool-calling loop reads them.
+    var toolCalls: [ToolCall] = []
 
     /// The JSON keys are snake_case, as `runanywhere generate --json` and the README document them.
     enum CodingKeys: String, CodingKey {
@@ -39,6 +43,24 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         case totalMs = "total_ms"
         case finishReason = "finish_reason"
         case imageTokens = "image_tokens"
+        case executedOn = "executed_on"
+    }
+
+    /// Decodes a result; `executed_on` is optional (`local`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        thinkingContent = try container.decodeIfPresent(String.self, forKey: .thinkingContent)
+        modelId = try container.decode(String.self, forKey: .modelId)
+        promptTokens = try container.decode(Int.self, forKey: .promptTokens)
+        generatedTokens = try container.decode(Int.self, forKey: .generatedTokens)
+        timeToFirstTokenMs = try container.decode(Double.self, forKey: .timeToFirstTokenMs)
+        tokensPerSecond = try container.decode(Double.self, forKey: .tokensPerSecond)
+        promptTokensPerSecond = try container.decode(Double.self, forKey: .promptTokensPerSecond)
+        totalMs = try container.decode(Double.self, forKey: .totalMs)
+        finishReason = try container.decode(LLMFinishReason.self, forKey: .finishReason)
+        imageTokens = try container.decodeIfPresent(Int.self, forKey: .imageTokens)
+        executedOn = try container.decodeIfPresent(ExecutionTarget.self, forKey: .executedOn) ?? .local
     }
 
     /// Creates a result; the LLM capability makes these.

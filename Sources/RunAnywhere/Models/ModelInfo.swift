@@ -43,6 +43,9 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
     /// path relative to the model's folder, beside the primary file. For a model registered
     /// by URL, one of the artifact's files (``ModelArtifact/files(_:primaryFile:)``).
     public var visionProjectorFile: String?
+    /// The OpenAI-compatible server that also (or only) runs the model; ``RoutingPolicy``
+    /// decides which side runs each request.
+    public var remote: RemoteEndpoint?
 
     /// Creates a model entry.
     public init(
@@ -62,7 +65,8 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         lastUsedAt: Date? = nil,
         downloadedAt: Date? = nil,
         baseModelIds: [String]? = nil,
-        visionProjectorFile: String? = nil
+        visionProjectorFile: String? = nil,
+        remote: RemoteEndpoint? = nil
     ) {
         self.id = id
         self.name = name
@@ -81,6 +85,7 @@ public struct ModelInfo: Sendable, Codable, Equatable, Identifiable {
         self.downloadedAt = downloadedAt
         self.baseModelIds = baseModelIds
         self.visionProjectorFile = visionProjectorFile
+        self.remote = remote
     }
 
     /// Whether the model's files are on this machine.

@@ -59,21 +59,24 @@ actor ModelLifecycle<Service: Sendable> {
                 "Model '\(id)' is a \(model.category.rawValue) model, not \(category.rawValue)"
             )
         }
-        guard let path = model.localPath else {
-            throw SDKException(
-                .modelFileNotFound,
-                "Model '\(id)' has no local files",
-                recovery: model.isDownloadable
-                    ? "Download it first: RunAnywhere.downloadModel(\"\(id)\") or `runanywhere models download \(id)`"
-                    : "Import its files first"
-            )
-        }
-        guard FileSystem.isReadableFile(path) else {
-            throw SDKException(
-                .modelFileNotFound,
-                "The file of model '\(id)' is missing: \(path.path)",
-                recovery: "Import the model again, or remove it with `runanywhere models remove \(id)`"
-            )
+        // A model with a remote endpoint may run without local files; routing decides.
+        if model.remote == nil {
+            guard let path = model.localPath else {
+                throw SDKException(
+                    .modelFileNotFound,
+                    "Model '\(id)' has no local files",
+                    recovery: model.isDownloadable
+                        ? "Download it first: RunAnywhere.downloadModel(\"\(id)\") or `runanywhere models download \(id)`"
+                        : "Import its files first"
+                )
+            }
+            guard FileSystem.isReadableFile(path) else {
+                throw SDKException(
+                    .modelFileNotFound,
+                    "The file of model '\(id)' is missing: \(path.path)",
+                    recovery: "Import the model again, or remove it with `runanywhere models remove \(id)`"
+                )
+            }
         }
 
         // The previous model goes first, inside the task, so the two never share memory

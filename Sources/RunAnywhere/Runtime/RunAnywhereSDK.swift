@@ -160,6 +160,9 @@ public final class RunAnywhereSDK: Sendable {
         await shutdown.value
     }
 
+    /// The instance's router; usable after shutdown, when nothing runs anyway.
+    var router: ModelRouter { live.router }
+
     /// The runtime, or `.notInitialized` once shut down.
     func runtime() throws(SDKException) -> SDKRuntime {
         guard !isShutDown else {

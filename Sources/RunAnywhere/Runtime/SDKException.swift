@@ -178,6 +178,24 @@ extension SDKException {
         case downloadFailed = "download_failed"
         /// A download was cancelled.
         case downloadCancelled = "download_cancelled"
+        /// A remote server could not be reached: connection refused or reset, no route, a
+        /// stream cut off before its end.
+        case remoteUnreachable = "remote_unreachable"
+        /// A remote server did not answer within the endpoint's timeout.
+        case remoteTimeout = "remote_timeout"
+        /// A remote server refused the credentials (HTTP 401 or 403).
+        case remoteUnauthorized = "remote_unauthorized"
+        /// A remote server does not know the model or endpoint (HTTP 404).
+        case remoteNotFound = "remote_not_found"
+        /// A remote server asked to slow down (HTTP 429) and retries did not get through.
+        case remoteRateLimited = "remote_rate_limited"
+        /// A remote server rejected the request as invalid (HTTP 400 or 422).
+        case remoteRejected = "remote_rejected"
+        /// A remote server failed (HTTP 5xx) and retries did not get through.
+        case remoteServerError = "remote_server_error"
+        /// A remote server answered with something that is not the API's response: HTML,
+        /// malformed JSON, a truncated stream, an oversized line.
+        case remoteBadResponse = "remote_bad_response"
         // backend
         /// A native engine failed, or its library could not be opened.
         case backendError = "backend_error"
@@ -221,7 +239,9 @@ extension SDKException {
                 .unsafeArchive, .indexNotFound, .indexAlreadyExists, .indexCorrupted, .indexBusy, .secretTampered,
                 .secretKeyMismatch, .insecurePermissions:
                 .storage
-            case .networkUnavailable, .downloadFailed, .downloadCancelled:
+            case .networkUnavailable, .downloadFailed, .downloadCancelled, .remoteUnreachable, .remoteTimeout,
+                .remoteUnauthorized, .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
+                .remoteBadResponse:
                 .network
             case .backendError, .audioDeviceUnavailable:
                 .backend

@@ -22,6 +22,7 @@ final class SDKRuntime: Sendable {
     let wakeWord: WakeWordCapability
     let diarization: DiarizationCapability
     let voiceAgent: VoiceAgentCapability
+    let router: ModelRouter
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
     private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
@@ -40,12 +41,16 @@ final class SDKRuntime: Sendable {
         registry = ModelRegistry(paths: paths, inspectors: services.inspectors)
         try registry.load()
         downloads = DownloadManager(registry: registry, paths: paths, events: events)
-        llm = LLMCapability(services: services, registry: registry, events: events)
-        vlm = LLMCapability(services: services, registry: registry, events: events, kind: .vision)
-        stt = STTCapability(services: services, registry: registry, events: events)
+        router = ModelRouter(
+            secrets: { () throws(SDKException) -> SecureStore in try SecureStore.forSDK(paths: paths) },
+            availableMemory: { HardwareProfile.current().memoryAvailableBytes }
+        )
+        llm = LLMCapability(services: services, registry: registry, events: events, router: router)
+        vlm = LLMCapability(services: services, registry: registry, events: events, router: router, kind: .vision)
+        stt = STTCapability(services: services, registry: registry, events: events, router: router)
         tts = TTSCapability(services: services, registry: registry, events: events)
         vad = VADCapability(services: services, registry: registry, events: events)
-        embeddings = EmbeddingsCapability(services: services, registry: registry, events: events)
+        embeddings = EmbeddingsCapability(services: services, registry: registry, events: events, router: router)
         reranking = RerankCapability(services: services, registry: registry, events: events)
         wakeWord = WakeWordCapability(services: services, stt: stt)
         diarization = DiarizationCapability(services: services, registry: registry, vad: vad, events: events)

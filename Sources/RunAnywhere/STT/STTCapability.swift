@@ -11,12 +11,14 @@ actor STTCapability {
 
     private let services: ServiceRegistry
     private let events: EventBus
+    private let router: ModelRouter
     let lifecycle: ModelLifecycle<any STTService>
     private let logger = SDKLogger(category: "STT")
 
-    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus) {
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, router: ModelRouter) {
         self.services = services
         self.events = events
+        self.router = router
         self.lifecycle = ModelLifecycle(category: .speechRecognition, registry: registry, events: events) { service in
             await service.unload()
         }
@@ -24,8 +26,11 @@ actor STTCapability {
 
     func load(_ id: String) async throws(SDKException) {
         let services = self.services
+        let router = self.router
         try await lifecycle.load(id) { model in
-            try await services.stt.provider(for: model).factory(model)
+            let load: RoutedService<any STTService>.Loader = { try await services.stt.provider(for: $0).factory($0) }
+            guard model.remote != nil else { return try await load(model) }
+            return try await RoutedSTTService.load(model: model, router: router, local: load, remote: load)
         }
     }
 
@@ -61,7 +66,7 @@ actor STTCapability {
         do {
             let result = try await service.transcribe(input, options: options)
             let ms = start.duration(to: .now).milliseconds
-            let output = STTOutput(
+            var output = STTOutput(
                 text: result.text,
                 segments: options.enableTimestamps ? result.segments : [],
                 language: result.language,
@@ -70,6 +75,7 @@ actor STTCapability {
                 audioDuration: input.duration,
                 processingTimeMs: ms
             )
+            output.executedOn = result.executedOn
             events.publish(
                 .transcriptionCompleted(modelId: service.model.id, audioSeconds: input.duration, durationMs: ms)
             )

@@ -39,6 +39,8 @@ public struct STTOutput: Sendable, Codable, Equatable {
     public var audioDuration: TimeInterval
     /// Wall-clock time of the transcription, in milliseconds.
     public var processingTimeMs: Double
+    /// Where the transcription ran: this device or a remote server (``RoutingPolicy``).
+    public var executedOn: ExecutionTarget = .local
     /// Processing time divided by audio length (below 1 is faster than real time).
     public var realTimeFactor: Double {
         audioDuration > 0 ? processingTimeMs / 1000 / audioDuration : 0

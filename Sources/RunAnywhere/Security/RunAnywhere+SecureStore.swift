@@ -12,11 +12,7 @@ extension RunAnywhereSDK {
     /// - Throws: `insecure_permissions` when the folder or its key file can be opened by other
     ///   users, `invalid_configuration` for a bad ``SecureStore/keyEnvironmentVariable``.
     public func secureStore() throws(SDKException) -> SecureStore {
-        #if canImport(Security)
-        SecureStore.keychain()
-        #else
-        try SecureStore(directory: paths.secureDirectory)
-        #endif
+        try SecureStore.forSDK(paths: paths)
     }
 
     /// This installation's device id: a random UUID made on first use and kept in the secure
@@ -30,6 +26,17 @@ extension RunAnywhereSDK {
 
     /// The secure store's name for the device id.
     static let deviceIdSecret = "device-id"
+}
+
+extension SecureStore {
+    /// The store of the SDK whose folders are `paths`.
+    static func forSDK(paths: SDKPaths) throws(SDKException) -> SecureStore {
+        #if canImport(Security)
+        SecureStore.keychain()
+        #else
+        try SecureStore(directory: paths.secureDirectory)
+        #endif
+    }
 }
 
 extension RunAnywhere {

@@ -19,11 +19,12 @@ struct ChatCommand: SDKCommand {
     var mcp: [String] = []
     @Option(name: .customLong("tool-choice"), help: "auto, required, none, or a tool name.")
     var toolChoice: String = "auto"
-    @Option(help: "How the tool is chosen: model, likelihood, lexical, hybrid.") var routing: String = "hybrid"
+    @Option(name: .customLong("tool-routing"), help: "How the tool is chosen: model, likelihood, lexical, hybrid.")
+    var toolRouting: String = "hybrid"
 
     func validate() throws {
-        guard ToolRouting(rawValue: routing) != nil else {
-            throw ValidationError("--routing must be model, likelihood, lexical or hybrid")
+        guard ToolRouting(rawValue: toolRouting) != nil else {
+            throw ValidationError("--tool-routing must be model, likelihood, lexical or hybrid")
         }
     }
 
@@ -80,7 +81,7 @@ struct ChatCommand: SDKCommand {
         options.systemPrompt = nil
         let toolOptions = ToolCallingOptions(
             toolChoice: ToolChoice(parsing: toolChoice),
-            routing: ToolRouting(rawValue: routing) ?? .hybrid
+            routing: ToolRouting(rawValue: toolRouting) ?? .hybrid
         )
         let interactive = isatty(STDIN_FILENO) != 0
         while true {

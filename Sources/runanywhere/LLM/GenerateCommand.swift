@@ -60,7 +60,8 @@ struct GenerateCommand: SDKCommand {
     @Option(help: "A JSON file with an array of OpenAI-style function definitions.") var tools: String?
     @Option(name: .customLong("tool-choice"), help: "auto, required, none, or a tool name.")
     var toolChoice: String = "auto"
-    @Option(help: "How the tool is chosen: model, likelihood, lexical, hybrid.") var routing: String = "hybrid"
+    @Option(name: .customLong("tool-routing"), help: "How the tool is chosen: model, likelihood, lexical, hybrid.")
+    var toolRouting: String = "hybrid"
     @Option(
         help:
             "A LoRA adapter for this generation: a registered id or a GGUF file, with an optional :SCALE (repeatable; they stack)."
@@ -73,8 +74,8 @@ struct GenerateCommand: SDKCommand {
         guard StructuredOutputOptions.SchemaPrompt(rawValue: schemaPrompt) != nil else {
             throw ValidationError("--schema-prompt must be none, compact or full")
         }
-        guard ToolRouting(rawValue: routing) != nil else {
-            throw ValidationError("--routing must be model, likelihood, lexical or hybrid")
+        guard ToolRouting(rawValue: toolRouting) != nil else {
+            throw ValidationError("--tool-routing must be model, likelihood, lexical or hybrid")
         }
     }
 
@@ -133,7 +134,8 @@ struct GenerateCommand: SDKCommand {
                 CLI.write("\n")
                 CLI.printError(
                     "[\(r.generatedTokens) tokens, \(CLI.format(r.tokensPerSecond)) tok/s, "
-                        + "first token \(CLI.format(r.timeToFirstTokenMs)) ms, \(r.finishReason.rawValue)]"
+                        + "first token \(CLI.format(r.timeToFirstTokenMs)) ms, \(r.finishReason.rawValue), "
+                        + "\(r.executedOn.rawValue)]"
                 )
             }
         }
@@ -161,6 +163,7 @@ struct GenerateCommand: SDKCommand {
                 "tokens_per_second": .number(g.tokensPerSecond),
                 "time_to_first_token_ms": .number(g.timeToFirstTokenMs),
                 "total_ms": .number(g.totalMs),
+                "executed_on": .string(g.executedOn.rawValue),
             ]
             object["errors"] = .array(result.validation.violations.map { .string($0.description) })
             object["error"] = result.validation.errorMessage.map { .string($0) }
@@ -185,7 +188,7 @@ struct GenerateCommand: SDKCommand {
             toolOptions: ToolCallingOptions(
                 toolChoice: ToolChoice(parsing: toolChoice),
                 maxIterations: 1,
-                routing: ToolRouting(rawValue: routing) ?? .hybrid,
+                routing: ToolRouting(rawValue: toolRouting) ?? .hybrid,
                 executeTools: false
             )
         )
@@ -193,7 +196,11 @@ struct GenerateCommand: SDKCommand {
             result.toolCalls.map { ["name": .string($0.name), "arguments": $0.arguments] }
         )
         if json {
-            var object: JSONObject = ["tool_calls": calls, "text": .string(result.text)]
+            var object: JSONObject = [
+                "tool_calls": calls,
+                "text": .string(result.text),
+                "executed_on": .string(result.generation.executedOn.rawValue),
+            ]
             object["selections"] = .array(
                 result.selections.map { selection in
                     ["tool": .string(selection.tool), "method": .string(selection.method.rawValue)]

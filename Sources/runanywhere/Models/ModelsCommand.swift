@@ -8,7 +8,9 @@ struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List, register, download, import, delete and remove models.",
-        subcommands: [List.self, Register.self, Download.self, Import.self, Delete.self, Remove.self]
+        subcommands: [
+            List.self, Register.self, RegisterRemote.self, Download.self, Import.self, Delete.self, Remove.self,
+        ]
     )
 
     struct List: SDKCommand {
@@ -25,11 +27,61 @@ struct ModelsCommand: AsyncParsableCommand {
             if models.isEmpty { return print("No models registered. Import one with `runanywhere models import`.") }
             for model in models {
                 let size = model.sizeBytes.map(CLI.bytes) ?? "?"
-                let state = model.isDownloaded ? "on disk" : model.isDownloadable ? "downloadable" : "missing"
+                let state =
+                    model.isDownloaded
+                    ? (model.remote == nil ? "on disk" : "on disk+remote")
+                    : model.remote != nil ? "remote" : model.isDownloadable ? "downloadable" : "missing"
                 print(
                     "\(model.id)\t\(model.category.rawValue)\t\(model.framework.rawValue)\t\(size)\t\(state)\t\(model.name)"
                 )
             }
+        }
+    }
+
+    struct RegisterRemote: SDKCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "register-remote",
+            abstract: "Register a model served by an OpenAI-compatible server (vLLM, llama-server, Ollama, runanywhere serve).",
+            discussion: """
+                An id that is already registered keeps its local files and gains the endpoint; --routing then \
+                decides where each request runs. The API key is read from the environment variable named by \
+                --api-key-env and kept in the secure store, never in the registry.
+                """
+        )
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The id to register it under.") var id: String
+        @Option(name: .customLong("base-url"), help: "The server's OpenAI base URL, e.g. http://127.0.0.1:8080/v1.")
+        var baseURL: String
+        @Option(name: .customLong("remote-model"), help: "The model's name on the server.") var remoteModel: String
+        @Option(name: .customLong("api-key-env"), help: "An environment variable holding the API key.")
+        var apiKeyEnv: String?
+        @Option(help: "llm, embedding or stt (default: llm, or the registered model's own).") var category: ModelCategory?
+        @Option(help: "Seconds to wait for the server (a whole answer, or between two streamed chunks).")
+        var timeout: Double = 60
+        @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
+
+        func execute() async throws {
+            var apiKey: String?
+            if let apiKeyEnv {
+                guard let value = ProcessInfo.processInfo.environment[apiKeyEnv], !value.isEmpty else {
+                    throw SDKException(.invalidAPIKey, "The environment variable $\(apiKeyEnv) is not set")
+                }
+                apiKey = value
+            }
+            guard let url = URL(string: baseURL) else {
+                throw SDKException(.invalidBaseURL, "'\(baseURL)' is not a URL")
+            }
+            try CLI.start(global)
+            let model = try RunAnywhere.registerRemoteModel(
+                id: id,
+                baseURL: url,
+                remoteModelName: remoteModel,
+                apiKey: apiKey,
+                category: category,
+                timeoutSeconds: timeout
+            )
+            if json { return try CLI.printJSON(model, pretty: true) }
+            print("Registered \(model.id): \(remoteModel) at \(url.absoluteString)")
         }
     }
 

@@ -23,6 +23,7 @@ struct EmbedCommand: SDKCommand {
         var tokens: [Int]
         var durationMs: Double
         var tokensPerSecond: Double
+        var executedOn: String
     }
 
     func execute() async throws {
@@ -48,7 +49,8 @@ struct EmbedCommand: SDKCommand {
                     embeddings: result.vectors,
                     tokens: result.tokenCounts,
                     durationMs: result.durationMs,
-                    tokensPerSecond: result.tokensPerSecond
+                    tokensPerSecond: result.tokensPerSecond,
+                    executedOn: result.executedOn.rawValue
                 )
             )
         }

@@ -25,6 +25,7 @@ struct TranscribeCommand: SDKCommand {
         var audioDuration: Double
         var processingTimeMs: Double
         var rtf: Double
+        var executedOn: String
     }
 
     func execute() async throws {
@@ -75,7 +76,8 @@ struct TranscribeCommand: SDKCommand {
                     modelId: output.modelId,
                     audioDuration: output.audioDuration,
                     processingTimeMs: output.processingTimeMs,
-                    rtf: output.realTimeFactor
+                    rtf: output.realTimeFactor,
+                    executedOn: output.executedOn.rawValue
                 )
             )
         }

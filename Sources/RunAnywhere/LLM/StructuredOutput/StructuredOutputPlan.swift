@@ -32,6 +32,7 @@ struct StructuredOutputPlan: Sendable {
         )
         var options = options
         options.grammar = compiled.grammar
+        options.responseSchema = schema
         if let instruction = JSONSchemaOutline.instruction(for: schema, style: structured.schemaInPrompt) {
             let system = options.systemPrompt.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
             options.systemPrompt = system.isEmpty ? instruction : system + "\n\n" + instruction

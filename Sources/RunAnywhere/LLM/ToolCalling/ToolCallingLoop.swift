@@ -12,7 +12,7 @@ struct ToolCallingLoop: Sendable {
     let llm: LLMCapability
     let registry: ToolRegistry
     let tools: [ToolDefinition]
-    let options: LLMGenerationOptions
+    var options: LLMGenerationOptions
     let toolOptions: ToolCallingOptions
     let emit: @Sendable (ToolCallingEvent) -> Void
 
@@ -29,7 +29,33 @@ struct ToolCallingLoop: Sendable {
         guard !tools.isEmpty || toolOptions.toolChoice == .auto || toolOptions.toolChoice == .none else {
             throw SDKException(.invalidInput, "toolChoice \(toolOptions.toolChoice) needs at least one tool")
         }
-        let service = try await llm.loadedService()
+        var service = try await llm.loadedService()
+        if let routed = service as? RoutedLLMService {
+            // A remote server calls tools natively; this device runs the loop below instead
+            // when the server cannot be reached before anything was shown.
+            let plan = try llm.router.targets(for: routed.model)
+            if plan.first == .remote {
+                let shown = AtomicFlag()
+                do {
+                    return try await runNative(conversation, shown: shown)
+                } catch where plan.count > 1 && !shown.isSet && ModelRouter.isUnreachable(error) {
+                    llm.router.markUnreachable(routed.model, because: error)
+                }
+            }
+            service = try await routed.sides.service(for: .local)
+            var local = self
+            local.options.pinnedTarget = .local
+            return try await local.runLocal(conversation, service: service)
+        }
+        return try await runLocal(conversation, service: service)
+    }
+
+    /// The loop for a model that writes calls as text: tools in the system prompt, calls
+    /// constrained by grammars and parsed from the text.
+    private func runLocal(
+        _ conversation: [ChatMessage],
+        service: any LLMService
+    ) async throws(SDKException) -> ToolCallingResult {
         let format = toolOptions.format ?? ToolCallFormat.detect(chatTemplate: service.chatTemplate)
         let useTools = !tools.isEmpty && toolOptions.toolChoice != .none
         var messages = Self.withSystemPrompt(
@@ -76,6 +102,78 @@ struct ToolCallingLoop: Sendable {
             for toolResult in turnResults {
                 emit(.toolResult(toolResult))
                 messages.append(format.toolMessage(toolResult))
+            }
+            results += turnResults
+            if iteration >= toolOptions.maxIterations {
+                return finish("", iteration, true, turn, calls, results, selections, messages)
+            }
+            choice = .auto
+        }
+    }
+
+    /// The loop for a remote server that calls tools natively (OpenAI `tools` and
+    /// `tool_calls`): the conversation and the tools go as they are, each turn's calls come
+    /// back as values, and results go back as `tool` turns answering their call ids.
+    private func runNative(
+        _ conversation: [ChatMessage],
+        shown: AtomicFlag
+    ) async throws(SDKException) -> ToolCallingResult {
+        var messages = conversation
+        var calls: [ToolCall] = []
+        var results: [ToolResult] = []
+        var selections: [ToolSelection] = []
+        var choice = tools.isEmpty ? ToolChoice.none : toolOptions.toolChoice
+        var iteration = 0
+        while true {
+            iteration += 1
+            var options = self.options
+            options.pinnedTarget = .remote
+            options.nativeTools = choice == .none ? [] : tools
+            options.nativeToolChoice = choice
+            var generation: LLMGenerationResult?
+            do {
+                for try await event in llm.stream(.messages(messages), options: options) {
+                    switch event {
+                    case .token(let text, let isThinking):
+                        guard !isThinking, !text.isEmpty else { continue }
+                        shown.set()
+                        emit(.token(text))
+                    case .completed(let result):
+                        generation = result
+                    }
+                }
+            } catch {
+                throw SDKException.wrap(error, as: .generationFailed, "Generation failed")
+            }
+            guard let generation else {
+                throw SDKException(.generationFailed, "The generation ended without a result")
+            }
+            let turn = Turn(text: generation.text, generation: generation, selections: [])
+            var turnCalls: [ToolCall] = []
+            for (index, call) in generation.toolCalls.enumerated()
+            where !turnCalls.contains(where: { $0.name == call.name && $0.arguments == call.arguments }) {
+                let id = call.id.isEmpty ? "call_\(iteration)_\(index)" : call.id
+                turnCalls.append(ToolCall(id: id, name: call.name, arguments: call.arguments))
+            }
+            let content = generation.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            messages.append(ChatMessage(role: .assistant, content: content, toolCalls: turnCalls.isEmpty ? nil : turnCalls))
+            if turnCalls.isEmpty {
+                return finish(content, iteration, false, turn, calls, results, selections, messages)
+            }
+            shown.set()
+            for call in turnCalls {
+                emit(.toolCallStarted(name: call.name))
+                emit(.toolCall(call))
+            }
+            calls += turnCalls
+            selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
+            guard toolOptions.executeTools else {
+                return finish(content, iteration, false, turn, calls, results, selections, messages)
+            }
+            let turnResults = await execute(turnCalls)
+            for toolResult in turnResults {
+                emit(.toolResult(toolResult))
+                messages.append(ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId))
             }
             results += turnResults
             if iteration >= toolOptions.maxIterations {

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A speech-recognition model that runs here and on a remote server: each request goes
+/// where the ``ModelRouter`` says, falls back to this device when the server cannot be
+/// reached, and under ``RoutingPolicy/escalateBelowConfidence(_:)`` is re-run remotely when
+/// the local transcript's confidence is below the threshold.
+final class RoutedSTTService: STTService {
+    let sides: RoutedService<any STTService>
+    private let logger = SDKLogger(category: "Routing")
+
+    /// Loads the side the routing policy would use first.
+    static func load(
+        model: ModelInfo,
+        router: ModelRouter,
+        local: RoutedService<any STTService>.Loader?,
+        remote: @escaping RoutedService<any STTService>.Loader
+    ) async throws(SDKException) -> RoutedSTTService {
+        let sides = RoutedService<any STTService>(
+            model: model,
+            router: router,
+            local: local,
+            remote: remote
+        ) { await $0.unload() }
+        _ = try await sides.loadFirst()
+        return RoutedSTTService(sides: sides)
+    }
+
+    private init(sides: RoutedService<any STTService>) {
+        self.sides = sides
+    }
+
+    var model: ModelInfo { sides.model }
+
+    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+        let router = sides.router
+        let plan = try router.targets(for: model)
+        var result: STTServiceResult?
+        for (index, target) in plan.enumerated() {
+            do {
+                result = try await transcribe(audio, options: options, on: target)
+                break
+            } catch let error as SDKException
+            where target == .remote && index < plan.count - 1 && ModelRouter.isUnreachable(error) {
+                router.markUnreachable(model, because: error)
+            }
+        }
+        guard var result else { throw SDKException(.internalError, "No routing target ran the transcription") }
+        guard case .escalateBelowConfidence(let threshold) = router.configuration.policy,
+            result.executedOn == .local, model.remote != nil, !router.isUnreachable(model),
+            (result.confidence ?? 0) < threshold
+        else { return result }
+        do {
+            let escalated = try await transcribe(audio, options: options, on: .remote)
+            logger.info(
+                "Transcript confidence \(result.confidence.map { String(format: "%.2f", $0) } ?? "unknown") "
+                    + "below \(threshold): re-ran '\(model.id)' remotely"
+            )
+            result = escalated
+        } catch let error as SDKException where ModelRouter.isUnreachable(error) {
+            // The local transcript stands when the server cannot be reached.
+            router.markUnreachable(model, because: error)
+        }
+        return result
+    }
+
+    private func transcribe(
+        _ audio: AudioBuffer,
+        options: STTOptions,
+        on target: ExecutionTarget
+    ) async throws -> STTServiceResult {
+        var result = try await sides.service(for: target).transcribe(audio, options: options)
+        if target == .remote { sides.router.markReachable(model) }
+        result.executedOn = target
+        return result
+    }
+
+    func unload() async {
+        await sides.unload()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// The two sides of a model that runs here and on a remote server, each loaded on first
+/// use and kept until the model is unloaded.
+///
+/// Capabilities hold one of these in their model lifecycle through a routed service of
+/// their own protocol (``RoutedLLMService`` and its siblings), and ask the
+/// ``ModelRouter`` which side runs each request.
+final class RoutedService<Service: Sendable>: Sendable {
+    typealias Loader = @Sendable (ModelInfo) async throws -> Service
+
+    /// The registry entry (local framework and files, plus ``ModelInfo/remote``).
+    let model: ModelInfo
+    let router: ModelRouter
+    private let loaders: [ExecutionTarget: Loader]
+    private let unloader: @Sendable (Service) async -> Void
+    private let sides = Mutex<[ExecutionTarget: Task<Service, any Error>]>([:])
+
+    init(
+        model: ModelInfo,
+        router: ModelRouter,
+        local: Loader?,
+        remote: @escaping Loader,
+        unloader: @escaping @Sendable (Service) async -> Void
+    ) {
+        self.model = model
+        self.router = router
+        var loaders: [ExecutionTarget: Loader] = [.remote: remote]
+        if ModelRouter.hasLocal(model), let local { loaders[.local] = local }
+        self.loaders = loaders
+        self.unloader = unloader
+    }
+
+    /// Loads the side the policy would use first, so a bad endpoint or file fails the load.
+    /// Under a remote-first plan an unreachable server does not fail it when this device
+    /// can run the model.
+    func loadFirst() async throws(SDKException) -> ExecutionTarget {
+        let plan = try router.targets(for: model)
+        for (index, target) in plan.enumerated() {
+            do {
+                _ = try await service(for: target)
+                return target
+            } catch where index < plan.count - 1 && ModelRouter.isUnreachable(error) {
+                router.markUnreachable(model, because: error)
+            }
+        }
+        throw SDKException(.internalError, "No routing target for '\(model.id)'")
+    }
+
+    /// The side `target`, loading it on first use; concurrent callers share one load.
+    func service(for target: ExecutionTarget) async throws(SDKException) -> Service {
+        guard let loader = loaders[target] else {
+            throw SDKException(
+                .invalidConfiguration,
+                target == .local
+                    ? "Model '\(model.id)' has no local files" : "Model '\(model.id)' has no remote endpoint"
+            )
+        }
+        let model = self.model
+        let router = self.router
+        let task = sides.withLock { sides in
+            if let task = sides[target] { return task }
+            let task = Task { () async throws -> Service in
+                try await loader(target == .remote ? try router.remoteModel(model) : model)
+            }
+            sides[target] = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            // A failed load is forgotten, so the next request tries again.
+            sides.withLock { sides in
+                if sides[target] == task { sides[target] = nil }
+            }
+            throw SDKException.wrap(error, as: .modelLoadFailed, "Loading the \(target.rawValue) side of '\(model.id)' failed")
+        }
+    }
+
+    /// A side that is loaded already, if any, `preferred` first.
+    func loadedSide(preferring preferred: ExecutionTarget) async -> Service? {
+        let tasks = sides.withLock { $0 }
+        for target in [preferred, preferred == .local ? .remote : .local] {
+            if let task = tasks[target], let service = try? await task.value { return service }
+        }
+        return nil
+    }
+
+    /// Unloads both sides.
+    func unload() async {
+        let tasks = sides.withLock { sides in
+            defer { sides = [:] }
+            return Array(sides.values)
+        }
+        for task in tasks {
+            if let service = try? await task.value { await unloader(service) }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+@_spi(Backend) import RunAnywhere
+
+/// A language model on an OpenAI-compatible server.
+///
+/// Conversations go to `/chat/completions` as turns (the server applies its own chat
+/// template), raw prompts to `/completions`. Every request streams, so tokens reach the
+/// caller as the server sends them and cancelling closes the connection. Structured output
+/// goes as `response_format` with the JSON Schema, tools as `tools`; a GBNF grammar alone
+/// cannot be sent and fails the request rather than generating unconstrained.
+final class RemoteLLMService: LLMService {
+    let model: ModelInfo
+    let contextLength: Int
+    private let http: RemoteHTTPClient
+
+    private init(model: ModelInfo, contextLength: Int, http: RemoteHTTPClient) {
+        self.model = model
+        self.contextLength = contextLength
+        self.http = http
+    }
+
+    /// Connects to the model's server and checks that it serves the model.
+    ///
+    /// - Throws: `.remoteNotFound` naming the models the server does serve, and the
+    ///   errors of ``RemoteHTTPClient``.
+    static func load(_ model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> RemoteLLMService {
+        let http = try RemoteHTTPClient.connect(model)
+        do {
+            let listed = try await RemoteModelList.fetch(http)
+            let context = configuration.contextLength ?? listed?.contextLength ?? model.contextLength ?? 4096
+            return RemoteLLMService(model: model, contextLength: context, http: http)
+        } catch {
+            await http.shutdown()
+            throw error
+        }
+    }
+
+    func unload() async {
+        await http.shutdown()
+    }
+
+    /// A ChatML rendering, for token estimates only: the server applies the real template.
+    func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
+        var text = messages.map { "<|im_start|>\($0.role.rawValue)\n\($0.content)<|im_end|>\n" }.joined()
+        if addAssistantTurn { text += "<|im_start|>assistant\n" }
+        return text
+    }
+
+    /// An estimate (four bytes a token): the OpenAI API has no tokenizer endpoint.
+    func tokenCount(_ text: String) async throws -> Int {
+        RemoteTokenEstimate.count(text)
+    }
+
+    func generate(
+        _ request: LLMServiceRequest,
+        onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
+    ) async throws -> LLMServiceResult {
+        let chat = request.messages != nil
+        let body = try Self.body(request, model: http.endpoint.remoteModelName)
+        let response = try await http.open(http.request(chat ? "chat/completions" : "completions", json: body))
+        var parser = ServerSentEvents()
+        var stream = RemoteCompletionStream(chat: chat)
+        var stop: LLMServiceResult.StopReason?
+        do {
+            reading: for try await buffer in response.body {
+                for event in try parser.consume(buffer.readableBytesView) {
+                    guard !request.cancellation.isCancelled else {
+                        stop = .cancelled
+                        break reading
+                    }
+                    guard let text = try stream.consume(event, http: http) else { continue }
+                    if onToken(Array(text.utf8)) == .stop {
+                        stop = .callback
+                        break reading
+                    }
+                }
+                if stream.isDone { break }
+            }
+        } catch let error as SDKException {
+            throw error
+        } catch {
+            throw http.transportError(error).cutOff(from: http.endpoint)
+        }
+        if stop == nil, request.cancellation.isCancelled { stop = .cancelled }
+        if stop == nil, let last = parser.finish(), !stream.isDone {
+            _ = try stream.consume(last, http: http).map { onToken(Array($0.utf8)) }
+        }
+        guard stop != nil || stream.isDone || stream.finishReason != nil else {
+            throw SDKException(
+                .remoteUnreachable,
+                "The stream from \(http.endpoint.baseURL.host ?? "the server") ended before the generation did",
+                recovery: "The server may have stopped; retry, or run the model on this device"
+            )
+        }
+        return LLMServiceResult(
+            promptTokens: stream.promptTokens ?? RemoteTokenEstimate.count(request.prompt),
+            generatedTokens: stream.completionTokens ?? stream.pieces,
+            stopReason: stop ?? (stream.finishReason == "length" ? .maxTokens : .endOfSequence),
+            toolCalls: try stream.toolCalls()
+        )
+    }
+
+    /// The request body: the OpenAI fields the SDK's options map to.
+    private static func body(_ request: LLMServiceRequest, model: String) throws(SDKException) -> JSONValue {
+        if request.grammar != nil, request.responseSchema == nil {
+            throw SDKException(
+                .backendError,
+                "A remote server cannot apply a GBNF grammar",
+                recovery: "Use structured output with a JSON Schema (generateStructured), which goes as response_format"
+            )
+        }
+        if !request.images.isEmpty {
+            throw SDKException(.invalidInput, "Remote models take no images here")
+        }
+        if let adapters = request.loraAdapters, !adapters.isEmpty {
+            throw SDKException(.backendError, "A remote server cannot apply this device's LoRA adapters")
+        }
+        var body: JSONObject = ["model": .string(model)]
+        if let messages = request.messages {
+            body["messages"] = .array(messages.map(Self.message))
+        } else {
+            body["prompt"] = .string(request.prompt)
+        }
+        body["max_tokens"] = .integer(Int64(request.maxTokens))
+        body["temperature"] = .number(Double(request.sampling.temperature))
+        body["top_p"] = .number(Double(request.sampling.topP))
+        if let seed = request.sampling.seed { body["seed"] = .integer(Int64(seed)) }
+        body["stream"] = true
+        body["stream_options"] = ["include_usage": true]
+        if let schema = request.responseSchema {
+            body["response_format"] = [
+                "type": "json_schema",
+                "json_schema": ["name": "response", "schema": schema.value, "strict": true],
+            ]
+        }
+        if !request.tools.isEmpty {
+            body["tools"] = .array(request.tools.map(\.openAIValue))
+            switch request.toolChoice ?? .auto {
+            case .auto: body["tool_choice"] = "auto"
+            case .none: body["tool_choice"] = "none"
+            case .required: body["tool_choice"] = "required"
+            case .tool(let name): body["tool_choice"] = ["type": "function", "function": ["name": .string(name)]]
+            }
+        }
+        return .object(body)
+    }
+
+    /// A turn as an OpenAI message.
+    private static func message(_ message: ChatMessage) -> JSONValue {
+        var object: JSONObject = ["role": .string(message.role.rawValue), "content": .string(message.content)]
+        if let calls = message.toolCalls, !calls.isEmpty {
+            object["tool_calls"] = .array(
+                calls.map { call in
+                    [
+                        "id": .string(call.id),
+                        "type": "function",
+                        "function": ["name": .string(call.name), "arguments": .string(call.arguments.jsonText())],
+                    ]
+                }
+            )
+        }
+        if let id = message.toolCallId { object["tool_call_id"] = .string(id) }
+        return .object(object)
+    }
+}
+
+/// Token counts where the server reports none: about four bytes a token, as for English
+/// text with the common BPE vocabularies.
+enum RemoteTokenEstimate {
+    static func count(_ text: String) -> Int {
+        (text.utf8.count + 3) / 4
+    }
+}
+
+extension SDKException {
+    /// A transport failure in the middle of a stream: the server went away.
+    func cutOff(from endpoint: RemoteEndpoint) -> SDKException {
+        guard code == .remoteUnreachable else { return self }
+        return SDKException(
+            .remoteUnreachable,
+            "The stream from \(endpoint.baseURL.host ?? "the server") was cut off: \(message)",
+            recovery: "The server may have stopped; retry, or run the model on this device"
+        )
+    }
+}
