@@ -36,6 +36,21 @@ PYTHON_TOOLS_PACKAGES=(
   "pillow==13.0.0"                # scripts/image_variants.py: re-encodes the real photos
                                   #   (progressive JPEG, grey, palette, 16-bit, interlaced PNG)
 )
+# llama-cpp-python's OpenAI-compatible server (scripts/llama_cpp_server.sh), a reference
+# server for tests: the pure-Python llama_cpp package of the same sdist as our llama.cpp,
+# loading our libllama, plus these server dependencies. Its folder is keyed by this list
+# and by LLAMA_PREFIX, as PYTHON_TOOLS is.
+LLAMA_SERVER_PACKAGES=(
+  "fastapi==0.165.0"
+  "uvicorn==0.54.0"
+  "sse-starlette==3.7.0"
+  "pydantic-settings==2.16.3"
+  "starlette-context==0.5.1"      # the sdist's [server] extra says <0.4; 0.5.1 works with starlette 1.x
+  "numpy==2.4.6"
+  "diskcache==5.6.3"
+  "jinja2==3.1.6"
+  "typing-extensions==4.16.0"
+)
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
 
 RUNANYWHERE_ENGINES="${RUNANYWHERE_ENGINES:-${XDG_CACHE_HOME:-$HOME/.cache}/runanywhere/engines}"
@@ -51,6 +66,8 @@ IMAGE_SET_PACKAGE="scikit-image==0.26.0"
 IMAGE_SET="$MODEL_PACKAGES/$IMAGE_SET_PACKAGE/skimage/data"
 _tools_key=$(printf '%s\n' "${PYTHON_TOOLS_PACKAGES[@]}" | cksum | cut -d' ' -f1)
 PYTHON_TOOLS="$RUNANYWHERE_ENGINES/python-tools-$_tools_key"
+_server_key=$(printf '%s\n' "$LLAMA_PREFIX" "${LLAMA_SERVER_PACKAGES[@]}" | cksum | cut -d' ' -f1)
+LLAMA_SERVER_HOME="$RUNANYWHERE_ENGINES/llama-cpp-python-server-$LLAMA_CPP_PY_VERSION-$_server_key"
 # llama.cpp's JSON-schema-to-grammar test cases, extracted from the llama-cpp-python sdist
 # by the bootstrap (scripts/extract_schema_cases.py): third-party source, never committed.
 SCHEMA_CASES="$RUNANYWHERE_ENGINES/conformance/json-schema-to-grammar-$LLAMA_CPP_PY_VERSION.json"
@@ -74,6 +91,9 @@ export RUNANYWHERE_MODEL_PACKAGES="$MODEL_PACKAGES"
 export RUNANYWHERE_SPEECH_SET="$SPEECH_SET"
 # The real photographs: the vision tests.
 export RUNANYWHERE_IMAGE_SET="$IMAGE_SET"
+# llama-cpp-python's server: $RUNANYWHERE_LLAMA_CPP_SERVER_HOME/site goes on PYTHONPATH
+# (scripts/llama_cpp_server.sh does that).
+export RUNANYWHERE_LLAMA_CPP_SERVER_HOME="$LLAMA_SERVER_HOME"
 
 print_env() {
   printf 'export PKG_CONFIG_PATH=%q\n' "$PKG_CONFIG_PATH"
@@ -83,4 +103,5 @@ print_env() {
   printf 'export RUNANYWHERE_MODEL_PACKAGES=%q\n' "$RUNANYWHERE_MODEL_PACKAGES"
   printf 'export RUNANYWHERE_SPEECH_SET=%q\n' "$RUNANYWHERE_SPEECH_SET"
   printf 'export RUNANYWHERE_IMAGE_SET=%q\n' "$RUNANYWHERE_IMAGE_SET"
+  printf 'export RUNANYWHERE_LLAMA_CPP_SERVER_HOME=%q\n' "$RUNANYWHERE_LLAMA_CPP_SERVER_HOME"
 }
