@@ -32,7 +32,18 @@ struct RemoteCompletionStream {
             return nil
         }
         guard !data.isEmpty else { return nil }
-        let json = try http.parse(Data(data.utf8), what: "stream chunk")
+        return try consume(json: try http.parse(Data(data.utf8), what: "stream chunk"))
+    }
+
+    /// Reads a whole response, from a server that answered `stream: true` with one JSON
+    /// object; returns its text.
+    mutating func consumeWhole(_ json: JSONValue) throws(SDKException) -> String? {
+        defer { isDone = true }
+        return try consume(json: json)
+    }
+
+    /// Reads one chunk (`delta`) or whole response (`message`); returns its text, if any.
+    private mutating func consume(json: JSONValue) throws(SDKException) -> String? {
         guard case .object = json else {
             throw SDKException(.remoteBadResponse, "A stream chunk is \(json.typeName), not an object")
         }
@@ -46,8 +57,9 @@ struct RemoteCompletionStream {
         }
         guard let choice = json["choices"]?.arrayValue?.first else { return nil }
         if let reason = choice["finish_reason"]?.stringValue { finishReason = reason }
-        let text = chat ? choice["delta"]?["content"]?.stringValue : choice["text"]?.stringValue
-        if chat, let deltas = choice["delta"]?["tool_calls"]?.arrayValue { try addToolCallDeltas(deltas) }
+        let part = choice["delta"] ?? choice["message"]
+        let text = chat ? part?["content"]?.stringValue : choice["text"]?.stringValue
+        if chat, let deltas = part?["tool_calls"]?.arrayValue { try addToolCallDeltas(deltas) }
         guard let text, !text.isEmpty else { return nil }
         pieces += 1
         return text
@@ -57,8 +69,9 @@ struct RemoteCompletionStream {
         for (position, delta) in deltas.enumerated() {
             let index = delta["index"]?.integerValue.map(Int.init) ?? position
             var call = calls[index] ?? ("", "", "")
-            if let id = delta["id"]?.stringValue { call.id += id }
-            if let name = delta["function"]?["name"]?.stringValue { call.name += name }
+            // OpenAI sends the id and name once; llama-cpp-python repeats them in every chunk.
+            if let id = delta["id"]?.stringValue, id != call.id { call.id += id }
+            if let name = delta["function"]?["name"]?.stringValue, name != call.name { call.name += name }
             if let arguments = delta["function"]?["arguments"]?.stringValue { call.arguments += arguments }
             calls[index] = call
         }

@@ -65,13 +65,19 @@ final class RemoteEmbeddingsService: EmbeddingsService {
         await http.shutdown()
     }
 
-    private static func embed(_ texts: [String], http: RemoteHTTPClient) async throws(SDKException) -> WholeTextEmbeddings {
+    private static func embed(
+        _ texts: [String],
+        http: RemoteHTTPClient
+    ) async throws(SDKException) -> WholeTextEmbeddings {
         let body: JSONValue = [
             "model": .string(http.endpoint.remoteModelName),
             "input": .array(texts.map(JSONValue.string)),
             "encoding_format": "float",
         ]
-        let json = try http.parse(try await http.send(http.request("embeddings", json: body), idempotent: true), what: "embeddings")
+        let json = try http.parse(
+            try await http.send(http.request("embeddings", json: body), idempotent: true),
+            what: "embeddings"
+        )
         guard let data = json["data"]?.arrayValue, data.count == texts.count else {
             throw SDKException(
                 .remoteBadResponse,

@@ -30,6 +30,10 @@ final class RemoteHTTPClient: Sendable {
         configuration.timeout = .init(connect: min(timeout, .seconds(10)), read: timeout)
         configuration.httpVersion = .http1Only
         configuration.redirectConfiguration = .disallow
+        // A refused connection fails at once, not after the connect timeout of retries: an
+        // offline server must let routing fall back to this device without a wait. `send`
+        // retries what may be retried itself.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -94,7 +98,9 @@ final class RemoteHTTPClient: Sendable {
                     throw error.error
                 }
                 let delay = min(error.retryAfter ?? 0.25 * Double(1 << (attempt - 1)), 5)
-                logger.info("\(endpoint.baseURL.host ?? "remote"): \(error.error.message); retry \(attempt) in \(delay) s")
+                logger.info(
+                    "\(endpoint.baseURL.host ?? "remote"): \(error.error.message); retry \(attempt) in \(delay) s"
+                )
                 try? await Task.sleep(for: .seconds(delay))
                 if Task.isCancelled { throw SDKException(.generationCancelled, "Cancelled") }
             }
@@ -150,7 +156,8 @@ final class RemoteHTTPClient: Sendable {
         let server = endpoint.baseURL.host ?? endpoint.baseURL.absoluteString
         var detail = ""
         if let text = String(data: body, encoding: .utf8), let json = try? JSONValue(parsing: text) {
-            let message = json["error"]?["message"]?.stringValue ?? json["error"]?.stringValue ?? json["detail"]?.stringValue
+            let message =
+                json["error"]?["message"]?.stringValue ?? json["error"]?.stringValue ?? json["detail"]?.stringValue
             if let message { detail = ": " + String(message.prefix(500)) }
         }
         let what = "\(server) answered HTTP \(status.code)\(detail)"
@@ -184,7 +191,11 @@ final class RemoteHTTPClient: Sendable {
                 serverDidNotProcess: true
             )
         case 400, 413, 422:
-            return RetryableFailure(error: SDKException(.remoteRejected, what), retryAfter: nil, serverDidNotProcess: false)
+            return RetryableFailure(
+                error: SDKException(.remoteRejected, what),
+                retryAfter: nil,
+                serverDidNotProcess: false
+            )
         case 500..<600:
             return RetryableFailure(
                 error: SDKException(.remoteServerError, what),
@@ -197,6 +208,15 @@ final class RemoteHTTPClient: Sendable {
                 retryAfter: nil,
                 serverDidNotProcess: false
             )
+        }
+    }
+
+    /// The whole body of a response ``open(_:)`` returned.
+    func readBody(_ response: HTTPClientResponse) async throws(SDKException) -> Data {
+        do {
+            return try await Self.collect(response.body, limit: Self.maximumBodyBytes)
+        } catch {
+            throw error.error
         }
     }
 
@@ -249,7 +269,8 @@ final class RemoteHTTPClient: Sendable {
             throw SDKException(
                 .remoteBadResponse,
                 "The server's \(what) is not JSON" + (looksHTML ? " but an HTML page" : "") + ": \"\(start)\"",
-                recovery: "Check that \(endpoint.baseURL.absoluteString) is an OpenAI-compatible base URL (often ending in /v1)"
+                recovery:
+                    "Check that \(endpoint.baseURL.absoluteString) is an OpenAI-compatible base URL (often ending in /v1)"
             )
         }
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 @_spi(Backend) import RunAnywhere
+import Synchronization
 
 /// A language model on an OpenAI-compatible server.
 ///
@@ -9,11 +10,15 @@ import NIOCore
 /// template), raw prompts to `/completions`. Every request streams, so tokens reach the
 /// caller as the server sends them and cancelling closes the connection. Structured output
 /// goes as `response_format` with the JSON Schema, tools as `tools`; a GBNF grammar alone
-/// cannot be sent and fails the request rather than generating unconstrained.
+/// cannot be sent and fails the request rather than generating unconstrained. Top-k and the
+/// repetition penalty are not OpenAI fields and are not sent: the server's own apply.
 final class RemoteLLMService: LLMService {
     let model: ModelInfo
     let contextLength: Int
     private let http: RemoteHTTPClient
+    /// Whether the server takes a schema only as `{"type": "json_object", "schema": …}`
+    /// (llama.cpp's servers): learned from its refusal of `json_schema`, then kept.
+    private let schemaAsJSONObject = Mutex(false)
 
     private init(model: ModelInfo, contextLength: Int, http: RemoteHTTPClient) {
         self.model = model
@@ -58,35 +63,18 @@ final class RemoteLLMService: LLMService {
         onToken: @escaping @Sendable ([UInt8]) -> TokenDisposition
     ) async throws -> LLMServiceResult {
         let chat = request.messages != nil
-        let body = try Self.body(request, model: http.endpoint.remoteModelName)
-        let response = try await http.open(http.request(chat ? "chat/completions" : "completions", json: body))
-        var parser = ServerSentEvents()
+        let response = try await openStream(request, path: chat ? "chat/completions" : "completions")
         var stream = RemoteCompletionStream(chat: chat)
         var stop: LLMServiceResult.StopReason?
-        do {
-            reading: for try await buffer in response.body {
-                for event in try parser.consume(buffer.readableBytesView) {
-                    guard !request.cancellation.isCancelled else {
-                        stop = .cancelled
-                        break reading
-                    }
-                    guard let text = try stream.consume(event, http: http) else { continue }
-                    if onToken(Array(text.utf8)) == .stop {
-                        stop = .callback
-                        break reading
-                    }
-                }
-                if stream.isDone { break }
-            }
-        } catch let error as SDKException {
-            throw error
-        } catch {
-            throw http.transportError(error).cutOff(from: http.endpoint)
+        let contentType = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
+        if contentType.contains("text/event-stream") {
+            stop = try await readEvents(response, into: &stream, cancellation: request.cancellation, onToken: onToken)
+        } else {
+            // A server that ignores `stream` answers with the whole completion (or an error page).
+            let json = try http.parse(try await http.readBody(response), what: "completion")
+            if let text = try stream.consumeWhole(json), onToken(Array(text.utf8)) == .stop { stop = .callback }
         }
         if stop == nil, request.cancellation.isCancelled { stop = .cancelled }
-        if stop == nil, let last = parser.finish(), !stream.isDone {
-            _ = try stream.consume(last, http: http).map { onToken(Array($0.utf8)) }
-        }
         guard stop != nil || stream.isDone || stream.finishReason != nil else {
             throw SDKException(
                 .remoteUnreachable,
@@ -102,8 +90,63 @@ final class RemoteLLMService: LLMService {
         )
     }
 
+    /// Reads a server-sent-events body into `stream`, handing each text piece to `onToken`.
+    ///
+    /// - Returns: Why reading stopped early (cancelled, or `onToken` said stop), `nil` at the end.
+    private func readEvents(
+        _ response: HTTPClientResponse,
+        into stream: inout RemoteCompletionStream,
+        cancellation: CancellationFlag,
+        onToken: @Sendable ([UInt8]) -> TokenDisposition
+    ) async throws(SDKException) -> LLMServiceResult.StopReason? {
+        var parser = ServerSentEvents()
+        do {
+            for try await buffer in response.body {
+                for event in try parser.consume(buffer.readableBytesView) {
+                    guard !cancellation.isCancelled else { return .cancelled }
+                    guard let text = try stream.consume(event, http: http) else { continue }
+                    if onToken(Array(text.utf8)) == .stop { return .callback }
+                }
+                if stream.isDone { return nil }
+            }
+        } catch let error as SDKException {
+            throw error
+        } catch {
+            throw http.transportError(error).cutOff(from: http.endpoint)
+        }
+        if let last = parser.finish(), let text = try stream.consume(last, http: http) {
+            if onToken(Array(text.utf8)) == .stop { return .callback }
+        }
+        return nil
+    }
+
+    /// Sends the request; a server that refuses `json_schema` gets the schema again as
+    /// llama.cpp's servers take it.
+    private func openStream(_ request: LLMServiceRequest, path: String) async throws(SDKException) -> HTTPClientResponse
+    {
+        let name = http.endpoint.remoteModelName
+        let legacy = schemaAsJSONObject.withLock { $0 }
+        do {
+            return try await http.open(http.request(path, json: Self.body(request, model: name, legacySchema: legacy)))
+        } catch {
+            guard request.responseSchema != nil, !legacy, Self.refusesJSONSchema(error) else { throw error }
+            schemaAsJSONObject.withLock { $0 = true }
+            return try await http.open(http.request(path, json: Self.body(request, model: name, legacySchema: true)))
+        }
+    }
+
+    /// Whether a refusal is about the `json_schema` response format (llama-cpp-python knows
+    /// only `text` and `json_object`, and says so).
+    private static func refusesJSONSchema(_ error: SDKException) -> Bool {
+        [.remoteRejected, .remoteServerError].contains(error.code) && error.message.contains("json_object")
+    }
+
     /// The request body: the OpenAI fields the SDK's options map to.
-    private static func body(_ request: LLMServiceRequest, model: String) throws(SDKException) -> JSONValue {
+    private static func body(
+        _ request: LLMServiceRequest,
+        model: String,
+        legacySchema: Bool
+    ) throws(SDKException) -> JSONValue {
         if request.grammar != nil, request.responseSchema == nil {
             throw SDKException(
                 .backendError,
@@ -130,10 +173,10 @@ final class RemoteLLMService: LLMService {
         body["stream"] = true
         body["stream_options"] = ["include_usage": true]
         if let schema = request.responseSchema {
-            body["response_format"] = [
-                "type": "json_schema",
-                "json_schema": ["name": "response", "schema": schema.value, "strict": true],
-            ]
+            body["response_format"] =
+                legacySchema
+                ? ["type": "json_object", "schema": schema.value]
+                : ["type": "json_schema", "json_schema": ["name": "response", "schema": schema.value, "strict": true]]
         }
         if !request.tools.isEmpty {
             body["tools"] = .array(request.tools.map(\.openAIValue))

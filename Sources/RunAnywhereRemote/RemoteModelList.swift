@@ -16,7 +16,7 @@ struct RemoteModelList {
         let body: Data
         do {
             body = try await http.send(http.request("models", method: .GET), idempotent: true)
-        } catch where error.code == .remoteNotFound {
+        } catch  where error.code == .remoteNotFound {
             return nil
         }
         let json = try http.parse(body, what: "model list")

@@ -42,7 +42,10 @@ public struct RemoteModule: BackendModule {
             name: "OpenAI-compatible servers",
             version: nil,
             available: true,
-            details: ["client": "async-http-client", "endpoints": "chat/completions completions embeddings audio/transcriptions"]
+            details: [
+                "client": "async-http-client",
+                "endpoints": "chat/completions completions embeddings audio/transcriptions",
+            ]
         )
     }
 }

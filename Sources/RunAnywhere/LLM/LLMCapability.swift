@@ -28,7 +28,8 @@ actor LLMCapability {
     private var active: [UUID: CancellationFlag] = [:]
     private let logger = SDKLogger(category: "LLM")
 
-    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, router: ModelRouter, kind: Kind = .text) {
+    init(services: ServiceRegistry, registry: ModelRegistry, events: EventBus, router: ModelRouter, kind: Kind = .text)
+    {
         self.kind = kind
         self.router = router
         self.services = services
@@ -62,7 +63,8 @@ actor LLMCapability {
         do {
             try await lifecycle.load(id) { model in
                 let load: RoutedService<any LLMService>.Loader = { model in
-                    let provider = try kind == .text ? services.llmProvider(for: model) : services.vlmProvider(for: model)
+                    let provider =
+                        try kind == .text ? services.llmProvider(for: model) : services.vlmProvider(for: model)
                     return try await provider.factory(model, configuration)
                 }
                 guard model.remote != nil else { return try await load(model) }
@@ -170,7 +172,7 @@ actor LLMCapability {
                 )
                 if target == .remote { router.markReachable(routed.model) }
                 return result
-            } catch where target == .remote && ModelRouter.isUnreachable(error) {
+            } catch  where target == .remote && ModelRouter.isUnreachable(error) {
                 router.markUnreachable(routed.model, because: error)
                 // Nothing reached the caller yet, so this device can run the request instead.
                 guard index < plan.count - 1, !output.isSet else { throw error }

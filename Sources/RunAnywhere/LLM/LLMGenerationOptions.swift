@@ -60,7 +60,9 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
 
     /// The public settings only; the internal routing fields are per call.
     private enum CodingKeys: String, CodingKey {
-        case maxTokens, temperature, topP, topK, repetitionPenalty, seed, stopSequences, systemPrompt, threads, promptThreads, applyChatTemplate, truncatePromptToFit, ignoreEndOfSequence, reusePromptCache, grammar, loraAdapters
+        case maxTokens, temperature, topP, topK, repetitionPenalty, seed, stopSequences, systemPrompt, threads,
+            promptThreads, applyChatTemplate, truncatePromptToFit, ignoreEndOfSequence, reusePromptCache, grammar,
+            loraAdapters
     }
 
     /// Creates options; every parameter has a sensible default.

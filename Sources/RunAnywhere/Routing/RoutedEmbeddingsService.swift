@@ -65,7 +65,8 @@ final class RoutedEmbeddingsService: EmbeddingsService {
                 whole.executedOn = .remote
                 return whole
             } catch let error as SDKException
-            where index < plan.count - 1 && ModelRouter.isUnreachable(error) {
+                where index < plan.count - 1 && ModelRouter.isUnreachable(error)
+            {
                 router.markUnreachable(model, because: error)
             }
         }

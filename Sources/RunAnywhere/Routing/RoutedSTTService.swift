@@ -40,7 +40,8 @@ final class RoutedSTTService: STTService {
                 result = try await transcribe(audio, options: options, on: target)
                 break
             } catch let error as SDKException
-            where target == .remote && index < plan.count - 1 && ModelRouter.isUnreachable(error) {
+                where target == .remote && index < plan.count - 1 && ModelRouter.isUnreachable(error)
+            {
                 router.markUnreachable(model, because: error)
             }
         }

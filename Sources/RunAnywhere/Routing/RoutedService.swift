@@ -41,7 +41,7 @@ final class RoutedService<Service: Sendable>: Sendable {
             do {
                 _ = try await service(for: target)
                 return target
-            } catch where index < plan.count - 1 && ModelRouter.isUnreachable(error) {
+            } catch  where index < plan.count - 1 && ModelRouter.isUnreachable(error) {
                 router.markUnreachable(model, because: error)
             }
         }
@@ -74,7 +74,11 @@ final class RoutedService<Service: Sendable>: Sendable {
             sides.withLock { sides in
                 if sides[target] == task { sides[target] = nil }
             }
-            throw SDKException.wrap(error, as: .modelLoadFailed, "Loading the \(target.rawValue) side of '\(model.id)' failed")
+            throw SDKException.wrap(
+                error,
+                as: .modelLoadFailed,
+                "Loading the \(target.rawValue) side of '\(model.id)' failed"
+            )
         }
     }
 

@@ -47,7 +47,10 @@ public enum RoutingPolicy: Sendable, Equatable, Hashable, CustomStringConvertibl
         case "prefer-remote": self = .preferRemote
         case let other where other.hasPrefix("escalate-below-"):
             guard let threshold = Float(other.dropFirst("escalate-below-".count)), (0...1).contains(threshold) else {
-                throw SDKException(.invalidInput, "Invalid escalation threshold in '\(text)': expected a number in [0, 1]")
+                throw SDKException(
+                    .invalidInput,
+                    "Invalid escalation threshold in '\(text)': expected a number in [0, 1]"
+                )
             }
             self = .escalateBelowConfidence(threshold)
         default:
@@ -79,7 +82,11 @@ public struct RoutingConfiguration: Sendable, Equatable {
     public var retryUnreachableAfterSeconds: Double
 
     /// Creates a configuration.
-    public init(policy: RoutingPolicy = .preferLocal, memoryBudgetBytes: Int64? = nil, retryUnreachableAfterSeconds: Double = 30) {
+    public init(
+        policy: RoutingPolicy = .preferLocal,
+        memoryBudgetBytes: Int64? = nil,
+        retryUnreachableAfterSeconds: Double = 30
+    ) {
         self.policy = policy
         self.memoryBudgetBytes = memoryBudgetBytes
         self.retryUnreachableAfterSeconds = retryUnreachableAfterSeconds

@@ -73,7 +73,8 @@ extension RunAnywhereSDK {
         var model: ModelInfo
         var replace = false
         if var existing = try? registry.get(id) {
-            guard [ModelCategory.llm, .embedding, .speechRecognition].contains(existing.category), category == nil || category == existing.category
+            guard [ModelCategory.llm, .embedding, .speechRecognition].contains(existing.category),
+                category == nil || category == existing.category
             else {
                 throw SDKException(
                     .invalidInput,

@@ -41,7 +41,8 @@ struct ModelsCommand: AsyncParsableCommand {
     struct RegisterRemote: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "register-remote",
-            abstract: "Register a model served by an OpenAI-compatible server (vLLM, llama-server, Ollama, runanywhere serve).",
+            abstract:
+                "Register a model served by an OpenAI-compatible server (vLLM, llama-server, Ollama, runanywhere serve).",
             discussion: """
                 An id that is already registered keeps its local files and gains the endpoint; --routing then \
                 decides where each request runs. The API key is read from the environment variable named by \
@@ -55,7 +56,8 @@ struct ModelsCommand: AsyncParsableCommand {
         @Option(name: .customLong("remote-model"), help: "The model's name on the server.") var remoteModel: String
         @Option(name: .customLong("api-key-env"), help: "An environment variable holding the API key.")
         var apiKeyEnv: String?
-        @Option(help: "llm, embedding or stt (default: llm, or the registered model's own).") var category: ModelCategory?
+        @Option(help: "llm, embedding or stt (default: llm, or the registered model's own).") var category:
+            ModelCategory?
         @Option(help: "Seconds to wait for the server (a whole answer, or between two streamed chunks).")
         var timeout: Double = 60
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false

@@ -38,7 +38,7 @@ struct ToolCallingLoop: Sendable {
                 let shown = AtomicFlag()
                 do {
                     return try await runNative(conversation, shown: shown)
-                } catch where plan.count > 1 && !shown.isSet && ModelRouter.isUnreachable(error) {
+                } catch  where plan.count > 1 && !shown.isSet && ModelRouter.isUnreachable(error) {
                     llm.router.markUnreachable(routed.model, because: error)
                 }
             }
@@ -156,7 +156,9 @@ struct ToolCallingLoop: Sendable {
                 turnCalls.append(ToolCall(id: id, name: call.name, arguments: call.arguments))
             }
             let content = generation.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            messages.append(ChatMessage(role: .assistant, content: content, toolCalls: turnCalls.isEmpty ? nil : turnCalls))
+            messages.append(
+                ChatMessage(role: .assistant, content: content, toolCalls: turnCalls.isEmpty ? nil : turnCalls)
+            )
             if turnCalls.isEmpty {
                 return finish(content, iteration, false, turn, calls, results, selections, messages)
             }
@@ -173,7 +175,9 @@ struct ToolCallingLoop: Sendable {
             let turnResults = await execute(turnCalls)
             for toolResult in turnResults {
                 emit(.toolResult(toolResult))
-                messages.append(ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId))
+                messages.append(
+                    ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId)
+                )
             }
             results += turnResults
             if iteration >= toolOptions.maxIterations {
