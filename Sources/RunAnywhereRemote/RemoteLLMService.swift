@@ -100,24 +100,31 @@ final class RemoteLLMService: LLMService {
         onToken: @Sendable ([UInt8]) -> TokenDisposition
     ) async throws(SDKException) -> LLMServiceResult.StopReason? {
         var parser = ServerSentEvents()
+        var stop: LLMServiceResult.StopReason?
         do {
             for try await buffer in response.body {
-                for event in try parser.consume(buffer.readableBytesView) {
-                    guard !cancellation.isCancelled else { return .cancelled }
-                    guard let text = try stream.consume(event, http: http) else { continue }
-                    if onToken(Array(text.utf8)) == .stop { return .callback }
+                // After the end (`[DONE]`) or an early stop the rest of the body is read and
+                // dropped: a connection left half-read is neither reused nor closed, and
+                // llama-cpp-python's server waits on it before it takes the next request.
+                guard stop == nil, !stream.isDone else { continue }
+                for event in try parser.consume(buffer.readableBytesView) where stop == nil && !stream.isDone {
+                    if cancellation.isCancelled {
+                        stop = .cancelled
+                    } else if let text = try stream.consume(event, http: http), onToken(Array(text.utf8)) == .stop {
+                        stop = .callback
+                    }
                 }
-                if stream.isDone { return nil }
+                if stop != nil { break }
             }
         } catch let error as SDKException {
             throw error
         } catch {
             throw http.transportError(error).cutOff(from: http.endpoint)
         }
-        if let last = parser.finish(), let text = try stream.consume(last, http: http) {
+        if stop == nil, !stream.isDone, let last = parser.finish(), let text = try stream.consume(last, http: http) {
             if onToken(Array(text.utf8)) == .stop { return .callback }
         }
-        return nil
+        return stop
     }
 
     /// Sends the request; a server that refuses `json_schema` gets the schema again as

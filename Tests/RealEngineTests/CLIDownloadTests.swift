@@ -14,9 +14,13 @@ let cliBinary: URL = {
     return folder.appendingPathComponent(".build/debug/runanywhere")
 }()
 
-/// Runs the CLI; returns its exit status, standard output and standard error.
-func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let (process, out, err) = try startCLI(arguments)
+/// Runs the CLI, with `environment` added to the test's own; returns its exit status,
+/// standard output and standard error.
+func cli(
+    _ arguments: [String],
+    environment: [String: String] = [:]
+) throws -> (status: Int32, out: String, err: String) {
+    let (process, out, err) = try startCLI(arguments, environment: environment)
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let errors = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

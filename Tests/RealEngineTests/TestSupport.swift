@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
+import RunAnywhereRemote
 import RunAnywhereResemblyzer
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
@@ -43,7 +44,7 @@ enum DefaultModels {
 /// Every engine backend, as a test's own SDK instance takes them.
 let allModules: [any BackendModule] = [
     LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule(), PocketSphinxModule(),
-    ResemblyzerModule(),
+    ResemblyzerModule(), RemoteModule(),
 ]
 
 /// A fresh SDK instance with every backend in a temporary home, and the given default
