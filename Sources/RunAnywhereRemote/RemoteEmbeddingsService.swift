@@ -23,17 +23,12 @@ final class RemoteEmbeddingsService: EmbeddingsService {
     /// Connects, checks that the server serves the model, and learns its dimension from one
     /// embedding.
     static func load(_ model: ModelInfo) async throws -> RemoteEmbeddingsService {
-        let http = try RemoteHTTPClient.connect(model)
-        do {
-            _ = try await RemoteModelList.fetch(http)
+        try await RemoteHTTPClient.loading(model) { http, _ in
             let probe = try await embed(["dimension"], http: http)
             guard let dimension = probe.vectors.first?.count, dimension > 0 else {
                 throw SDKException(.remoteBadResponse, "The server returned an empty embedding")
             }
             return RemoteEmbeddingsService(model: model, dimension: dimension, http: http)
-        } catch {
-            await http.shutdown()
-            throw error
         }
     }
 

@@ -288,4 +288,19 @@ extension RemoteHTTPClient {
         try endpoint.validate()
         return RemoteHTTPClient(endpoint: endpoint, modelId: model.id)
     }
+
+    /// Connects to `model`'s server, checks that it serves the model, and makes a service
+    /// with `make`; on any failure the client is shut down.
+    static func loading<Service>(
+        _ model: ModelInfo,
+        _ make: (RemoteHTTPClient, RemoteModelList?) async throws -> Service
+    ) async throws -> Service {
+        let http = try connect(model)
+        do {
+            return try await make(http, try await RemoteModelList.fetch(http))
+        } catch {
+            await http.shutdown()
+            throw error
+        }
+    }
 }

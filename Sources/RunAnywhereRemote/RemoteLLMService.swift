@@ -31,14 +31,9 @@ final class RemoteLLMService: LLMService {
     /// - Throws: `.remoteNotFound` naming the models the server does serve, and the
     ///   errors of ``RemoteHTTPClient``.
     static func load(_ model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> RemoteLLMService {
-        let http = try RemoteHTTPClient.connect(model)
-        do {
-            let listed = try await RemoteModelList.fetch(http)
+        try await RemoteHTTPClient.loading(model) { http, listed in
             let context = configuration.contextLength ?? listed?.contextLength ?? model.contextLength ?? 4096
             return RemoteLLMService(model: model, contextLength: context, http: http)
-        } catch {
-            await http.shutdown()
-            throw error
         }
     }
 

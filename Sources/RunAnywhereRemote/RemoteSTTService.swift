@@ -19,14 +19,7 @@ final class RemoteSTTService: STTService {
 
     /// Connects and checks that the server serves the model.
     static func load(_ model: ModelInfo) async throws -> RemoteSTTService {
-        let http = try RemoteHTTPClient.connect(model)
-        do {
-            _ = try await RemoteModelList.fetch(http)
-            return RemoteSTTService(model: model, http: http)
-        } catch {
-            await http.shutdown()
-            throw error
-        }
+        try await RemoteHTTPClient.loading(model) { http, _ in RemoteSTTService(model: model, http: http) }
     }
 
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {

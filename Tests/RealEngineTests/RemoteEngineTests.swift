@@ -17,6 +17,19 @@ extension RealEngineTests {
             parameters: .object(["city": .string()], required: ["city"])
         )
 
+        /// llama-cpp-python's server on the default model's GGUF, listing it as `smollm2`.
+        static func startLlamaCppPython() async throws -> (ServerProcess, URL) {
+            let model = try DefaultModels.llm()
+            let server = try await onOwnThread {
+                try ServerProcess.llamaCppPython(model: try #require(model.localPath), alias: "smollm2")
+            }
+            guard let base = server.openAIBase else {
+                server.kill()
+                throw SDKException(.internalError, "llama-cpp-python did not start: \(server.output().suffix(2000))")
+            }
+            return (server, base)
+        }
+
         /// `runanywhere serve` over the default LLM, embedding and STT models, with an API key.
         static func startServe(home: URL) async throws -> ServerProcess {
             let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
@@ -163,15 +176,8 @@ extension RealEngineTests {
 
         @Test("On llama-cpp-python's server: text, stream, a raw prompt, structured output and a named tool call")
         func llamaCppPython() async throws {
-            let model = try DefaultModels.llm()
-            let server = try await onOwnThread {
-                try ServerProcess.llamaCppPython(model: try #require(model.localPath), alias: "smollm2")
-            }
+            let (server, base) = try await Self.startLlamaCppPython()
             defer { server.kill() }
-            let base = try #require(
-                server.openAIBase,
-                "llama-cpp-python did not start: \(server.output().suffix(2000))"
-            )
             try await withSDK(models: []) { sdk in
                 try sdk.registerRemoteModel(id: "lcp", baseURL: base, remoteModelName: "smollm2")
                 try await sdk.loadModel("lcp")
@@ -200,15 +206,8 @@ extension RealEngineTests {
 
         @Test("Routing on real engines: a server killed mid-stream ends it with a typed error and the retry runs here")
         func killedMidStream() async throws {
-            let model = try DefaultModels.llm()
-            let server = try await onOwnThread {
-                try ServerProcess.llamaCppPython(model: try #require(model.localPath), alias: "smollm2")
-            }
+            let (server, base) = try await Self.startLlamaCppPython()
             defer { server.kill() }
-            let base = try #require(
-                server.openAIBase,
-                "llama-cpp-python did not start: \(server.output().suffix(2000))"
-            )
             try await withSDK { sdk in
                 try sdk.registerRemoteModel(id: DefaultModelIds.llm, baseURL: base, remoteModelName: "smollm2")
                 // One byte of budget: the local copy does not fit, so the server runs it first.

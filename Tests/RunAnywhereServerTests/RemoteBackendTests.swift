@@ -213,6 +213,25 @@ struct RemoteBackendTests {
         }
     }
 
+    @Test("Ending a stream early closes the request: the server sees its client go away")
+    func cancellationClosesTheRequest() async throws {
+        let server = try await ScriptedOpenAIServer.start()
+        try await withClientSDK { sdk in
+            try sdk.registerRemoteModel(id: "endless", baseURL: server.baseURL(.endless), remoteModelName: "m")
+            try await sdk.loadModel("endless")
+            var pieces = 0
+            for try await event in try await sdk.generateStream("Hi", options: LLMGenerationOptions(maxTokens: 4096)) {
+                if case .token = event { pieces += 1 }
+                if pieces == 3 { break }
+            }
+            #expect(pieces == 3)
+            // Returns once the server's write to the closed connection failed.
+            await server.waitForClosedStream()
+            #expect(server.requests(.endless) == 1)
+        }
+        await server.stop()
+    }
+
     @Test("Every kind of broken server gives its own typed error, with retries only where a retry is safe")
     func brokenServers() async throws {
         let server = try await ScriptedOpenAIServer.start()

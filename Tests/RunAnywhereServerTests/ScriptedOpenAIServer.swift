@@ -25,23 +25,32 @@ final class ScriptedOpenAIServer: Sendable {
         case hang
         /// `/models` lists `m`, but the answer to `stream: true` is one JSON completion.
         case ignoresStream
+        /// A chunk every 20 ms until the client goes away (or 30 s pass), which it records.
+        case endless
     }
 
     let port: Int
     private let task: Task<Void, any Error>
     private let counts: Counts
     private let gate: Gate
+    private let closed: Gate
 
-    private init(port: Int, task: Task<Void, any Error>, counts: Counts, gate: Gate) {
+    private init(port: Int, task: Task<Void, any Error>, counts: Counts, gate: Gate, closed: Gate) {
         self.port = port
         self.task = task
         self.counts = counts
         self.gate = gate
+        self.closed = closed
     }
 
     /// The base URL of `scenario`.
     func baseURL(_ scenario: Scenario) -> URL {
         URL(string: "http://127.0.0.1:\(port)/\(scenario.rawValue)/v1")!
+    }
+
+    /// Waits until an `endless` stream's client has gone away.
+    func waitForClosedStream() async {
+        await closed.wait()
     }
 
     /// Completion requests `scenario` received.
@@ -52,6 +61,7 @@ final class ScriptedOpenAIServer: Sendable {
     static func start() async throws -> ScriptedOpenAIServer {
         let counts = Counts()
         let gate = Gate()
+        let closed = Gate()
         let router = Router()
         router.get("/{scenario}/v1/models") { _, _ in
             Response(
@@ -66,7 +76,7 @@ final class ScriptedOpenAIServer: Sendable {
                     return Response(status: .notFound)
                 }
                 counts.value.withLock { $0[scenario, default: 0] += 1 }
-                return try await respond(scenario, gate: gate)
+                return try await respond(scenario, gate: gate, closed: closed)
             }
         }
         var logger = Logger(label: "ScriptedOpenAIServer")
@@ -84,7 +94,7 @@ final class ScriptedOpenAIServer: Sendable {
         let task = Task { try await app.run() }
         var iterator = portStream.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        return ScriptedOpenAIServer(port: port, task: task, counts: counts, gate: gate)
+        return ScriptedOpenAIServer(port: port, task: task, counts: counts, gate: gate, closed: closed)
     }
 
     /// Lets hanging requests end, then stops the server.
@@ -94,7 +104,7 @@ final class ScriptedOpenAIServer: Sendable {
         _ = try? await task.value
     }
 
-    private static func respond(_ scenario: Scenario, gate: Gate) async throws -> Response {
+    private static func respond(_ scenario: Scenario, gate: Gate, closed: Gate) async throws -> Response {
         func stream(_ text: String) -> Response {
             Response(
                 status: .ok,
@@ -144,6 +154,24 @@ final class ScriptedOpenAIServer: Sendable {
         case .hang:
             await gate.wait()
             return error(.internalServerError, "released")
+        case .endless:
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream"],
+                body: ResponseBody { writer in
+                    // Pacing only: the test waits for the client's disconnection, not for time.
+                    do {
+                        for _ in 0..<1500 {
+                            try await writer.write(ByteBuffer(string: chunk))
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
+                        try await writer.finish(nil)
+                    } catch {
+                        closed.open()
+                        throw error
+                    }
+                }
+            )
         case .ignoresStream:
             let whole =
                 #"{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","#

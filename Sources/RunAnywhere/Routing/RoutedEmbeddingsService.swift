@@ -15,14 +15,13 @@ final class RoutedEmbeddingsService: EmbeddingsService {
         local: RoutedService<any EmbeddingsService>.Loader?,
         remote: @escaping RoutedService<any EmbeddingsService>.Loader
     ) async throws(SDKException) -> RoutedEmbeddingsService {
-        let sides = RoutedService<any EmbeddingsService>(
+        let (sides, first) = try await RoutedService<any EmbeddingsService>.load(
             model: model,
             router: router,
             local: local,
             remote: remote
         ) { await $0.unload() }
-        let first = try await sides.loadFirst()
-        return RoutedEmbeddingsService(sides: sides, primary: try await sides.service(for: first))
+        return RoutedEmbeddingsService(sides: sides, primary: first)
     }
 
     private init(sides: RoutedService<any EmbeddingsService>, primary: any EmbeddingsService) {

@@ -14,14 +14,13 @@ final class RoutedLLMService: LLMService {
         local: RoutedService<any LLMService>.Loader?,
         remote: @escaping RoutedService<any LLMService>.Loader
     ) async throws(SDKException) -> RoutedLLMService {
-        let sides = RoutedService<any LLMService>(
+        let (sides, first) = try await RoutedService<any LLMService>.load(
             model: model,
             router: router,
             local: local,
             remote: remote
         ) { await $0.unload() }
-        let first = try await sides.loadFirst()
-        return RoutedLLMService(sides: sides, primary: try await sides.service(for: first))
+        return RoutedLLMService(sides: sides, primary: first)
     }
 
     private init(sides: RoutedService<any LLMService>, primary: any LLMService) {

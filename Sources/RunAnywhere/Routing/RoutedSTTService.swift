@@ -15,13 +15,12 @@ final class RoutedSTTService: STTService {
         local: RoutedService<any STTService>.Loader?,
         remote: @escaping RoutedService<any STTService>.Loader
     ) async throws(SDKException) -> RoutedSTTService {
-        let sides = RoutedService<any STTService>(
+        let (sides, _) = try await RoutedService<any STTService>.load(
             model: model,
             router: router,
             local: local,
             remote: remote
         ) { await $0.unload() }
-        _ = try await sides.loadFirst()
         return RoutedSTTService(sides: sides)
     }
 

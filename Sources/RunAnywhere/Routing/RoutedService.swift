@@ -32,6 +32,19 @@ final class RoutedService<Service: Sendable>: Sendable {
         self.unloader = unloader
     }
 
+    /// Makes the two sides of `model` and loads the one the policy would use first.
+    static func load(
+        model: ModelInfo,
+        router: ModelRouter,
+        local: Loader?,
+        remote: @escaping Loader,
+        unloader: @escaping @Sendable (Service) async -> Void
+    ) async throws(SDKException) -> (sides: RoutedService, first: Service) {
+        let sides = RoutedService(model: model, router: router, local: local, remote: remote, unloader: unloader)
+        let first = try await sides.loadFirst()
+        return (sides, try await sides.service(for: first))
+    }
+
     /// Loads the side the policy would use first, so a bad endpoint or file fails the load.
     /// Under a remote-first plan an unreachable server does not fail it when this device
     /// can run the model.

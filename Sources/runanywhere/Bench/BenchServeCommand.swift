@@ -265,10 +265,10 @@ extension BenchCommand {
         /// `clients` tasks, each sending `requests` streamed requests one after another.
         private func level(clients: Int, url: String) async throws -> Level {
             let start = ContinuousClock.now
-            let results = try await withThrowingTaskGroup(of: [StreamResult].self) { group in
+            let results = try await withThrowingTaskGroup(of: [ChatStreamProbe.Result].self) { group in
                 for client in 0..<clients {
                     group.addTask {
-                        var results: [StreamResult] = []
+                        var results: [ChatStreamProbe.Result] = []
                         for request in 0..<requests {
                             let topic = Self.topics[(client + request * clients) % Self.topics.count]
                             results.append(try await stream(url: url, topic: topic))
@@ -276,7 +276,7 @@ extension BenchCommand {
                         return results
                     }
                 }
-                return try await group.reduce(into: [StreamResult]()) { $0 += $1 }
+                return try await group.reduce(into: [ChatStreamProbe.Result]()) { $0 += $1 }
             }
             let seconds = start.duration(to: .now).seconds
             let tokens = results.reduce(0) { $0 + $1.tokens }
@@ -290,12 +290,6 @@ extension BenchCommand {
             )
         }
 
-        struct StreamResult {
-            var ttftMs: Double
-            var tokens: Int
-            var tokensPerSecond: Double
-        }
-
         private func body(topic: String) -> [String: Any] {
             [
                 "model": model, "max_tokens": maxTokens, "temperature": 0, "ignore_eos": true,
@@ -304,47 +298,8 @@ extension BenchCommand {
         }
 
         /// One streamed chat request; tokens come from the usage chunk.
-        private func stream(url: String, topic: String) async throws -> StreamResult {
-            var request = HTTPClientRequest(url: url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            var payload = body(topic: topic)
-            payload["stream"] = true
-            payload["stream_options"] = ["include_usage": true]
-            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: payload)))
-            let start = ContinuousClock.now
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
-            guard response.status == .ok else {
-                throw SDKException(.internalError, "The server answered \(response.status.code)")
-            }
-            var first: ContinuousClock.Instant?
-            var last = start
-            var tokens = 0
-            var pending = ""
-            for try await buffer in response.body {
-                pending += String(buffer: buffer)
-                while let end = pending.range(of: "\n\n") {
-                    let event = pending[..<end.lowerBound]
-                    pending = String(pending[end.upperBound...])
-                    guard event.hasPrefix("data: {") else { continue }
-                    let object = try JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8)) as? [String: Any]
-                    if let usage = object?["usage"] as? [String: Any], let count = usage["completion_tokens"] as? Int {
-                        tokens = count
-                    }
-                    let delta = ((object?["choices"] as? [[String: Any]])?.first?["delta"] as? [String: Any])
-                    if let content = delta?["content"] as? String, !content.isEmpty {
-                        let now = ContinuousClock.now
-                        if first == nil { first = now }
-                        last = now
-                    }
-                }
-            }
-            guard let first, tokens > 1 else { throw SDKException(.internalError, "A stream produced no tokens") }
-            return StreamResult(
-                ttftMs: start.duration(to: first).seconds * 1000,
-                tokens: tokens,
-                tokensPerSecond: Double(tokens - 1) / first.duration(to: last).seconds
-            )
+        private func stream(url: String, topic: String) async throws -> ChatStreamProbe.Result {
+            try await ChatStreamProbe.run(url: url, payload: body(topic: topic))
         }
 
         /// The user turn of every request.
