@@ -15,10 +15,11 @@ extension BenchCommand {
                 "The remote path's overhead: the SDK on a remote model vs a plain HTTP client of the same server.",
             discussion: """
                 The server is `runanywhere serve`'s, started in this process on 127.0.0.1 over the default \
-                home's model (one slot). Each round runs, in turn: the SDK's generate on a model registered \
-                with registerRemoteModel, one streamed chat request by a plain HTTP client with the same \
-                body, and the SDK's generate on the local model. All are greedy with a fixed token count; \
-                the medians are reported, with the SDK's overhead per request and per token.
+                home's model (one slot). Each round runs, in turn: the SDK's chat on a model registered with \
+                registerRemoteModel (in a second SDK instance), one streamed chat request by a plain HTTP \
+                client with the same body, and the same chat on the server's own SDK instance, in process. \
+                All are greedy with a fixed token count; the medians are reported, with the SDK's overhead \
+                (the median of the paired differences).
                 """
         )
 
@@ -73,9 +74,6 @@ extension BenchCommand {
         }
 
         private func measure(served: RunAnywhereSDK, client: RunAnywhereSDK, base: URL) async throws -> Report {
-            var local = try served.model(model)
-            local.lastUsedAt = nil
-            try client.registerModel(local)
             try client.registerRemoteModel(
                 id: "\(model)-remote",
                 baseURL: base.appendingPathComponent("v1"),
@@ -98,14 +96,13 @@ extension BenchCommand {
             var remote: [Side] = []
             var raw: [Side] = []
             var here: [Side] = []
+            try await client.loadModel("\(model)-remote")
             for round in 0...reps {
                 // The remote model has no `ignore_eos`: the prompt and greedy decoding make the
-                // lengths equal, which the report checks.
-                try await client.loadModel("\(model)-remote")
+                // lengths equal, which the report shows.
                 let viaSDK = try await client.chat([.user(Self.prompt)], options: options)
                 let viaHTTP = try await ChatStreamProbe.run(url: url, payload: payload)
-                try await client.loadModel(model)
-                let onDevice = try await client.chat([.user(Self.prompt)], options: options)
+                let onDevice = try await served.chat([.user(Self.prompt)], options: options)
                 guard round > 0 else { continue }  // the warm-up
                 remote.append(
                     Side(ttftMs: viaSDK.timeToFirstTokenMs, totalMs: viaSDK.totalMs, tokens: viaSDK.generatedTokens)
@@ -148,7 +145,7 @@ extension BenchCommand {
             Swift.print("model \(report.model), \(report.tokens) tokens, median of \(report.reps) rounds")
             for (name, side) in [
                 ("SDK, remote model", report.sdkRemote), ("plain HTTP client", report.rawHTTP),
-                ("SDK, this device", report.local),
+                ("SDK, in process", report.local),
             ] {
                 Swift.print(
                     "  \(name.padding(toLength: 18, withPad: " ", startingAt: 0))  first token \(CLI.format(side.ttftMs)) ms,"
