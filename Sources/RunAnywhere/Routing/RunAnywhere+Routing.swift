@@ -34,10 +34,14 @@ extension RunAnywhereSDK {
     /// ```
     ///
     /// - Parameters:
+    ///   - id: The model's id here: a new one, or a registered model's to give it a remote side.
+    ///   - baseURL: The server's OpenAI base URL, up to and including `/v1`.
+    ///   - remoteModelName: The model's name on the server.
     ///   - apiKey: Stored in the secure store under `apiKeySecret` (default
     ///     `remote-<id>-api-key`); the registry keeps only the secret's name.
     ///   - apiKeySecret: The secure store's name for the key; alone, names a key stored before.
     ///   - category: `.llm` (the default), `.embedding` or `.stt`; an existing model keeps its own.
+    ///   - timeoutSeconds: Longest wait for a whole answer, or between two streamed chunks.
     /// - Throws: `.invalidBaseURL` for a URL that is not http(s), `.invalidModelId`,
     ///   `.invalidInput` (category, model name, timeout), `.invalidAPIKey` for an empty key.
     ///   On failure nothing is stored.
