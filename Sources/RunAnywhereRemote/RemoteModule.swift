@@ -4,7 +4,7 @@
 /// completions, structured output, tools), embeddings and speech recognition.
 ///
 /// Register it, then register remote models with
-/// ``RunAnywhere/RunAnywhereSDK/registerRemoteModel(id:baseURL:remoteModelName:apiKey:apiKeySecret:category:timeoutSeconds:)``:
+/// `RunAnywhereSDK.registerRemoteModel(id:baseURL:remoteModelName:apiKey:apiKeySecret:category:timeoutSeconds:)`:
 ///
 /// ```swift
 /// import RunAnywhere
@@ -22,7 +22,7 @@ public struct RemoteModule: BackendModule {
     /// `remote`.
     public var name: String { "remote" }
 
-    /// Offers LLM, embeddings and STT services for models of framework ``RunAnywhere/InferenceFramework/remote``.
+    /// Offers LLM, embeddings and STT services for models of framework `InferenceFramework.remote`.
     public func register(with registry: ServiceRegistry) {
         let isRemote: @Sendable (ModelInfo) -> Bool = { $0.framework == .remote && $0.remote != nil }
         registry.registerLLM(name: "remote", priority: 100, canHandle: isRemote) { model, configuration in

@@ -157,6 +157,10 @@ struct RemoteBackendTests {
                 )
                 #expect(!registry.contains("test-key"))
                 try await sdk.loadModel("remote-llm")
+                #expect(try await sdk.generate("Hi", options: LLMGenerationOptions(maxTokens: 4)).executedOn == .remote)
+                // Removing the model deletes the key stored under its default name.
+                try await sdk.removeModel("remote-llm")
+                #expect(try sdk.secureStore().string(for: "remote-remote-llm-api-key") == nil)
 
                 try sdk.registerRemoteModel(
                     id: "wrong-key",

@@ -147,6 +147,40 @@ struct RoutingPolicyTests {
         }
     }
 
+    @Test("A model loaded before it gained a remote endpoint is loaded again with its remote side")
+    func endpointAddedWhileLoaded() async throws {
+        let remote = try await RemoteSide.start()
+        try await withClientSDK { sdk in
+            try await sdk.loadModel(DeterministicModels.llm)
+            try sdk.registerRemoteModel(
+                id: DeterministicModels.llm,
+                baseURL: remote.baseURL,
+                remoteModelName: DeterministicModels.llm
+            )
+            sdk.routingPolicy = .remoteOnly
+            try await sdk.loadModel(DeterministicModels.llm)
+            #expect(try await sdk.generate("Hello", options: Self.options).executedOn == .remote)
+        }
+        await remote.stop()
+    }
+
+    @Test("A server already down when its side is first needed does not fail a prefer-remote request")
+    func remoteSideNeverLoaded() async throws {
+        let remote = try await RemoteSide.start()
+        try await withClientSDK { sdk in
+            try sdk.registerRemoteModel(
+                id: DeterministicModels.llm,
+                baseURL: remote.baseURL,
+                remoteModelName: DeterministicModels.llm
+            )
+            // Loaded under prefer-local: only this device's side is up.
+            try await sdk.loadModel(DeterministicModels.llm)
+            await remote.stop()
+            sdk.routingPolicy = .preferRemote
+            #expect(try await sdk.generate("Hello", options: Self.options).executedOn == .local)
+        }
+    }
+
     @Test("A stream cut off mid-way ends with a typed error; under prefer-local the retry runs here")
     func cutOffMidStream() async throws {
         let broken = try await ScriptedOpenAIServer.start()

@@ -156,9 +156,10 @@ actor LLMCapability {
             plan = try router.targets(for: routed.model)
         }
         for (index, target) in plan.enumerated() {
-            let service = try await routed.sides.service(for: target)
             let output = AtomicFlag()
             do {
+                // Loading the remote side is inside: a server down at its first use falls back too.
+                let service = try await routed.sides.service(for: target)
                 let result = try await attempt(
                     input,
                     options,

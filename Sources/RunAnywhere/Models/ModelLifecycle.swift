@@ -51,7 +51,10 @@ actor ModelLifecycle<Service: Sendable> {
                 throw SDKException.wrap(error, as: .modelLoadFailed, "Loading '\(id)' failed")
             }
         }
-        if let current, current.model.id == id { return current.service }
+        // The same model again is a no-op, unless its remote endpoint changed since it loaded.
+        if let current, current.model.id == id, current.model.remote == (try? registry.get(id))?.remote {
+            return current.service
+        }
         let model = try registry.get(id)
         guard model.category == category else {
             throw SDKException(

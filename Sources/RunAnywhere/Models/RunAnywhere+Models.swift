@@ -74,9 +74,13 @@ extension RunAnywhereSDK {
     /// elsewhere are left alone). A loaded model is unloaded first.
     public func removeModel(_ id: String) async throws(SDKException) {
         let runtime = try runtime()
-        _ = try runtime.registry.get(id)
+        let model = try runtime.registry.get(id)
         await runtime.unloadEverywhere(id)
         try runtime.registry.remove(id)
+        // The API key registerRemoteModel stored under its default name goes with the model.
+        if let secret = model.remote?.apiKeySecret, secret == Self.remoteAPIKeySecret(for: id) {
+            _ = try? secureStore().delete(secret)
+        }
         events.publish(.modelRemoved(modelId: id))
     }
 }

@@ -38,7 +38,7 @@ extension RunAnywhereSDK {
     ///   - baseURL: The server's OpenAI base URL, up to and including `/v1`.
     ///   - remoteModelName: The model's name on the server.
     ///   - apiKey: Stored in the secure store under `apiKeySecret` (default
-    ///     `remote-<id>-api-key`); the registry keeps only the secret's name.
+    ///     `remote-<id>-api-key`, deleted with the model); the registry keeps only the secret's name.
     ///   - apiKeySecret: The secure store's name for the key; alone, names a key stored before.
     ///   - category: `.llm` (the default), `.embedding` or `.stt`; an existing model keeps its own.
     ///   - timeoutSeconds: Longest wait for a whole answer, or between two streamed chunks.
@@ -65,7 +65,7 @@ extension RunAnywhereSDK {
         if let apiKey, apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw SDKException(.invalidAPIKey, "The API key of remote model '\(id)' is empty")
         }
-        let secret = apiKey == nil ? apiKeySecret : (apiKeySecret ?? "remote-\(id)-api-key")
+        let secret = apiKey == nil ? apiKeySecret : (apiKeySecret ?? Self.remoteAPIKeySecret(for: id))
         let endpoint = RemoteEndpoint(
             baseURL: baseURL,
             remoteModelName: remoteModelName,
@@ -120,6 +120,12 @@ extension RunAnywhereSDK {
         model = try registry.get(id)
         return model
     }
+}
+
+extension RunAnywhereSDK {
+    /// The secure store's name for the API key of remote model `id` when the caller names none;
+    /// removing the model deletes it.
+    static func remoteAPIKeySecret(for id: String) -> String { "remote-\(id)-api-key" }
 }
 
 extension RunAnywhere {
