@@ -155,31 +155,23 @@ actor LLMCapability {
         } else {
             plan = try router.targets(for: routed.model)
         }
-        for (index, target) in plan.enumerated() {
-            let output = AtomicFlag()
-            do {
-                // Loading the remote side is inside: a server down at its first use falls back too.
-                let service = try await routed.sides.service(for: target)
-                let result = try await attempt(
-                    input,
-                    options,
-                    cancellation,
-                    { segment in
-                        output.set()
-                        onSegment?(segment)
-                    },
-                    service: service,
-                    target: target
-                )
-                if target == .remote { router.markReachable(routed.model) }
-                return result
-            } catch  where target == .remote && ModelRouter.isUnreachable(error) {
-                router.markUnreachable(routed.model, because: error)
-                // Nothing reached the caller yet, so this device can run the request instead.
-                guard index < plan.count - 1, !output.isSet else { throw error }
-            }
+        // Once text reached the caller, a failed server cannot be replaced by this device unseen.
+        let output = AtomicFlag()
+        return try await routed.sides.run(plan, shown: output) { target throws(SDKException) in
+            // Loading the side is inside: a server down at its first use falls back too.
+            let service = try await routed.sides.service(for: target)
+            return try await attempt(
+                input,
+                options,
+                cancellation,
+                { segment in
+                    output.set()
+                    onSegment?(segment)
+                },
+                service: service,
+                target: target
+            )
         }
-        throw SDKException(.internalError, "No routing target ran the generation")
     }
 
     /// One generation on one side of the model.

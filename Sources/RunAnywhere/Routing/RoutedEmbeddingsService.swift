@@ -44,32 +44,22 @@ final class RoutedEmbeddingsService: EmbeddingsService {
     }
 
     func embedWholeTexts(_ texts: [String]) async throws -> WholeTextEmbeddings? {
-        let router = sides.router
-        let plan = try router.targets(for: model)
-        for (index, target) in plan.enumerated() {
+        try await sides.run(try sides.router.targets(for: model)) { target in
             guard target == .remote else { return nil }
-            do {
-                let remote = try await sides.service(for: .remote)
-                guard remote.dimension == dimension else {
-                    throw SDKException(
-                        .embeddingMismatch,
-                        "The remote side of '\(model.id)' gives \(remote.dimension)-dimensional vectors, "
-                            + "the local side \(dimension)"
-                    )
-                }
-                guard var whole = try await remote.embedWholeTexts(texts) else {
-                    throw SDKException(.internalError, "The remote side of '\(model.id)' did not embed whole texts")
-                }
-                router.markReachable(model)
-                whole.executedOn = .remote
-                return whole
-            } catch let error as SDKException
-                where index < plan.count - 1 && ModelRouter.isUnreachable(error)
-            {
-                router.markUnreachable(model, because: error)
+            let remote = try await sides.service(for: .remote)
+            guard remote.dimension == dimension else {
+                throw SDKException(
+                    .embeddingMismatch,
+                    "The remote side of '\(model.id)' gives \(remote.dimension)-dimensional vectors, "
+                        + "the local side \(dimension)"
+                )
             }
+            guard var whole = try await remote.embedWholeTexts(texts) else {
+                throw SDKException(.internalError, "The remote side of '\(model.id)' did not embed whole texts")
+            }
+            whole.executedOn = .remote
+            return whole
         }
-        return nil
     }
 
     /// The local side; for a remote-only model the remote one, whose token counts are estimates.

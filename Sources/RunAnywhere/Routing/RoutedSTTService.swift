@@ -32,33 +32,24 @@ final class RoutedSTTService: STTService {
 
     func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
         let router = sides.router
-        let plan = try router.targets(for: model)
-        var result: STTServiceResult?
-        for (index, target) in plan.enumerated() {
-            do {
-                result = try await transcribe(audio, options: options, on: target)
-                break
-            } catch let error as SDKException
-                where target == .remote && index < plan.count - 1 && ModelRouter.isUnreachable(error)
-            {
-                router.markUnreachable(model, because: error)
-            }
+        var result = try await sides.run(try router.targets(for: model)) { target in
+            try await transcribe(audio, options: options, on: target)
         }
-        guard var result else { throw SDKException(.internalError, "No routing target ran the transcription") }
         guard case .escalateBelowConfidence(let threshold) = router.configuration.policy,
             result.executedOn == .local, model.remote != nil, !router.isUnreachable(model),
             (result.confidence ?? 0) < threshold
         else { return result }
         do {
-            let escalated = try await transcribe(audio, options: options, on: .remote)
+            let escalated = try await sides.run([.remote]) { target in
+                try await transcribe(audio, options: options, on: target)
+            }
             logger.info(
                 "Transcript confidence \(result.confidence.map { String(format: "%.2f", $0) } ?? "unknown") "
                     + "below \(threshold): re-ran '\(model.id)' remotely"
             )
             result = escalated
         } catch let error as SDKException where ModelRouter.isUnreachable(error) {
-            // The local transcript stands when the server cannot be reached.
-            router.markUnreachable(model, because: error)
+            // The local transcript stands when the server cannot be reached (`run` marked it).
         }
         return result
     }
@@ -69,7 +60,6 @@ final class RoutedSTTService: STTService {
         on target: ExecutionTarget
     ) async throws -> STTServiceResult {
         var result = try await sides.service(for: target).transcribe(audio, options: options)
-        if target == .remote { sides.router.markReachable(model) }
         result.executedOn = target
         return result
     }

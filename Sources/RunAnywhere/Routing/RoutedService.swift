@@ -49,16 +49,10 @@ final class RoutedService<Service: Sendable>: Sendable {
     /// Under a remote-first plan an unreachable server does not fail it when this device
     /// can run the model.
     func loadFirst() async throws(SDKException) -> ExecutionTarget {
-        let plan = try router.targets(for: model)
-        for (index, target) in plan.enumerated() {
-            do {
-                _ = try await service(for: target)
-                return target
-            } catch  where index < plan.count - 1 && ModelRouter.isUnreachable(error) {
-                router.markUnreachable(model, because: error)
-            }
+        try await run(try router.targets(for: model)) { target throws(SDKException) in
+            _ = try await service(for: target)
+            return target
         }
-        throw SDKException(.internalError, "No routing target for '\(model.id)'")
     }
 
     /// The side `target`, loading it on first use; concurrent callers share one load.
@@ -95,13 +89,29 @@ final class RoutedService<Service: Sendable>: Sendable {
         }
     }
 
-    /// A side that is loaded already, if any, `preferred` first.
-    func loadedSide(preferring preferred: ExecutionTarget) async -> Service? {
-        let tasks = sides.withLock { $0 }
-        for target in [preferred, preferred == .local ? .remote : .local] {
-            if let task = tasks[target], let service = try? await task.value { return service }
+    /// Runs a request on the targets of `plan` in turn until one succeeds. A remote side
+    /// that cannot be reached is marked so, and the next target runs the request, unless
+    /// `shown` is set: the caller has seen output already. A remote side that answers is
+    /// marked reachable.
+    nonisolated(nonsending) func run<T, E: Error>(
+        _ plan: [ExecutionTarget],
+        shown: AtomicFlag? = nil,
+        _ body: (ExecutionTarget) async throws(E) -> T
+    ) async throws(E) -> T {
+        for (index, target) in plan.enumerated() {
+            do {
+                let result = try await body(target)
+                if target == .remote { router.markReachable(model) }
+                return result
+            } catch {
+                guard target == .remote, let failure = error as? SDKException, ModelRouter.isUnreachable(failure)
+                else { throw error }
+                router.markUnreachable(model, because: failure)
+                guard index < plan.count - 1, shown?.isSet != true else { throw error }
+            }
         }
-        return nil
+        // `targets(for:)` never plans nothing.
+        preconditionFailure("An empty routing plan for '\(model.id)'")
     }
 
     /// Unloads both sides.

@@ -29,23 +29,18 @@ struct ToolCallingLoop: Sendable {
         guard !tools.isEmpty || toolOptions.toolChoice == .auto || toolOptions.toolChoice == .none else {
             throw SDKException(.invalidInput, "toolChoice \(toolOptions.toolChoice) needs at least one tool")
         }
-        var service = try await llm.loadedService()
+        let service = try await llm.loadedService()
         if let routed = service as? RoutedLLMService {
             // A remote server calls tools natively; this device runs the loop below instead
             // when the server cannot be reached before anything was shown.
-            let plan = try llm.router.targets(for: routed.model)
-            if plan.first == .remote {
-                let shown = AtomicFlag()
-                do {
-                    return try await runNative(conversation, shown: shown)
-                } catch  where plan.count > 1 && !shown.isSet && ModelRouter.isUnreachable(error) {
-                    llm.router.markUnreachable(routed.model, because: error)
-                }
+            let shown = AtomicFlag()
+            return try await routed.sides.run(try llm.router.targets(for: routed.model), shown: shown) {
+                target throws(SDKException) in
+                guard target == .local else { return try await runNative(conversation, shown: shown) }
+                var local = self
+                local.options.pinnedTarget = .local
+                return try await local.runLocal(conversation, service: try await routed.sides.service(for: .local))
             }
-            service = try await routed.sides.service(for: .local)
-            var local = self
-            local.options.pinnedTarget = .local
-            return try await local.runLocal(conversation, service: service)
         }
         return try await runLocal(conversation, service: service)
     }
