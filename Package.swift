@@ -29,6 +29,12 @@ let package = Package(
         .library(name: "RunAnywhereRemote", targets: ["RunAnywhereRemote"]),
         // The OpenAI-compatible HTTP server behind `runanywhere serve`, for apps that embed it.
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
+        // Phase 2 against a RunAnywhere control plane: authentication, device registration,
+        // model assignments and telemetry upload, over the client generated from its OpenAPI
+        // document.
+        .library(name: "RunAnywhereControlPlane", targets: ["RunAnywhereControlPlane"]),
+        // The reference control-plane server (Hummingbird) behind `runanywhere control-plane serve`.
+        .library(name: "RunAnywhereControlPlaneServer", targets: ["RunAnywhereControlPlaneServer"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
     ],
     dependencies: [
@@ -50,6 +56,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // The Model Context Protocol client, for RunAnywhereMCP only.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // The control plane's client and server stubs, generated from its OpenAPI document.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
         // For the `@Generable` macros only; 603 is the release that matches the Swift 6.3 toolchain.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
@@ -125,6 +136,34 @@ let package = Package(
                 "RunAnywhere",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
+        ),
+
+        // MARK: Control plane
+        // Generated/ holds the code swift-openapi-generator makes from openapi.yaml, committed
+        // (scripts/generate_control_plane.sh regenerates it; CI checks its stamp).
+        .target(
+            name: "RunAnywhereControlPlane",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/openapi.sha256"]
+        ),
+        .target(
+            name: "RunAnywhereControlPlaneServer",
+            dependencies: [
+                "RunAnywhereControlPlane",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
         ),
 
         // MARK: OpenAI-compatible server
@@ -237,6 +276,8 @@ let package = Package(
                 "RunAnywhereMCP",
                 "RunAnywhereServer",
                 "RunAnywhereRemote",
+                "RunAnywhereControlPlane",
+                "RunAnywhereControlPlaneServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -249,7 +290,9 @@ let package = Package(
             name: "RunAnywhereServerTests",
             dependencies: [
                 "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereRemote",
+                "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -280,7 +323,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
-                "RunAnywhereServer", "RunAnywhereRemote",
+                "RunAnywhereServer", "RunAnywhereRemote", "RunAnywhereControlPlaneServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RunAnywhere
+import RunAnywhereControlPlane
 import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
 import RunAnywhereRemote
@@ -78,6 +79,13 @@ struct BaselineOptions: ParsableArguments {
 }
 
 enum CLI {
+    /// The control plane's base URL, when the CLI should use one.
+    static let controlPlaneURLVariable = "RUNANYWHERE_CONTROL_PLANE_URL"
+    /// The API key for the control plane.
+    static let apiKeyVariable = "RUNANYWHERE_API_KEY"
+    /// Seconds one control-plane request may take (10 by default).
+    static let controlPlaneTimeoutVariable = "RUNANYWHERE_CONTROL_PLANE_TIMEOUT"
+
     private static let bootstrapLogging: Void = {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -98,11 +106,39 @@ enum CLI {
         Resemblyzer.register()
         if keywordSpotter { PocketSphinx.register() }
         RemoteModule.register()
+        // A control plane only when one is named: phase 2 then authenticates, registers this
+        // device and queues telemetry, as an app's would.
+        let environment = ProcessInfo.processInfo.environment
+        let controlPlane = environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if controlPlane != nil {
+            let timeout = environment[controlPlaneTimeoutVariable].flatMap(Double.init) ?? 10
+            RunAnywhere.register(ControlPlaneModule(requestTimeout: .milliseconds(Int(timeout * 1000))))
+        }
         try RunAnywhere.initialize(
+            apiKey: controlPlane == nil ? nil : environment[apiKeyVariable],
+            baseURL: controlPlane,
             environment: .development,
             storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }
         )
         if let routing = options.routing { RunAnywhere.routing.policy = try RoutingPolicy(parsing: routing) }
+    }
+
+    /// SIGINT and SIGTERM as a stream, their default handling (terminate at once) turned off so
+    /// the server can stop cleanly.
+    static func terminationSignals() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        nonisolated(unsafe) let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            return source
+        }
+        // The stream keeps the sources alive until nobody waits for a signal any more.
+        continuation.onTermination = { _ in
+            for source in sources { source.cancel() }
+        }
+        return stream
     }
 
     static func printError(_ line: String) {

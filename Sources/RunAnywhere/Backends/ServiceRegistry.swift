@@ -25,9 +25,27 @@ public final class ServiceRegistry: Sendable {
     let wakeWord = ProviderList<WakeWordServiceFactory>(capability: "wake-word")
     let speakerEmbedding = ProviderList<SpeakerEmbeddingServiceFactory>(capability: "speaker-embedding")
     let inspectors = ModelFileInspectors()
+    private let controlPlaneProvider = Mutex<
+        (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)?
+    >(nil)
 
     /// Creates an empty registry; the SDK makes one per instance.
     @_spi(Backend) public init() {}
+
+    /// Offers the connection phase 2 uses to reach the control plane at the SDK's base URL;
+    /// the last module to offer one wins.
+    @_spi(Backend) public func registerControlPlane(
+        name: String,
+        settings: ControlPlaneSettings = ControlPlaneSettings(),
+        factory: @escaping ControlPlaneConnectionFactory
+    ) {
+        controlPlaneProvider.withLock { $0 = (name, settings, factory) }
+    }
+
+    /// The control-plane connection offered, if any.
+    var controlPlane: (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)? {
+        controlPlaneProvider.withLock { $0 }
+    }
 
     /// Offers LLM services.
     @_spi(Backend) public func registerLLM(

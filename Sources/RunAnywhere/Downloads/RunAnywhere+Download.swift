@@ -107,18 +107,13 @@ extension RunAnywhereSDK {
         format: ModelFormat,
         visionProjectorFile: String? = nil
     ) throws(SDKException) -> ModelInfo {
-        try artifact.validate()
-        let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
-        let model = ModelInfo(
+        let model = try ModelInfo.downloadable(
+            artifact: artifact,
             id: id,
-            name: name.isEmpty ? id : name,
+            name: name,
+            framework: framework,
             category: category,
             format: format,
-            framework: framework,
-            sizeBytes: artifact.knownDownloadSize,
-            downloadURL: artifact.remoteFiles.first?.url,
-            sha256: primary?.sha256,
-            artifact: artifact,
             visionProjectorFile: visionProjectorFile
         )
         try registerModel(model)
@@ -318,5 +313,33 @@ extension RunAnywhere {
     /// The native libraries downloads run on, with their versions, for diagnostics.
     public static var downloadLibraries: [String: String] {
         ["libcurl": HTTPTransfer.libraryVersion, "libarchive": ArchiveExtractor.libraryVersion]
+    }
+}
+
+extension ModelInfo {
+    /// The registry entry of a model to download from `artifact`, once the artifact is valid.
+    static func downloadable(
+        artifact: ModelArtifact,
+        id: String,
+        name: String,
+        framework: InferenceFramework,
+        category: ModelCategory,
+        format: ModelFormat,
+        visionProjectorFile: String? = nil
+    ) throws(SDKException) -> ModelInfo {
+        try artifact.validate()
+        let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
+        return ModelInfo(
+            id: id,
+            name: name.isEmpty ? id : name,
+            category: category,
+            format: format,
+            framework: framework,
+            sizeBytes: artifact.knownDownloadSize,
+            downloadURL: artifact.remoteFiles.first?.url,
+            sha256: primary?.sha256,
+            artifact: artifact,
+            visionProjectorFile: visionProjectorFile
+        )
     }
 }

@@ -18,6 +18,7 @@ public final class EventBus: Sendable {
     /// Events kept per subscriber before the oldest are dropped.
     public let bufferLimit: Int
     private let subscribers = Mutex<[UUID: Subscriber]>([:])
+    private let observers = Mutex<[UUID: @Sendable (SDKEvent) -> Void]>([:])
 
     private struct Subscriber: Sendable {
         let categories: Set<EventCategory>?
@@ -38,6 +39,7 @@ public final class EventBus: Sendable {
     /// Delivers an event to every matching subscriber.
     public func publish(_ event: SDKEvent) {
         // Yield outside the lock: a stream's onTermination re-enters the lock.
+        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
         let targets = subscribers.withLock { Array($0.values) }
         for subscriber in targets where subscriber.categories?.contains(event.category) ?? true {
             subscriber.continuation.yield(event)
@@ -46,6 +48,20 @@ public final class EventBus: Sendable {
 
     /// Publishes an event of the given kind, stamped now.
     public func publish(_ kind: SDKEvent.Kind) { publish(SDKEvent(kind)) }
+
+    /// Calls `observer` on the publisher's thread for every event, before any stream gets
+    /// it: for the SDK's own bookkeeping (the telemetry queue), which must have an event
+    /// written down by the time the call that caused it returns. Returns the id to remove it by.
+    func addObserver(_ observer: @escaping @Sendable (SDKEvent) -> Void) -> UUID {
+        let id = UUID()
+        observers.withLock { $0[id] = observer }
+        return id
+    }
+
+    /// Stops calling an observer.
+    func removeObserver(_ id: UUID) {
+        _ = observers.withLock { $0.removeValue(forKey: id) }
+    }
 
     /// The number of live subscriptions.
     public var subscriberCount: Int { subscribers.withLock { $0.count } }

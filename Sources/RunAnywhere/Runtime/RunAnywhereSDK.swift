@@ -33,7 +33,7 @@ public final class RunAnywhereSDK: Sendable {
     /// The tools ``generateWithTools(_:tools:options:toolOptions:)`` can call, with their executors.
     public let tools = ToolRegistry()
 
-    private let live: SDKRuntime
+    let live: SDKRuntime
     private let state = Mutex(State())
     private let logger = SDKLogger(category: "RunAnywhere")
 

@@ -196,6 +196,8 @@ extension SDKException {
         /// A remote server answered with something that is not the API's response: HTML,
         /// malformed JSON, a truncated stream, an oversized line.
         case remoteBadResponse = "remote_bad_response"
+        /// The control plane's access token has expired; the SDK refreshes it once and retries.
+        case tokenExpired = "token_expired"
         // backend
         /// A native engine failed, or its library could not be opened.
         case backendError = "backend_error"
@@ -241,7 +243,7 @@ extension SDKException {
                 .storage
             case .networkUnavailable, .downloadFailed, .downloadCancelled, .remoteUnreachable, .remoteTimeout,
                 .remoteUnauthorized, .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
-                .remoteBadResponse:
+                .remoteBadResponse, .tokenExpired:
                 .network
             case .backendError, .audioDeviceUnavailable:
                 .backend

@@ -47,6 +47,9 @@ public struct SDKPaths: Sendable, Equatable {
     /// Partial files.
     public var tempDirectory: URL { home.appendingPathComponent("tmp", isDirectory: true) }
 
+    /// The telemetry queue: events waiting for the control plane (SQLite).
+    public var telemetryQueueFile: URL { home.appendingPathComponent("telemetry.sqlite") }
+
     /// The folder holding all RAG indexes.
     public var ragDirectory: URL { home.appendingPathComponent("rag", isDirectory: true) }
 

@@ -23,6 +23,9 @@ final class SDKRuntime: Sendable {
     let diarization: DiarizationCapability
     let voiceAgent: VoiceAgentCapability
     let router: ModelRouter
+    /// The control plane's agent, when phase 2 has one to talk to (see ``makeControlPlane()``).
+    let controlPlane: ControlPlaneAgent?
+    private let telemetryObserver: UUID?
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
     private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
@@ -55,6 +58,28 @@ final class SDKRuntime: Sendable {
         wakeWord = WakeWordCapability(services: services, stt: stt)
         diarization = DiarizationCapability(services: services, registry: registry, vad: vad, events: events)
         voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
+        controlPlane = Self.makeControlPlane(
+            params: params,
+            paths: paths,
+            services: services,
+            registry: registry,
+            downloads: downloads,
+            events: events
+        )
+        if let queue = controlPlane?.queue {
+            let logger = self.logger
+            // On the publisher's thread: the event is on disk when the call that caused it returns.
+            telemetryObserver = events.addObserver { event in
+                guard let telemetry = TelemetryEvent(event) else { return }
+                do throws(SDKException) {
+                    try queue.enqueue(telemetry)
+                } catch {
+                    logger.warning("Telemetry event lost: \(error.message)")
+                }
+            }
+        } else {
+            telemetryObserver = nil
+        }
     }
 
     var areServicesReady: Bool { servicesState.withLock { $0.ready } }
@@ -80,6 +105,16 @@ final class SDKRuntime: Sendable {
             offline = true
         }
         cleanStaleTempFiles()
+        if let controlPlane {
+            do {
+                try await controlPlane.connect()
+            } catch {
+                // Never a failed start: the background loop tries again with back-off.
+                logger.warning("Control plane unavailable, working offline: \(error.message)")
+                offline = true
+            }
+            await controlPlane.startBackground()
+        }
         servicesState.withLock { $0 = (true, offline) }
         let ms = start.duration(to: .now).milliseconds
         logger.info("Services ready in \(String(format: "%.1f", ms)) ms\(offline ? " (offline mode)" : "")")
@@ -136,6 +171,8 @@ final class SDKRuntime: Sendable {
     }
 
     func shutdown() async {
+        if let telemetryObserver { events.removeObserver(telemetryObserver) }
+        await controlPlane?.shutdown()
         await downloads.cancelAll()
         await llm.unload()
         await vlm.unload()

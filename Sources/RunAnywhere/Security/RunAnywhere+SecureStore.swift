@@ -18,10 +18,7 @@ extension RunAnywhereSDK {
     /// This installation's device id: a random UUID made on first use and kept in the secure
     /// store (`device-id`), so it survives restarts and never appears in the registry.
     public func deviceId() throws(SDKException) -> String {
-        let store = try secureStore()
-        if let id = try store.string(for: Self.deviceIdSecret) { return id }
-        // Callers racing to make it, in this process or another, all get the one that won.
-        return try store.setIfAbsent(UUID().uuidString.lowercased(), for: Self.deviceIdSecret)
+        try secureStore().deviceId()
     }
 
     /// The secure store's name for the device id.
@@ -29,6 +26,13 @@ extension RunAnywhereSDK {
 }
 
 extension SecureStore {
+    /// The device id kept here, made on first use. Callers racing to make it, in this process
+    /// or another, all get the one that won.
+    func deviceId() throws(SDKException) -> String {
+        if let id = try string(for: RunAnywhereSDK.deviceIdSecret) { return id }
+        return try setIfAbsent(UUID().uuidString.lowercased(), for: RunAnywhereSDK.deviceIdSecret)
+    }
+
     /// The store of the SDK whose folders are `paths`.
     static func forSDK(paths: SDKPaths) throws(SDKException) -> SecureStore {
         #if canImport(Security)

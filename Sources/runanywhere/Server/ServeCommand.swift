@@ -60,7 +60,7 @@ struct ServeCommand: SDKCommand {
         var logger = Logger(label: "runanywhere.server")
         logger.logLevel = global.verbose ? .info : .warning
         let server = try await OpenAIServer.start(sdk: sdk, configuration: configuration, logger: logger)
-        let stop = Self.signals()
+        let stop = CLI.terminationSignals()
         say("Serving an OpenAI-compatible API on \(server.baseURL.absoluteString)v1")
         say("Models offered: \(server.offeredModels.map(\.id).joined(separator: ", "))")
         let loaded = await server.loadedModels
@@ -70,24 +70,6 @@ struct ServeCommand: SDKCommand {
         say("Received \(signal): stopping.")
         await server.stop()
         await sdk.shutdown()
-    }
-
-    /// SIGINT and SIGTERM as a stream, their default handling (terminate at once) turned off so
-    /// the server can stop cleanly.
-    private static func signals() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        nonisolated(unsafe) let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(name) }
-            source.resume()
-            return source
-        }
-        // The stream keeps the sources alive until nobody waits for a signal any more.
-        continuation.onTermination = { _ in
-            for source in sources { source.cancel() }
-        }
-        return stream
     }
 
     /// A line on stdout at once, even when stdout is a pipe (scripts wait for these lines).

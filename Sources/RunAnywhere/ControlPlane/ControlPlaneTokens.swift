@@ -1,0 +1,21 @@
+import Foundation
+
+/// An access token and the refresh token that renews it, as the control plane issues them.
+@_spi(Backend) public struct ControlPlaneTokens: Sendable, Codable, Equatable {
+    /// Sent as `Authorization: Bearer` with every call.
+    public var accessToken: String
+    /// When the access token stops working.
+    public var accessExpiresAt: Date
+    /// Trades for new tokens.
+    public var refreshToken: String
+    /// When the refresh token stops working.
+    public var refreshExpiresAt: Date
+
+    /// Creates tokens.
+    public init(accessToken: String, accessExpiresAt: Date, refreshToken: String, refreshExpiresAt: Date) {
+        self.accessToken = accessToken
+        self.accessExpiresAt = accessExpiresAt
+        self.refreshToken = refreshToken
+        self.refreshExpiresAt = refreshExpiresAt
+    }
+}

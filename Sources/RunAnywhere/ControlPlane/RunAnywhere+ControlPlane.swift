@@ -1,0 +1,87 @@
+import Foundation
+
+extension RunAnywhereSDK {
+    /// Where this instance stands with its control plane. `.disabled` unless the instance has
+    /// a base URL, an API key and a control-plane module:
+    ///
+    /// ```swift
+    /// import RunAnywhereControlPlane
+    ///
+    /// let sdk = try RunAnywhereSDK(home: home, environment: .production, apiKey: key,
+    ///                              baseURL: "https://cp.example.com", modules: [ControlPlaneModule(), LlamaCPPModule()])
+    /// try await sdk.completeServicesInitialization()   // never fails for an unreachable control plane
+    /// print(sdk.controlPlaneStatus.state)              // .connected, or .offline (tried again in the background)
+    /// ```
+    public var controlPlaneStatus: ControlPlaneStatus {
+        live.controlPlane?.status ?? ControlPlaneStatus(state: .disabled)
+    }
+
+    /// Connects now if phase 2 could not (authenticating and registering the device), then
+    /// fetches the model assignments: new models are registered and required ones start
+    /// downloading.
+    ///
+    /// - Throws: `.invalidConfiguration` without a control plane; the control plane's errors
+    ///   (`.remoteUnreachable`, `.remoteTimeout`, `.remoteUnauthorized`, …).
+    public func syncControlPlane() async throws(SDKException) {
+        let agent = try controlPlaneAgent()
+        try await agent.connect()
+    }
+
+    /// Uploads every queued telemetry event now, in batches, and returns what the control
+    /// plane acknowledged. Events stay queued on disk until acknowledged, so a failure loses
+    /// nothing; the background loop would send them later anyway.
+    ///
+    /// - Throws: `.invalidConfiguration` without a control plane; the control plane's errors.
+    @discardableResult
+    public func flushTelemetry() async throws(SDKException) -> TelemetryReceipt {
+        try await controlPlaneAgent().flush()
+    }
+
+    /// Telemetry events waiting on disk for the control plane (0 without one).
+    public func pendingTelemetryCount() throws(SDKException) -> Int {
+        try runtime().controlPlane?.queue.count() ?? 0
+    }
+
+    private func controlPlaneAgent() throws(SDKException) -> ControlPlaneAgent {
+        guard let agent = try runtime().controlPlane else {
+            throw SDKException(
+                .invalidConfiguration,
+                "This SDK instance has no control plane",
+                recovery:
+                    "Give it a base URL and an API key, and register ControlPlaneModule() from RunAnywhereControlPlane"
+            )
+        }
+        return agent
+    }
+}
+
+extension RunAnywhere {
+    /// The shared instance's control-plane status.
+    ///
+    /// Reads ``RunAnywhereSDK/controlPlaneStatus`` of the shared instance.
+    public static var controlPlaneStatus: ControlPlaneStatus {
+        (try? sdk().controlPlaneStatus) ?? ControlPlaneStatus(state: .disabled)
+    }
+
+    /// Connects the shared instance to its control plane and fetches the assignments.
+    ///
+    /// Calls ``RunAnywhereSDK/syncControlPlane()`` on the shared instance.
+    public static func syncControlPlane() async throws(SDKException) {
+        try await sdk().syncControlPlane()
+    }
+
+    /// Uploads the shared instance's queued telemetry now.
+    ///
+    /// Calls ``RunAnywhereSDK/flushTelemetry()`` on the shared instance.
+    @discardableResult
+    public static func flushTelemetry() async throws(SDKException) -> TelemetryReceipt {
+        try await sdk().flushTelemetry()
+    }
+
+    /// The shared instance's queued telemetry events.
+    ///
+    /// Calls ``RunAnywhereSDK/pendingTelemetryCount()`` on the shared instance.
+    public static func pendingTelemetryCount() throws(SDKException) -> Int {
+        try sdk().pendingTelemetryCount()
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+extension SDKRuntime {
+    /// The agent for phase 2, when there is a control plane to reach: a base URL, an API key
+    /// and a module offering the connection (`ControlPlaneModule`). `nil` otherwise, and when
+    /// the telemetry queue cannot be opened (logged; the SDK works on without it).
+    static func makeControlPlane(
+        params: SDKInitParams,
+        paths: SDKPaths,
+        services: ServiceRegistry,
+        registry: ModelRegistry,
+        downloads: DownloadManager,
+        events: EventBus
+    ) -> ControlPlaneAgent? {
+        guard let baseURL = params.baseURL, let apiKey = params.apiKey, let provider = services.controlPlane else {
+            return nil
+        }
+        let logger = SDKLogger(category: "ControlPlane")
+        let queue: TelemetryQueue
+        do {
+            queue = try TelemetryQueue(url: paths.telemetryQueueFile, capacity: provider.settings.maximumQueuedEvents)
+        } catch {
+            logger.error("No control plane this run: \(error.message)")
+            return nil
+        }
+        return ControlPlaneAgent(
+            connection: provider.factory(baseURL),
+            settings: provider.settings,
+            apiKey: apiKey,
+            queue: queue,
+            secrets: { () throws(SDKException) -> SecureStore in try SecureStore.forSDK(paths: paths) },
+            deviceDescription: { DeviceDescription.current() },
+            apply: { assignments in
+                await apply(assignments, registry: registry, downloads: downloads, events: events, logger: logger)
+            }
+        )
+    }
+
+    /// Registers assigned models the registry does not have and starts the downloads of the
+    /// required ones. A bad assignment (unknown category, invalid id or file) is logged and
+    /// skipped: one wrong entry on the server must not stop the others.
+    static func apply(
+        _ assignments: [ModelAssignment],
+        registry: ModelRegistry,
+        downloads: DownloadManager,
+        events: EventBus,
+        logger: SDKLogger
+    ) async {
+        for assignment in assignments {
+            do throws(SDKException) {
+                let id = assignment.modelId
+                if (try? registry.get(id)) == nil {
+                    guard let category = ModelCategory(rawValue: assignment.category) else {
+                        throw SDKException(.invalidInput, "unknown category '\(assignment.category)'")
+                    }
+                    guard let primary = assignment.files.first else {
+                        throw SDKException(.invalidInput, "no files")
+                    }
+                    let artifact: ModelArtifact =
+                        assignment.files.count == 1
+                        ? .file(primary) : .files(assignment.files, primaryFile: primary.fileName)
+                    var model = try ModelInfo.downloadable(
+                        artifact: artifact,
+                        id: id,
+                        name: assignment.name,
+                        framework: InferenceFramework(rawValue: assignment.framework),
+                        category: category,
+                        format: ModelFormat.guess(fromFileName: primary.fileName)
+                    )
+                    model.contextLength = assignment.contextLength
+                    try registry.register(model)
+                    events.publish(.modelRegistered(modelId: id))
+                    logger.info("Registered the assigned model \(id)")
+                }
+                if assignment.required, try registry.get(id).isDownloaded == false {
+                    // The download belongs to the SDK; its events report how it went.
+                    _ = try downloads.download(id)
+                }
+            } catch {
+                logger.warning("Skipped the assigned model '\(assignment.modelId)': \(error.message)")
+            }
+        }
+    }
+}
+
+extension DeviceDescription {
+    /// This device, from the hardware profile.
+    static func current() -> DeviceDescription {
+        let profile = HardwareProfile.current()
+        #if os(Linux)
+        let platform = "linux"
+        #elseif os(macOS)
+        let platform = "macos"
+        #elseif os(iOS)
+        let platform = "ios"
+        #else
+        let platform = "other"
+        #endif
+        return DeviceDescription(
+            sdkVersion: RunAnywhere.version,
+            platform: platform,
+            os: profile.os,
+            osVersion: profile.osVersion,
+            architecture: profile.architecture,
+            cpu: profile.cpu,
+            cores: profile.cores,
+            memoryTotalBytes: profile.memoryTotalBytes,
+            gpu: profile.gpu?.name,
+            appId: Bundle.main.bundleIdentifier
+        )
+    }
+}

@@ -1,0 +1,72 @@
+@_spi(Backend) public import RunAnywhere
+
+/// Connects phase 2 of initialization to a RunAnywhere control plane at the SDK's base URL:
+/// authentication, device registration, model assignments and telemetry upload, over the
+/// client generated from the control-plane API's OpenAPI document.
+///
+/// Register it like an engine module; it does nothing for an instance without a base URL
+/// and an API key.
+///
+/// ```swift
+/// import RunAnywhere
+/// import RunAnywhereControlPlane
+///
+/// try RunAnywhere.initialize(apiKey: "ra-key-123456", baseURL: "https://cp.example.com", environment: .production)
+/// RunAnywhere.register(ControlPlaneModule())
+/// await RunAnywhere.completeServicesInitialization()   // offline control plane: still starts
+/// ```
+///
+/// Register it before phase 2 runs (pass it to `RunAnywhereSDK(home:…modules:)`, or call
+/// `RunAnywhere.register` before `initialize`) so phase 2 finds it.
+public struct ControlPlaneModule: BackendModule {
+    /// The module's name.
+    public let name = "control-plane"
+    /// How long one request may take before it fails as `.remoteTimeout`.
+    public let requestTimeout: Duration
+    /// Events per telemetry upload (at most 1,000).
+    public let telemetryBatchSize: Int
+    /// How often queued telemetry is uploaded, and assignments fetched, while the app runs.
+    public let uploadInterval: Duration
+    /// The longest wait between attempts while the control plane is unreachable.
+    public let maximumBackoff: Duration
+
+    /// Creates the module.
+    ///
+    /// - Parameters:
+    ///   - requestTimeout: How long one request may take; a control plane that hangs costs
+    ///     phase 2 at most this per step, and never fails it.
+    ///   - telemetryBatchSize: Events per upload, 1 to 1,000.
+    ///   - uploadInterval: The pace of uploads and assignment checks.
+    ///   - maximumBackoff: The cap of the back-off between failed attempts.
+    public init(
+        requestTimeout: Duration = .seconds(10),
+        telemetryBatchSize: Int = 100,
+        uploadInterval: Duration = .seconds(30),
+        maximumBackoff: Duration = .seconds(300)
+    ) {
+        self.requestTimeout = requestTimeout
+        self.telemetryBatchSize = telemetryBatchSize
+        self.uploadInterval = uploadInterval
+        self.maximumBackoff = maximumBackoff
+    }
+
+    /// Offers the control-plane connection to the SDK.
+    public func register(with registry: ServiceRegistry) {
+        let timeout = requestTimeout
+        registry.registerControlPlane(
+            name: name,
+            settings: ControlPlaneSettings(
+                telemetryBatchSize: telemetryBatchSize,
+                uploadInterval: uploadInterval,
+                maximumBackoff: maximumBackoff
+            )
+        ) { baseURL in
+            OpenAPIControlPlaneConnection(baseURL: baseURL, timeout: timeout)
+        }
+    }
+
+    /// Describes the module for `runanywhere doctor`.
+    public func engineInfo() -> EngineInfo {
+        EngineInfo(name: "RunAnywhere control plane", version: "API 1.0.0", available: true)
+    }
+}

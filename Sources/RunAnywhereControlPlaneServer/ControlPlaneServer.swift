@@ -1,0 +1,163 @@
+public import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import RunAnywhere
+internal import RunAnywhereControlPlane
+import ServiceLifecycle
+
+/// The reference RunAnywhere control plane: the API of `openapi.yaml` (authentication with
+/// refresh, idempotent device registration, model assignments with etags, deduplicated
+/// telemetry) on Hummingbird, over the server stubs generated from the same document.
+///
+/// It keeps everything in memory. Tests start it in-process; `runanywhere control-plane
+/// serve` runs it as a process. Its faults (``fault``) and ``expireAccessTokens()`` let tests
+/// show how clients cope with a server that is down, hangs, or ends their session.
+///
+/// ```swift
+/// let server = try await ControlPlaneServer.start(
+///     configuration: ControlPlaneServerConfiguration(port: 0, apiKeys: ["ra-test-key-1"]))
+/// let sdk = try RunAnywhereSDK(home: home, apiKey: "ra-test-key-1", baseURL: server.baseURL.absoluteString,
+///                              modules: [ControlPlaneModule()])
+/// try await sdk.completeServicesInitialization()
+/// print(server.statistics.devices)   // 1
+/// await server.stop()
+/// ```
+public final class ControlPlaneServer: Sendable {
+    /// The address it listens on.
+    public let host: String
+    /// The port it listens on.
+    public let port: Int
+    private let state: ControlPlaneState
+    private let task: Task<Void, any Error>
+    private let group: ServiceGroup
+
+    private init(host: String, port: Int, state: ControlPlaneState, task: Task<Void, any Error>, group: ServiceGroup) {
+        self.host = host
+        self.port = port
+        self.state = state
+        self.task = task
+        self.group = group
+    }
+
+    /// The base URL clients use.
+    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
+
+    /// Starts serving; returns once the port is bound.
+    ///
+    /// - Throws: `.invalidConfiguration` for no API key or a port that cannot be bound.
+    public static func start(
+        configuration: ControlPlaneServerConfiguration,
+        logger: Logger = Logger(label: "runanywhere.control-plane")
+    ) async throws -> ControlPlaneServer {
+        guard !configuration.apiKeys.isEmpty, !configuration.apiKeys.contains("") else {
+            throw SDKException(.invalidConfiguration, "The control plane needs at least one non-empty API key")
+        }
+        let state = ControlPlaneState(configuration: configuration)
+        let router = Router()
+        try ControlPlaneHandler(state: state).registerHandlers(
+            on: router,
+            configuration: .init(dateTranscoder: ControlPlaneDateTranscoder()),
+            middlewares: [ControlPlaneAuthMiddleware(state: state)]
+        )
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(services: [app], logger: logger)
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next(), bound > 0 else {
+            task.cancel()
+            throw SDKException(
+                .invalidConfiguration,
+                "Could not listen on \(configuration.host):\(configuration.port)",
+                recovery: "Is the port in use? Pick another with --port, or 0 for any free port"
+            )
+        }
+        return ControlPlaneServer(host: configuration.host, port: bound, state: state, task: task, group: group)
+    }
+
+    /// Stops serving; requests in progress (a hanging one included) are cancelled.
+    public func stop() async {
+        state.memory.withLock { $0.fault = .none }
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(5))
+            task.cancel()
+        }
+        _ = try? await task.value
+        deadline.cancel()
+    }
+
+    /// Waits until the server stops (for `runanywhere control-plane serve`).
+    public func wait() async throws {
+        try await task.value
+    }
+
+    // MARK: State and faults
+
+    /// The failure it shows; `.none` to answer normally.
+    public var fault: ControlPlaneFault {
+        get { state.fault }
+        set { state.memory.withLock { $0.fault = newValue } }
+    }
+
+    /// What it has seen so far.
+    public var statistics: ControlPlaneStatistics { state.memory.withLock { $0.statistics } }
+
+    /// The ids of the telemetry events stored, in arrival order, each once.
+    public var storedEventIds: [String] { state.memory.withLock { $0.eventOrder } }
+
+    /// The types of the stored telemetry events, in arrival order.
+    public var storedEventTypes: [String] {
+        state.memory.withLock { memory in memory.eventOrder.compactMap { memory.events[$0]?._type.rawValue } }
+    }
+
+    /// Everything stored of the telemetry events, as JSON lines, for checking what left the device.
+    public var storedEventsJSON: [String] {
+        state.memory.withLock { memory in
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            return memory.eventOrder.compactMap { id in
+                memory.events[id].flatMap { try? encoder.encode($0) }.flatMap { String(data: $0, encoding: .utf8) }
+            }
+        }
+    }
+
+    /// Ends every access token now: the next call with one gets 401 `token_expired`.
+    public func expireAccessTokens() {
+        state.memory.withLock { memory in
+            for key in memory.accessTokens.keys { memory.accessTokens[key]?.expiresAt = .now - .seconds(1) }
+        }
+    }
+
+    /// Ends every refresh token now, so only the API key gets new tokens.
+    public func revokeRefreshTokens() {
+        state.memory.withLock { $0.refreshTokens.removeAll() }
+    }
+
+    /// Replaces the models every device is assigned; their etag changes.
+    public func setAssignments(_ assignments: [ModelAssignment]) {
+        state.memory.withLock {
+            $0.configuration.assignments = assignments
+            $0.assignmentsVersion += 1
+        }
+    }
+
+    /// The operation ids of the requests arriving from now on (`authenticate`,
+    /// `registerDevice`, `uploadTelemetry`, …), before they are answered, and
+    /// `uploadTelemetry.stored` once a batch's events are stored: lets a test wait for a
+    /// request instead of sleeping.
+    public func arrivingRequests() -> AsyncStream<String> { state.watch() }
+}

@@ -1,0 +1,274 @@
+import Crypto
+import Foundation
+import Logging
+import RunAnywhere
+import RunAnywhereControlPlane
+import RunAnywhereControlPlaneServer
+import RunAnywhereTesting
+import Testing
+
+/// The key every test's control plane accepts.
+private let apiKey = "ra-test-key-0001"
+
+/// A control plane on 127.0.0.1 for one test, stopped afterwards.
+private func withControlPlane<T>(
+    _ configuration: ControlPlaneServerConfiguration = ControlPlaneServerConfiguration(port: 0, apiKeys: [apiKey]),
+    _ body: (ControlPlaneServer) async throws -> T
+) async throws -> T {
+    var logger = Logger(label: "test.control-plane")
+    logger.logLevel = .critical
+    let server = try await ControlPlaneServer.start(configuration: configuration, logger: logger)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// A deterministic SDK whose phase 2 talks to `baseURL`; its home outlives it when `home` is given.
+private func withControlPlaneSDK<T>(
+    baseURL: URL,
+    home: URL? = nil,
+    key: String = apiKey,
+    module: ControlPlaneModule = ControlPlaneModule(requestTimeout: .seconds(5)),
+    _ body: (RunAnywhereSDK) async throws -> T
+) async throws -> T {
+    let folder = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("ra-cp-\(UUID().uuidString)")
+    defer { if home == nil { try? FileManager.default.removeItem(at: folder) } }
+    let sdk = try RunAnywhereSDK(
+        home: folder,
+        apiKey: key,
+        baseURL: baseURL.absoluteString,
+        modules: [DeterministicBackend(), module]
+    )
+    try registerDeterministicModels(in: sdk)
+    do {
+        let result = try await body(sdk)
+        await sdk.shutdown()
+        return result
+    } catch {
+        await sdk.shutdown()
+        throw error
+    }
+}
+
+/// Runs `count` short generations on the deterministic model: each queues one telemetry event.
+private func generate(_ count: Int, in sdk: RunAnywhereSDK, prompt: String = "Say something short") async throws {
+    try await sdk.loadModel(DeterministicModels.llm)
+    for _ in 0..<count {
+        _ = try await sdk.generate(prompt, options: LLMGenerationOptions(maxTokens: 4))
+    }
+}
+
+@Suite("Phase 2 against the reference control plane", .serialized)
+struct ControlPlaneTests {
+    @Test("Phase 2 authenticates, registers the device once across restarts, and downloads a required assignment")
+    func registrationAndAssignments() async throws {
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("ra-cp-files-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-cp-home-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: files)
+            try? FileManager.default.removeItem(at: home)
+        }
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let descriptor = Data(#"{"backend":"deterministic","id":"assigned-llm"}"#.utf8)
+        try descriptor.write(to: files.appendingPathComponent("assigned-llm.json"))
+        let sha = SHA256.hash(data: descriptor).map { String(format: "%02x", $0) }.joined()
+        let fileServer = try await LocalFileServer.start(root: files)
+        defer { Task { await fileServer.stop() } }
+
+        let assignment = ModelAssignment(
+            modelId: "assigned-llm",
+            name: "Assigned LLM",
+            category: "llm",
+            framework: "deterministic",
+            required: true,
+            files: [
+                RemoteFile(
+                    url: fileServer.url(for: "assigned-llm.json"),
+                    sha256: sha,
+                    sizeBytes: Int64(descriptor.count)
+                )
+            ]
+        )
+        let configuration = ControlPlaneServerConfiguration(port: 0, apiKeys: [apiKey], assignments: [assignment])
+        try await withControlPlane(configuration) { server in
+            let deviceId = try await withControlPlaneSDK(baseURL: server.baseURL, home: home) { sdk in
+                try await sdk.completeServicesInitialization()
+                let status = sdk.controlPlaneStatus
+                #expect(status.state == .connected)
+                #expect(status.deviceWasNew == true)
+                #expect(status.assignedModels == ["assigned-llm"])
+                #expect(!sdk.isOfflineMode)
+                // Joins the download phase 2 started (or completes at once if it is done).
+                let model = try await sdk.downloadModel("assigned-llm") { _ in }
+                #expect(model.isDownloaded)
+                try await sdk.loadModel("assigned-llm")
+                let text = try await sdk.generate("Hello", options: LLMGenerationOptions(maxTokens: 3)).text
+                #expect(!text.isEmpty)
+                return try #require(status.deviceId)
+            }
+            // A restart registers the same device again: updated, not duplicated.
+            try await withControlPlaneSDK(baseURL: server.baseURL, home: home) { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(sdk.controlPlaneStatus.deviceWasNew == false)
+                #expect(sdk.controlPlaneStatus.deviceId == deviceId)
+                #expect(try sdk.deviceId() == deviceId)
+            }
+            let statistics = server.statistics
+            #expect(statistics.devices == 1)
+            #expect(statistics.registrations == 2)
+            // The second start reused the tokens kept in the secure store.
+            #expect(statistics.authentications == 1)
+        }
+    }
+
+    @Test("An expired access token is renewed once and the call goes through; a refused refresh falls back to the key")
+    func tokenRefresh() async throws {
+        try await withControlPlane { server in
+            try await withControlPlaneSDK(baseURL: server.baseURL) { sdk in
+                try await sdk.completeServicesInitialization()
+                try await generate(2, in: sdk)
+                server.expireAccessTokens()
+                let receipt = try await sdk.flushTelemetry()
+                #expect(receipt.accepted >= 2)
+                #expect(server.statistics.expiredTokenRefusals == 1)
+                #expect(server.statistics.refreshes == 1)
+
+                // Both tokens gone: the SDK authenticates again with its API key.
+                server.expireAccessTokens()
+                server.revokeRefreshTokens()
+                try await generate(1, in: sdk)
+                #expect(try await sdk.flushTelemetry().accepted >= 1)
+                #expect(server.statistics.authentications == 2)
+                #expect(try sdk.pendingTelemetryCount() == 0)
+            }
+        }
+    }
+
+    @Test("A token refused again right after renewal is a typed error, and the events stay queued")
+    func tokenRefusedAfterRenewal() async throws {
+        // Tokens that are expired as soon as they are issued: every renewal is refused too.
+        let configuration = ControlPlaneServerConfiguration(port: 0, apiKeys: [apiKey], accessTokenLifetime: .zero)
+        try await withControlPlane(configuration) { server in
+            try await withControlPlaneSDK(baseURL: server.baseURL) { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(sdk.controlPlaneStatus.state == .offline)
+                #expect(sdk.controlPlaneStatus.lastError?.code == .remoteUnauthorized)
+                try await generate(2, in: sdk)
+                let error = await #expect(throws: SDKException.self) { try await sdk.flushTelemetry() }
+                #expect(error?.code == .remoteUnauthorized)
+                #expect(error?.message.contains("renewed") == true)
+                #expect(try sdk.pendingTelemetryCount() >= 2)
+            }
+        }
+    }
+
+    @Test("A wrong API key leaves the SDK working offline with a typed error")
+    func wrongKey() async throws {
+        try await withControlPlane { server in
+            try await withControlPlaneSDK(baseURL: server.baseURL, key: "ra-wrong-key-999") { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(sdk.isOfflineMode)
+                #expect(sdk.controlPlaneStatus.lastError?.code == .remoteUnauthorized)
+                try await generate(1, in: sdk)
+            }
+        }
+    }
+
+    @Test("A control plane that hangs costs phase 2 one timeout, never the start; it connects once it answers")
+    func hangingControlPlane() async throws {
+        try await withControlPlane { server in
+            server.fault = .hang
+            let module = ControlPlaneModule(requestTimeout: .seconds(1))
+            try await withControlPlaneSDK(baseURL: server.baseURL, module: module) { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(sdk.areServicesReady)
+                #expect(sdk.isOfflineMode)
+                #expect(sdk.controlPlaneStatus.state == .offline)
+                #expect(sdk.controlPlaneStatus.lastError?.code == .remoteTimeout)
+                // The app works meanwhile, and its telemetry waits on disk.
+                try await generate(2, in: sdk)
+                #expect(try sdk.pendingTelemetryCount() >= 2)
+                server.fault = .none
+                // The background loop may get there first; either way every event arrives.
+                try await sdk.syncControlPlane()
+                #expect(sdk.controlPlaneStatus.state == .connected)
+                try await sdk.flushTelemetry()
+                #expect(try sdk.pendingTelemetryCount() == 0)
+                #expect(server.statistics.eventsStored >= 2)
+            }
+        }
+    }
+
+    @Test("Nothing listening at the control plane's address: offline at once, telemetry queued")
+    func unreachableControlPlane() async throws {
+        // A port that was just free: bind the server, note its port, stop it.
+        let port = try await withControlPlane { $0.port }
+        let baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        try await withControlPlaneSDK(baseURL: baseURL) { sdk in
+            try await sdk.completeServicesInitialization()
+            #expect(sdk.controlPlaneStatus.lastError?.code == .remoteUnreachable)
+            try await generate(3, in: sdk)
+            #expect(try sdk.pendingTelemetryCount() >= 3)
+            let error = await #expect(throws: SDKException.self) { try await sdk.flushTelemetry() }
+            #expect(error?.code == .remoteUnreachable)
+        }
+    }
+
+    @Test("Telemetry outlives a control plane that is down, and an upload whose answer was lost is counted once")
+    func telemetryDurability() async throws {
+        try await withControlPlane { server in
+            let module = ControlPlaneModule(requestTimeout: .seconds(1))
+            try await withControlPlaneSDK(baseURL: server.baseURL, module: module) { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(try await sdk.flushTelemetry() == TelemetryReceipt())
+
+                // Down (503) for a while: nothing is lost.
+                server.fault = .unavailable
+                try await generate(3, in: sdk)
+                let queued = try sdk.pendingTelemetryCount()
+                #expect(queued >= 3)
+                let down = await #expect(throws: SDKException.self) { try await sdk.flushTelemetry() }
+                #expect(down?.code == .remoteServerError)
+                #expect(try sdk.pendingTelemetryCount() == queued)
+                server.fault = .none
+                #expect(try await sdk.flushTelemetry() == TelemetryReceipt(accepted: queued, duplicates: 0))
+
+                // Stored, but the answer never comes: sent again, and counted once.
+                server.fault = .storeTelemetryThenHang
+                try await generate(2, in: sdk)
+                let second = try sdk.pendingTelemetryCount()
+                let lost = await #expect(throws: SDKException.self) { try await sdk.flushTelemetry() }
+                #expect(lost?.code == .remoteTimeout)
+                #expect(try sdk.pendingTelemetryCount() == second)
+                server.fault = .none
+                #expect(try await sdk.flushTelemetry() == TelemetryReceipt(accepted: 0, duplicates: second))
+                #expect(server.statistics.eventsStored == queued + second)
+                #expect(Set(server.storedEventIds).count == server.storedEventIds.count)
+            }
+        }
+    }
+
+    @Test("Telemetry carries metrics and error codes, never the prompt or the output")
+    func telemetryHasNoText() async throws {
+        try await withControlPlane { server in
+            try await withControlPlaneSDK(baseURL: server.baseURL) { sdk in
+                try await sdk.completeServicesInitialization()
+                try await generate(1, in: sdk, prompt: "My bank PIN is 4711, please remember it")
+                _ = try? await sdk.loadModel("no-such-model")
+                try await sdk.flushTelemetry()
+                let stored = server.storedEventsJSON.joined(separator: "\n")
+                #expect(server.storedEventTypes.contains("generation_completed"))
+                #expect(server.storedEventTypes.contains("model_loaded"))
+                #expect(!stored.contains("4711"))
+                #expect(!stored.contains("PIN"))
+                #expect(!stored.contains(sdk.paths.home.path))
+                #expect(stored.contains("tokens_per_second"))
+            }
+        }
+    }
+}
