@@ -150,7 +150,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/openapi.sha256"]
+            exclude: [
+                "openapi.yaml", "openapi-generator-config.yaml", "Generated/openapi.sha256",
+                "Generated/internal-imports.txt",
+            ]
         ),
         .target(
             name: "RunAnywhereControlPlaneServer",

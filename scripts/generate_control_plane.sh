@@ -15,6 +15,7 @@ VERSION=1.14.3
 SPEC=Sources/RunAnywhereControlPlane/openapi.yaml
 TARGETS=(RunAnywhereControlPlane RunAnywhereControlPlaneServer)
 STAMP=Sources/RunAnywhereControlPlane/Generated/openapi.sha256
+IMPORTS=Sources/RunAnywhereControlPlane/Generated/internal-imports.txt
 
 stamp() {
   (
@@ -22,6 +23,7 @@ stamp() {
     for target in "${TARGETS[@]}"; do
       sha256sum "Sources/$target/openapi-generator-config.yaml" "Sources/$target/Generated/"*.swift
     done
+    sha256sum "$IMPORTS"
     echo "swift-openapi-generator $VERSION"
   ) | sed 's#  Sources/#  #'
 }
@@ -61,13 +63,31 @@ for target in "${TARGETS[@]}"; do
     --output-directory "$OUT_ROOT/$target/Generated" >/tmp/openapi-generator.log 2>&1 \
     || { cat /tmp/openapi-generator.log >&2; exit 1; }
 done
+# Swift 6.3 warns about `package import`s a generated file does not use in package
+# declarations (the generator silences that only for Swift 6.4 and later). Those lines, listed
+# in $IMPORTS by the last regeneration, become `internal import`s.
+apply_internal_imports() { # $1: the folder holding the targets' Generated/ folders
+  [[ -f "$IMPORTS" ]] || return 0
+  while IFS=: read -r file line; do
+    [[ -n "$file" ]] && sed -i "${line}s/package import/internal import/" "$1/$file"
+  done < "$IMPORTS"
+}
 if [[ "${1:-}" == "--check" ]]; then
+  apply_internal_imports "$OUT_ROOT"
   status=0
   for target in "${TARGETS[@]}"; do
-    diff -r "Sources/$target/Generated" "$OUT_ROOT/$target/Generated" -x openapi.sha256 || status=1
+    diff -r "Sources/$target/Generated" "$OUT_ROOT/$target/Generated" -x openapi.sha256 -x internal-imports.txt \
+      || status=1
   done
   [[ $status == 0 ]] && echo "control-plane code is current (regenerated and compared)"
   exit $status
 fi
+: > "$IMPORTS"
+touch Sources/RunAnywhereControlPlane*/Generated/*.swift
+(source scripts/env.sh && swift build --target RunAnywhereControlPlaneServer 2>&1) \
+  | grep -oE "Sources/RunAnywhereControlPlane[A-Za-z]*/Generated/[^:]+:[0-9]+:[0-9]+: warning: package import of '[^']+' was not used in package declarations" \
+  | cut -d: -f1,2 | sed 's#^Sources/##' | sort -u > "$IMPORTS.new" || true
+mv "$IMPORTS.new" "$IMPORTS"
+apply_internal_imports Sources
 stamp > "$STAMP"
 echo "generated into Sources/{$(IFS=,; echo "${TARGETS[*]}")}/Generated"

@@ -118,6 +118,12 @@ struct ControlPlaneTests {
                 #expect(sdk.controlPlaneStatus.deviceId == deviceId)
                 #expect(try sdk.deviceId() == deviceId)
             }
+            // Another API key on the same home never rides on the first key's stored session.
+            try await withControlPlaneSDK(baseURL: server.baseURL, home: home, key: "ra-other-key-0002") { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(sdk.controlPlaneStatus.state == .offline)
+                #expect(sdk.controlPlaneStatus.lastError?.code == .remoteUnauthorized)
+            }
             let statistics = server.statistics
             #expect(statistics.devices == 1)
             #expect(statistics.registrations == 2)

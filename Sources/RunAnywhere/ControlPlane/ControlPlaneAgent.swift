@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 
@@ -235,15 +236,29 @@ actor ControlPlaneAgent {
         return fresh.accessToken
     }
 
+    /// Tokens as kept: with a digest of the API key they were issued for, so an app that
+    /// changes its key never goes on with the old key's session.
+    private struct StoredTokens: Codable {
+        var keyDigest: String
+        var tokens: ControlPlaneTokens
+    }
+
+    private var keyDigest: String {
+        SHA256.hash(data: Data(apiKey.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
     private func loadTokens() -> ControlPlaneTokens? {
-        guard let data = try? secrets().data(for: Self.tokensSecret) else { return nil }
-        return try? JSONDecoder().decode(ControlPlaneTokens.self, from: data)
+        guard let data = try? secrets().data(for: Self.tokensSecret),
+            let stored = try? JSONDecoder().decode(StoredTokens.self, from: data), stored.keyDigest == keyDigest
+        else { return nil }
+        return stored.tokens
     }
 
     private func store(_ fresh: ControlPlaneTokens) {
         tokens = fresh
         do {
-            try secrets().setData(try JSONEncoder().encode(fresh), for: Self.tokensSecret)
+            let stored = StoredTokens(keyDigest: keyDigest, tokens: fresh)
+            try secrets().setData(try JSONEncoder().encode(stored), for: Self.tokensSecret)
         } catch {
             // The tokens still work for this run; the next start authenticates again.
             logger.warning("Could not keep the control-plane tokens in the secure store: \(error)")

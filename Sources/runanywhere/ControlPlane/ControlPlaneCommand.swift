@@ -66,7 +66,7 @@ struct ControlPlaneCommand: AsyncParsableCommand {
             )
             let stop = CLI.terminationSignals()
             CLI.write(
-                "Control plane on \(server.baseURL.absoluteString) (\(keys.count) API keys, \(models.count) assigned models)\n"
+                "Control plane on \(server.baseURL.absoluteString) (API keys: \(keys.count), assigned models: \(models.count))\n"
             )
             let signal = await stop.first { _ in true } ?? "signal"
             let statistics = server.statistics

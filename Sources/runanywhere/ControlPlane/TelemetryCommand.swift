@@ -22,6 +22,8 @@ struct TelemetryCommand: AsyncParsableCommand {
 
         func execute() async throws {
             try CLI.start(global, keywordSpotter: false)
+            // Phase 2 has tried the control plane once by then: the state is its answer.
+            try await RunAnywhere.completeServicesInitialization()
             let pending = try RunAnywhere.pendingTelemetryCount()
             let status = RunAnywhere.controlPlaneStatus
             if json {
