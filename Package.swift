@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // RAG indexes: SQLite (Debian's libsqlite3, with FTS5 for BM25) through GRDB.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Solutions (pipelines configured in YAML), with line numbers for every error.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The server: Prometheus exposition for /metrics, multipart forms for audio uploads.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
@@ -78,6 +80,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
 
