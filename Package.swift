@@ -121,6 +121,17 @@ let package = Package(
             ]
         ),
 
+        // MARK: HTTP serving
+        // Starting a Hummingbird application and stopping it, shared by the servers below.
+        .target(
+            name: "RunAnywhereHTTPServing",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // MARK: Testing
         // What apps add to their test targets: DeterministicBackend (seeded, weight-free
         // services for every capability) and LocalFileServer, a real HTTP server on
@@ -128,7 +139,9 @@ let package = Package(
         // `runanywhere bench download` also use. No engine, so it builds anywhere.
         .target(
             name: "RunAnywhereTesting",
-            dependencies: ["RunAnywhere", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "RunAnywhere", "RunAnywhereHTTPServing", .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
 
         // MARK: Remote engines
@@ -162,6 +175,7 @@ let package = Package(
             name: "RunAnywhereControlPlaneServer",
             dependencies: [
                 "RunAnywhereControlPlane",
+                "RunAnywhereHTTPServing",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -178,6 +192,7 @@ let package = Package(
             name: "RunAnywhereServer",
             dependencies: [
                 "RunAnywhere",
+                "RunAnywhereHTTPServing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "MultipartKit", package: "multipart-kit"),

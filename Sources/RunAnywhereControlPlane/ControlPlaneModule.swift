@@ -11,13 +11,13 @@
 /// import RunAnywhere
 /// import RunAnywhereControlPlane
 ///
+/// RunAnywhere.register(ControlPlaneModule())   // before initialize: phase 1 looks for it
 /// try RunAnywhere.initialize(apiKey: "ra-key-123456", baseURL: "https://cp.example.com", environment: .production)
-/// RunAnywhere.register(ControlPlaneModule())
-/// await RunAnywhere.completeServicesInitialization()   // offline control plane: still starts
+/// try await RunAnywhere.completeServicesInitialization()   // an offline control plane: it still starts
 /// ```
 ///
-/// Register it before phase 2 runs (pass it to `RunAnywhereSDK(home:…modules:)`, or call
-/// `RunAnywhere.register` before `initialize`) so phase 2 finds it.
+/// A module added to an instance after it was created takes no part: pass it to
+/// `RunAnywhereSDK(home:…modules:)`, or register it before `RunAnywhere.initialize`.
 public struct ControlPlaneModule: BackendModule {
     /// The module's name.
     public let name = "control-plane"

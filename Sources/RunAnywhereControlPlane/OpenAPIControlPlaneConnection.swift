@@ -117,29 +117,11 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
             let json = try decode { try ok.body.json }
             var models: [ModelAssignment] = []
             for model in json.models {
-                var files: [RemoteFile] = []
-                for file in model.files {
-                    guard let url = URL(string: file.url) else {
-                        throw SDKException(
-                            .remoteBadResponse,
-                            "The control plane sent a file URL that is not a URL: \(file.url)"
-                        )
-                    }
-                    files.append(
-                        RemoteFile(url: url, fileName: file.filename, sha256: file.sha256, sizeBytes: file.sizeBytes)
-                    )
+                do throws(SDKException) {
+                    models.append(try ModelAssignment(wire: model))
+                } catch {
+                    throw SDKException(.remoteBadResponse, "The control plane sent a bad assignment: \(error.message)")
                 }
-                models.append(
-                    ModelAssignment(
-                        modelId: model.modelId,
-                        name: model.name,
-                        category: model.category,
-                        framework: model.framework,
-                        contextLength: model.contextLength,
-                        required: model.required ?? false,
-                        files: files
-                    )
-                )
             }
             return ModelAssignments(etag: json.etag, models: models)
         case .notModified: return nil

@@ -4,7 +4,7 @@ import Logging
 import OpenAPIHummingbird
 import RunAnywhere
 internal import RunAnywhereControlPlane
-import ServiceLifecycle
+import RunAnywhereHTTPServing
 
 /// The reference RunAnywhere control plane: the API of `openapi.yaml` (authentication with
 /// refresh, idempotent device registration, model assignments with etags, deduplicated
@@ -29,15 +29,13 @@ public final class ControlPlaneServer: Sendable {
     /// The port it listens on.
     public let port: Int
     private let state: ControlPlaneState
-    private let task: Task<Void, any Error>
-    private let group: ServiceGroup
+    private let run: HTTPServerRun
 
-    private init(host: String, port: Int, state: ControlPlaneState, task: Task<Void, any Error>, group: ServiceGroup) {
+    private init(host: String, state: ControlPlaneState, run: HTTPServerRun) {
         self.host = host
-        self.port = port
+        self.port = run.port
         self.state = state
-        self.task = task
-        self.group = group
+        self.run = run
     }
 
     /// The base URL clients use.
@@ -60,49 +58,27 @@ public final class ControlPlaneServer: Sendable {
             configuration: .init(dateTranscoder: ControlPlaneDateTranscoder()),
             middlewares: [ControlPlaneAuthMiddleware(state: state)]
         )
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(services: [app], logger: logger)
-        let task = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next(), bound > 0 else {
-            task.cancel()
+        guard
+            let run = await HTTPServerRun.start(
+                router.buildResponder(),
+                host: configuration.host,
+                port: configuration.port,
+                logger: logger
+            )
+        else {
             throw SDKException(
                 .invalidConfiguration,
                 "Could not listen on \(configuration.host):\(configuration.port)",
                 recovery: "Is the port in use? Pick another with --port, or 0 for any free port"
             )
         }
-        return ControlPlaneServer(host: configuration.host, port: bound, state: state, task: task, group: group)
+        return ControlPlaneServer(host: configuration.host, state: state, run: run)
     }
 
     /// Stops serving; requests in progress (a hanging one included) are cancelled.
     public func stop() async {
         state.memory.withLock { $0.fault = .none }
-        await group.triggerGracefulShutdown()
-        let task = self.task
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(5))
-            task.cancel()
-        }
-        _ = try? await task.value
-        deadline.cancel()
-    }
-
-    /// Waits until the server stops (for `runanywhere control-plane serve`).
-    public func wait() async throws {
-        try await task.value
+        await run.stop(gracePeriod: .seconds(5))
     }
 
     // MARK: State and faults

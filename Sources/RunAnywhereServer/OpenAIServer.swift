@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import RunAnywhere
-import ServiceLifecycle
+import RunAnywhereHTTPServing
 import Synchronization
 
 /// An OpenAI-compatible HTTP server over a `RunAnywhereSDK` instance.
@@ -30,15 +30,13 @@ public final class OpenAIServer: Sendable {
     public let port: Int
     /// The address the server listens on.
     public let host: String
-    private let task: Task<Void, any Error>
-    private let group: ServiceGroup
+    private let run: HTTPServerRun
     private let state: ServerState
 
-    private init(host: String, port: Int, task: Task<Void, any Error>, group: ServiceGroup, state: ServerState) {
+    private init(host: String, run: HTTPServerRun, state: ServerState) {
         self.host = host
-        self.port = port
-        self.task = task
-        self.group = group
+        self.port = run.port
+        self.run = run
         self.state = state
     }
 
@@ -87,48 +85,28 @@ public final class OpenAIServer: Sendable {
         }
         ServerRoutes(state: state).register(on: router)
 
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port),
-                serverName: nil
-            ),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(services: [app], logger: logger)
-        let task = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = portStream.makeAsyncIterator()
-        guard let bound = await iterator.next(), bound > 0 else {
-            task.cancel()
+        guard
+            let run = await HTTPServerRun.start(
+                router.buildResponder(),
+                host: configuration.host,
+                port: configuration.port,
+                logger: logger
+            )
+        else {
             throw SDKException(
                 .invalidConfiguration,
                 "Could not listen on \(configuration.host):\(configuration.port)",
                 recovery: "Is the port in use? Pick another with --port, or 0 for any free port"
             )
         }
-        return OpenAIServer(host: configuration.host, port: bound, task: task, group: group, state: state)
+        return OpenAIServer(host: configuration.host, run: run, state: state)
     }
 
     /// Stops accepting connections, lets requests in progress finish for up to `gracePeriod`,
     /// then cancels the rest (their generations stop; their clients see the connection close).
     /// The SDK instance stays usable.
     public func stop(gracePeriod: Duration = .seconds(10)) async {
-        await group.triggerGracefulShutdown()
-        let task = self.task
-        let deadline = Task {
-            try await Task.sleep(for: gracePeriod)
-            task.cancel()
-        }
-        _ = try? await task.value
-        deadline.cancel()
+        await run.stop(gracePeriod: gracePeriod)
     }
 
     private static func validate(_ configuration: OpenAIServerConfiguration) throws(SDKException) {

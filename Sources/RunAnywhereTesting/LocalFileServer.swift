@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import RunAnywhereHTTPServing
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 that serves the files of one folder, with byte
@@ -22,7 +23,7 @@ public final class LocalFileServer: Sendable {
     public let root: URL
     /// The port the server listens on.
     public let port: Int
-    private let task: Task<Void, any Error>
+    private let run: HTTPServerRun
     private let shared: Shared
 
     /// What the server and its handler share: the faults to inject and the request log.
@@ -35,10 +36,10 @@ public final class LocalFileServer: Sendable {
         var requests: [RequestRecord] = []
     }
 
-    private init(root: URL, port: Int, task: Task<Void, any Error>, shared: Shared) {
+    private init(root: URL, run: HTTPServerRun, shared: Shared) {
         self.root = root
-        self.port = port
-        self.task = task
+        self.port = run.port
+        self.run = run
         self.shared = shared
     }
 
@@ -53,30 +54,17 @@ public final class LocalFileServer: Sendable {
         // Closing connections on stop is logged as an error by the server core; it is expected here.
         var logger = Logger(label: "LocalFileServer")
         logger.logLevel = .critical
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let task = Task { try await app.run() }
-        var iterator = portStream.makeAsyncIterator()
-        guard let bound = await iterator.next(), bound > 0 else {
-            task.cancel()
-            _ = try? await task.value
+        guard
+            let run = await HTTPServerRun.start(router.buildResponder(), host: "127.0.0.1", port: port, logger: logger)
+        else {
             throw FileServerError.couldNotStart
         }
-        return LocalFileServer(root: root, port: bound, task: task, shared: shared)
+        return LocalFileServer(root: root, run: run, shared: shared)
     }
 
     /// Stops listening and closes open connections.
     public func stop() async {
-        task.cancel()
-        _ = try? await task.value
+        await run.cancel()
     }
 
     /// The server's address.

@@ -88,34 +88,11 @@ struct ControlPlaneCommand: AsyncParsableCommand {
             }
             var models: [ModelAssignment] = []
             for model in file.models {
-                var files: [RemoteFile] = []
-                for entry in model.files {
-                    guard let url = URL(string: entry.url), url.scheme != nil else {
-                        throw SDKException(.invalidInput, "\(path): '\(entry.url)' of \(model.modelId) is not a URL")
-                    }
-                    let file = RemoteFile(
-                        url: url,
-                        fileName: entry.filename,
-                        sha256: entry.sha256,
-                        sizeBytes: entry.sizeBytes
-                    )
-                    try file.validate()
-                    files.append(file)
+                do throws(SDKException) {
+                    models.append(try ModelAssignment(wire: model))
+                } catch {
+                    throw SDKException(.invalidInput, "\(path): \(error.message)")
                 }
-                guard !files.isEmpty else {
-                    throw SDKException(.invalidInput, "\(path): \(model.modelId) has no files")
-                }
-                models.append(
-                    ModelAssignment(
-                        modelId: model.modelId,
-                        name: model.name,
-                        category: model.category,
-                        framework: model.framework,
-                        contextLength: model.contextLength,
-                        required: model.required ?? false,
-                        files: files
-                    )
-                )
             }
             return models
         }
