@@ -29,6 +29,10 @@ public struct ControlPlaneModule: BackendModule {
     public let uploadInterval: Duration
     /// The longest wait between attempts while the control plane is unreachable.
     public let maximumBackoff: Duration
+    /// Telemetry events kept on disk at most while they cannot be uploaded; past it the
+    /// oldest are dropped (and the drop logged), so a device offline for months does not
+    /// fill its disk.
+    public let maximumQueuedEvents: Int
 
     /// Creates the module.
     ///
@@ -38,16 +42,19 @@ public struct ControlPlaneModule: BackendModule {
     ///   - telemetryBatchSize: Events per upload, 1 to 1,000.
     ///   - uploadInterval: The pace of uploads and assignment checks.
     ///   - maximumBackoff: The cap of the back-off between failed attempts.
+    ///   - maximumQueuedEvents: The most telemetry events kept on disk.
     public init(
         requestTimeout: Duration = .seconds(10),
         telemetryBatchSize: Int = 100,
         uploadInterval: Duration = .seconds(30),
-        maximumBackoff: Duration = .seconds(300)
+        maximumBackoff: Duration = .seconds(300),
+        maximumQueuedEvents: Int = 10_000
     ) {
         self.requestTimeout = requestTimeout
         self.telemetryBatchSize = telemetryBatchSize
         self.uploadInterval = uploadInterval
         self.maximumBackoff = maximumBackoff
+        self.maximumQueuedEvents = maximumQueuedEvents
     }
 
     /// Offers the control-plane connection to the SDK.
@@ -58,7 +65,8 @@ public struct ControlPlaneModule: BackendModule {
             settings: ControlPlaneSettings(
                 telemetryBatchSize: telemetryBatchSize,
                 uploadInterval: uploadInterval,
-                maximumBackoff: maximumBackoff
+                maximumBackoff: maximumBackoff,
+                maximumQueuedEvents: maximumQueuedEvents
             )
         ) { baseURL in
             OpenAPIControlPlaneConnection(baseURL: baseURL, timeout: timeout)

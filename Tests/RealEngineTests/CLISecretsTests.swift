@@ -56,5 +56,97 @@ extension RealEngineTests {
             #expect(try cli(["secrets", "delete", "typed"] + h).status == 0)
             #expect(try cli(["secrets", "get", "typed"] + h).status == 1)
         }
+
+        /// Runs `script` in a session of its own with GNOME Keyring unlocked over `keyrings`.
+        private func inKeyringSession(
+            _ script: String,
+            keyrings: URL,
+            environment: [String: String]
+        ) throws -> (status: Int32, out: String, err: String) {
+            let process = Process()
+            // With every signal at its default: dbus-run-session waits for its child through
+            // SIGCHLD, which a test runner may have set to be ignored.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "--default-signal", "/usr/bin/dbus-run-session", "--", "/bin/sh", "-c",
+                "printf 'test-password' | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1\n"
+                    + script,
+            ]
+            var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            merged["XDG_DATA_HOME"] = keyrings.path
+            merged.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+            process.environment = merged
+            // Files, not pipes: the session's daemons may outlive it for a moment and would
+            // hold a pipe open.
+            let outFile = keyrings.appendingPathComponent("out-\(UUID().uuidString)")
+            let errFile = keyrings.appendingPathComponent("err-\(UUID().uuidString)")
+            _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+            defer {
+                try? FileManager.default.removeItem(at: outFile)
+                try? FileManager.default.removeItem(at: errFile)
+            }
+            process.standardOutput = try FileHandle(forWritingTo: outFile)
+            process.standardError = try FileHandle(forWritingTo: errFile)
+            try process.run()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus,
+                String(decoding: try Data(contentsOf: outFile), as: UTF8.self),
+                String(decoding: try Data(contentsOf: errFile), as: UTF8.self)
+            )
+        }
+
+        @Test("With a Secret Service in the session the store's key lives there, not in a file, and only there")
+        func secretService() throws {
+            try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first")
+            for tool in ["/usr/bin/dbus-run-session", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"] {
+                try #require(FileManager.default.isExecutableFile(atPath: tool), "scripts/bootstrap installs \(tool)")
+            }
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("ra-keyring-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let home = root.appendingPathComponent("home")
+            let keyrings = root.appendingPathComponent("keyrings")
+            try FileManager.default.createDirectory(at: keyrings, withIntermediateDirectories: true)
+            let secure = home.appendingPathComponent("secure").path
+            let environment = ["CLI": cliBinary.path, "RA_HOME": home.path, "SECRET_VALUE": "sk-in-keyring-123"]
+            let first = try inKeyringSession(
+                """
+                "$CLI" secrets set token --from-env SECRET_VALUE --home "$RA_HOME" || exit 10
+                "$CLI" secrets get token --home "$RA_HOME" || exit 11
+                secret-tool lookup application runanywhere store "$RA_HOME/secure" || exit 12
+                """,
+                keyrings: keyrings,
+                environment: environment
+            )
+            #expect(first.status == 0, "\(first.err)")
+            let lines = first.out.split(separator: "\n").map(String.init)
+            #expect(lines.first == "sk-in-keyring-123")
+            // The key, base64 of 32 bytes, is the keyring's item; no key file was written.
+            #expect(lines.count == 2 && Data(base64Encoded: lines[1])?.count == 32, "\(first.out)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: secure)
+            #expect(!files.contains(".key"), "\(files)")
+            #expect(files.contains("token.secret"))
+
+            // A later session over the same keyring finds the key again.
+            let again = try inKeyringSession(
+                #""$CLI" secrets get token --home "$RA_HOME""#,
+                keyrings: keyrings,
+                environment: environment
+            )
+            #expect(again.status == 0, "\(again.err)")
+            #expect(again.out.trimmingCharacters(in: .newlines) == "sk-in-keyring-123")
+
+            // Another keyring does not hold it: the sealed file cannot be opened without it.
+            let other = root.appendingPathComponent("other-keyrings")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            let stranger = try inKeyringSession(
+                #""$CLI" secrets get token --home "$RA_HOME""#,
+                keyrings: other,
+                environment: environment
+            )
+            #expect(stranger.status != 0)
+            #expect(stranger.err.contains("secret_key_mismatch"), "\(stranger.err)")
+        }
     }
 }

@@ -18,7 +18,8 @@ import Security
 /// value, so a file edited, cut short or renamed to another name is refused
 /// (`secret_tampered`), and a file sealed under another key is told apart
 /// (`secret_key_mismatch`). The key comes from ``keyEnvironmentVariable`` when it is set, else
-/// from a 0600 key file in the folder, made on first use. A folder or key file that other
+/// from the folder's 0600 key file when there is one, else from the desktop's Secret Service
+/// when the session has one, else from a key file made on first use. A folder or key file that other
 /// users can open is not used (`insecure_permissions`).
 ///
 /// Writes are atomic (a sealed temporary file renamed over the old one), so concurrent writers,
@@ -32,7 +33,10 @@ import Security
 public final class SecureStore: Sendable {
     /// Where the sealing key of a file store comes from.
     public enum KeySource: Sendable, Equatable {
-        /// ``SecureStore/keyEnvironmentVariable`` when it is set, else the folder's key file.
+        /// ``SecureStore/keyEnvironmentVariable`` when it is set; else the folder's key file
+        /// when it exists; else the desktop's Secret Service when the session has one
+        /// (through `secret-tool`; `RUNANYWHERE_SECURE_STORE_SECRET_SERVICE=0` turns it off);
+        /// else a key file made now.
         case automatic
         /// A 0600 file holding the 32 key bytes, made when it does not exist.
         case keyFile(URL)
@@ -69,10 +73,16 @@ public final class SecureStore: Sendable {
         let bytes: Data
         switch key {
         case .automatic:
+            let keyFile = directory.appendingPathComponent(".key")
             if let text = environment[Self.keyEnvironmentVariable], !text.isEmpty {
                 bytes = try Self.decodeKey(text, source: "$\(Self.keyEnvironmentVariable)")
+            } else if !FileManager.default.fileExists(atPath: keyFile.path),
+                let keyring = SecretServiceKeyring.available(environment: environment),
+                let key = Self.secretServiceKey(keyring, store: directory)
+            {
+                bytes = key
             } else {
-                bytes = try Self.loadOrCreateKey(directory.appendingPathComponent(".key"))
+                bytes = try Self.loadOrCreateKey(keyFile)
             }
         case .keyFile(let file):
             bytes = try Self.loadOrCreateKey(file)
@@ -328,6 +338,35 @@ public final class SecureStore: Sendable {
     /// The key in `file`, made (32 random bytes, 0600) when there is none. Two processes
     /// making it at once agree: each links a complete file into place, and the loser reads
     /// the winner's.
+    /// The store's key in the Secret Service, made there on first use; `nil` (a key file is
+    /// used instead) when the service cannot be used, which is logged.
+    private static func secretServiceKey(_ keyring: SecretServiceKeyring, store: URL) -> Data? {
+        do {
+            if let text = try keyring.lookup(store: store) {
+                return try decodeKey(text, source: "The Secret Service's item for \(store.path)")
+            }
+            // Processes making the key at once take turns: the first stores it, the others find it.
+            let lockURL = store.appendingPathComponent(".key.lock")
+            var lock = FileLock(lockURL)
+            for _ in 0..<500 where lock == nil {
+                usleep(10_000)
+                lock = FileLock(lockURL)
+            }
+            defer { lock?.release() }
+            if let text = try keyring.lookup(store: store) {
+                return try decodeKey(text, source: "The Secret Service's item for \(store.path)")
+            }
+            let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+            try keyring.store(fresh.base64EncodedString(), store: store)
+            // Another process may have stored its own key at the same moment: the one kept wins.
+            guard let kept = try keyring.lookup(store: store) else { return nil }
+            return try decodeKey(kept, source: "The Secret Service's item for \(store.path)")
+        } catch {
+            SDKLogger(category: "SecureStore").warning("Keeping the key in a file: \(error.message)")
+            return nil
+        }
+    }
+
     private static func loadOrCreateKey(_ file: URL) throws(SDKException) -> Data {
         if !FileManager.default.fileExists(atPath: file.path) {
             try FileSystem.writeIfAbsent(
