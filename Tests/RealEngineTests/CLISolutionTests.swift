@@ -52,6 +52,51 @@ extension RealEngineTests {
             #expect(reply.duration > 0.3)
         }
 
+        @Test("The rag-qa example answers from a real index with MiniLM and SmolLM2, citing its sources")
+        func ragExample() throws {
+            try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ra-cli-solution-\(UUID().uuidString)"
+            )
+            defer { try? FileManager.default.removeItem(at: home) }
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let h = ["--home", home.path]
+            let minilm = try #require(try DefaultModels.model(DefaultModelIds.embedding).localPath)
+            let llm = try #require(try DefaultModels.llm().localPath)
+            for (path, id, category) in [
+                (minilm, DefaultModelIds.embedding, "embedding"), (llm, DefaultModels.llmId, "llm"),
+            ] {
+                let imported = try cli(
+                    ["models", "import", path.path, "--id", id, "--category", category, "--framework", "llamacpp"] + h
+                )
+                try #require(imported.status == 0, "\(imported.err)")
+            }
+            let notes = home.appendingPathComponent("notes.jsonl")
+            try """
+            {"id": "boiler", "text": "The boiler is serviced every March by Ana from Heatwise; its pressure should read 1.5 bar."}
+            {"id": "garden", "text": "The garden hose is stored in the shed behind the garage during winter."}
+            {"id": "bins", "text": "Recycling bins go out on Tuesday evenings; the green bin is collected every other week."}
+            """.write(to: notes, atomically: true, encoding: .utf8)
+            try #require(try cli(["rag", "create", "house"] + h).status == 0)
+            let ingested = try cli(["rag", "ingest", "house", notes.path] + h)
+            try #require(ingested.status == 0, "\(ingested.err)")
+
+            let run = try cli(
+                [
+                    "run", examples.appendingPathComponent("rag-qa.yaml").path, "--input", "Who services the boiler?",
+                    "--json",
+                ]
+                    + h
+            )
+            #expect(run.status == 0, "\(run.err)")
+            let lines = try events(run.out)
+            let output = try #require(lines.first { $0["event"] as? String == "output" }, "\(run.out)")
+            #expect((output["text"] as? String)?.isEmpty == false)
+            let sources = try #require((output["details"] as? [String: String])?["sources"])
+            // The boiler note is retrieved first for a question about the boiler.
+            #expect(sources.hasPrefix("[1] boiler"), "\(sources)")
+        }
+
         @Test("A solution file with a bad key fails before anything loads, naming the key and its line")
         func badFile() throws {
             try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first")
