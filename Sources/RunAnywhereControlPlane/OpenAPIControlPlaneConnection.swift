@@ -14,6 +14,7 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
     private let http: HTTPClient
     private let baseURL: URL
     private let timeout: Duration
+    private let logger = SDKLogger(category: "ControlPlane")
 
     init(baseURL: URL, timeout: Duration) {
         var configuration = HTTPClient.Configuration()
@@ -120,7 +121,8 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
                 do throws(SDKException) {
                     models.append(try ModelAssignment(wire: model))
                 } catch {
-                    throw SDKException(.remoteBadResponse, "The control plane sent a bad assignment: \(error.message)")
+                    // One bad entry must not cost the device the others.
+                    logger.warning("Skipped an assignment the control plane sent: \(error.message)")
                 }
             }
             return ModelAssignments(etag: json.etag, models: models)

@@ -39,7 +39,7 @@ public final class ControlPlaneServer: Sendable {
     }
 
     /// The base URL clients use.
-    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
+    public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
 
     /// Starts serving; returns once the port is bound.
     ///

@@ -112,6 +112,9 @@ enum CLI {
         let controlPlane = environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
         if controlPlane != nil {
             let timeout = environment[controlPlaneTimeoutVariable].flatMap(Double.init) ?? 10
+            guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+                throw SDKException(.invalidConfiguration, "$\(controlPlaneTimeoutVariable) must be seconds, 0 to 3600")
+            }
             RunAnywhere.register(ControlPlaneModule(requestTimeout: .milliseconds(Int(timeout * 1000))))
         }
         try RunAnywhere.initialize(

@@ -128,6 +128,15 @@ extension RealEngineTests {
             #expect(!files.contains(".key"), "\(files)")
             #expect(files.contains("token.secret"))
 
+            // A process with no session bus never makes a key file beside them.
+            let headless = try cli(
+                ["secrets", "get", "token", "--home", home.path],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": ""]
+            )
+            #expect(headless.status != 0)
+            #expect(headless.err.contains("invalid_configuration"), "\(headless.err)")
+            #expect(!(try FileManager.default.contentsOfDirectory(atPath: secure)).contains(".key"))
+
             // A later session over the same keyring finds the key again.
             let again = try inKeyringSession(
                 #""$CLI" secrets get token --home "$RA_HOME""#,

@@ -266,3 +266,43 @@ struct SolutionRunTests {
         }
     }
 }
+
+@Suite("Solutions: command tools")
+struct CommandToolTests {
+    private func run(_ command: [String], timeout: Double = 10) async throws -> JSONValue {
+        let tool = CommandTool(
+            definition: ToolDefinition(name: "t", description: "a test tool"),
+            command: command,
+            timeoutSeconds: timeout
+        )
+        return try await CommandToolExecutor(tool: tool).run(["text": "a b c"])
+    }
+
+    @Test("A tool gets its arguments as JSON on standard input and answers JSON or text")
+    func answers() async throws {
+        #expect(
+            try await run(["python3", "-c", "import json, sys; print(json.dumps(json.load(sys.stdin)))"]) == [
+                "text": "a b c"
+            ]
+        )
+        #expect(try await run(["echo", "plain words"]) == .string("plain words"))
+        // A program that never reads its input is no problem.
+        #expect(try await run(["true"]) == .string(""))
+    }
+
+    @Test("A failing, missing or slow program is a tool error, and a slow one is stopped")
+    func failures() async throws {
+        let failed = await #expect(throws: SDKException.self) {
+            try await run(["sh", "-c", "echo broken >&2; exit 3"])
+        }
+        #expect(failed?.code == .toolExecutionFailed)
+        #expect(failed?.message.contains("status 3") == true && failed?.message.contains("broken") == true)
+        let missing = await #expect(throws: (any Error).self) { try await run(["/nonexistent/tool"]) }
+        #expect(missing != nil)
+        // A child of the tool holding its output open is stopped with it.
+        let slow = await #expect(throws: SDKException.self) {
+            try await run(["sh", "-c", "sleep 30 & sleep 30"], timeout: 0.5)
+        }
+        #expect(slow?.message.contains("stopped") == true)
+    }
+}

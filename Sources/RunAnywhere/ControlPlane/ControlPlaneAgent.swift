@@ -26,6 +26,7 @@ actor ControlPlaneAgent {
     private var registered = false
     private var etag: String?
     private var background: Task<Void, Never>?
+    private var isShutDown = false
     private var upload: Task<Result<TelemetryReceipt, SDKException>, Never>?
     private let statusBox = Mutex(ControlPlaneStatus(state: .connecting))
 
@@ -81,8 +82,16 @@ actor ControlPlaneAgent {
     func syncAssignments() async throws(SDKException) {
         let id = try resolveDeviceId()
         let known = etag
-        let fetched = try await authorized { [connection] token async throws(SDKException) -> ModelAssignments? in
-            try await connection.assignments(deviceId: id, etag: known, accessToken: token)
+        let fetched: ModelAssignments?
+        do throws(SDKException) {
+            fetched = try await authorized { [connection] token async throws(SDKException) -> ModelAssignments? in
+                try await connection.assignments(deviceId: id, etag: known, accessToken: token)
+            }
+        } catch  where error.code == .remoteNotFound {
+            // The control plane no longer knows the device (its data was reset): register again.
+            registered = false
+            etag = nil
+            throw error
         }
         guard let fetched else { return }
         etag = fetched.etag
@@ -133,11 +142,23 @@ actor ControlPlaneAgent {
             if batch.isEmpty { break }
             // A new batch id each time; the events keep theirs, which is what the server dedups on.
             let batchId = UUID()
-            let receipt = try await authorized { [connection] token async throws(SDKException) -> TelemetryReceipt in
-                try await connection.uploadTelemetry(batchId: batchId, deviceId: id, events: batch, accessToken: token)
+            do throws(SDKException) {
+                let receipt = try await authorized {
+                    [connection] token async throws(SDKException) -> TelemetryReceipt in
+                    try await connection.uploadTelemetry(
+                        batchId: batchId,
+                        deviceId: id,
+                        events: batch,
+                        accessToken: token
+                    )
+                }
+                total = total + receipt
+            } catch  where error.code == .remoteRejected {
+                // The server will never take this batch (400, 413): sending it again would
+                // hold every later event back.
+                logger.error("The control plane rejected \(batch.count) telemetry events; dropped: \(error.message)")
             }
             try queue.remove(batch.map(\.id))
-            total = total + receipt
         }
         if total.accepted + total.duplicates > 0 {
             logger.debug("Uploaded telemetry: \(total.accepted) new, \(total.duplicates) already known")
@@ -148,7 +169,8 @@ actor ControlPlaneAgent {
     /// Starts the background loop: reconnects with back-off while offline, then syncs the
     /// assignments and uploads the queue every ``ControlPlaneSettings/uploadInterval``.
     func startBackground() {
-        guard background == nil else { return }
+        // Shut down while phase 2 was still connecting: nothing more may start.
+        guard background == nil, !isShutDown else { return }
         background = Task { [weak self] in await self?.runBackground() }
     }
 
@@ -157,28 +179,41 @@ actor ControlPlaneAgent {
         // Phase 2 has just connected (or failed): the first round comes one interval (or one
         // back-off) later, so start-up is not spent uploading.
         var wait = registered ? settings.uploadInterval : backoff
-        while !Task.isCancelled {
+        while !Task.isCancelled, !isShutDown {
             try? await Task.sleep(for: wait)
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled, !isShutDown else { return }
+            // Assignments and uploads fail apart: a bad assignment never holds telemetry back.
+            var failure: SDKException?
             do throws(SDKException) {
                 if registered {
                     try await syncAssignments()
                 } else {
                     try await connect()
                 }
-                _ = try await flush()
-                backoff = .seconds(1)
-                wait = settings.uploadInterval
             } catch {
-                logger.warning("Control plane: \(error.message); trying again in \(backoff)")
+                failure = error
+            }
+            if registered {
+                do throws(SDKException) {
+                    _ = try await flush()
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure {
+                logger.warning("Control plane: \(failure.message); trying again in \(backoff)")
                 wait = backoff
                 backoff = min(backoff * 2, settings.maximumBackoff)
+            } else {
+                backoff = .seconds(1)
+                wait = settings.uploadInterval
             }
         }
     }
 
     /// Stops the background loop and closes the connection; queued events stay on disk.
     func shutdown() async {
+        isShutDown = true
         background?.cancel()
         background = nil
         await connection.shutdown()

@@ -30,7 +30,7 @@ struct SecretServiceKeyring: Sendable {
     ///
     /// - Throws: `.fileSystemError` when the Secret Service cannot be asked (locked, gone).
     func lookup(store: URL) throws(SDKException) -> String? {
-        let (status, output, errors) = try run(["lookup", "application", "runanywhere", "store", store.path])
+        let (status, output, errors) = try run(["lookup", "application", "runanywhere", "store", Self.name(store)])
         if status == 0 { return output }
         // secret-tool exits 1 with no output for "no such item", and prints why otherwise.
         if errors.isEmpty { return nil }
@@ -41,8 +41,9 @@ struct SecretServiceKeyring: Sendable {
     func store(_ secret: String, store folder: URL) throws(SDKException) {
         let (status, _, errors) = try run(
             [
-                "store", "--label=RunAnywhere secure store (\(folder.path))", "application", "runanywhere", "store",
-                folder.path,
+                "store", "--label=RunAnywhere secure store (\(Self.name(folder)))", "application", "runanywhere",
+                "store",
+                Self.name(folder),
             ],
             input: secret
         )
@@ -51,24 +52,66 @@ struct SecretServiceKeyring: Sendable {
         }
     }
 
+    /// A store's attribute: its folder with symbolic links resolved, so every path to it
+    /// finds the same item.
+    static func name(_ folder: URL) -> String {
+        folder.resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// How long `secret-tool` may take: a locked keyring may wait for a prompt nobody sees.
+    static let timeoutSeconds = 10.0
+
     private func run(_ arguments: [String], input: String? = nil) throws(SDKException) -> (Int32, String, String) {
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
         process.environment = environment
-        let stdin = Pipe()
+        // Standard input is a socket, written with MSG_NOSIGNAL: a secret-tool that exits
+        // before reading must not kill this process with SIGPIPE.
+        var sockets: [Int32] = [-1, -1]
+        #if os(Linux)
+        let made = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets)
+        #else
+        let made = socketpair(AF_UNIX, SOCK_STREAM, 0, &sockets)
+        #endif
+        guard made == 0 else {
+            throw SDKException(.fileSystemError, "Cannot talk to secret-tool (socketpair: errno \(errno))")
+        }
+        let writer = sockets[0]
+        defer { close(writer) }
+        let childInput = FileHandle(fileDescriptor: sockets[1], closeOnDealloc: true)
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardInput = stdin
+        process.standardInput = childInput
         process.standardOutput = stdout
         process.standardError = stderr
         do {
             try process.run()
         } catch {
+            try? childInput.close()
             throw SDKException(.fileSystemError, "secret-tool could not start: \(error)")
         }
-        if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-        try? stdin.fileHandleForWriting.close()
+        try? childInput.close()
+        let timedOut = AtomicFlag()
+        let timer = DispatchWorkItem {
+            guard process.isRunning else { return }
+            timedOut.set()
+            process.terminate()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeoutSeconds, execute: timer)
+        defer { timer.cancel() }
+        if let input {
+            #if os(Linux)
+            let flags = Int32(MSG_NOSIGNAL)
+            #else
+            let flags: Int32 = 0
+            var one: Int32 = 1
+            setsockopt(writer, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            // The secret is a few bytes, far below a socket's buffer: the send cannot block.
+            _ = Array(input.utf8).withUnsafeBytes { send(writer, $0.baseAddress, $0.count, flags) }
+        }
+        shutdown(writer, Int32(SHUT_WR))
         let drained = DispatchGroup()
         let errorData = Mutex(Data())
         DispatchQueue.global().async(group: drained) {
@@ -78,6 +121,12 @@ struct SecretServiceKeyring: Sendable {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         drained.wait()
+        if timedOut.isSet {
+            throw SDKException(
+                .fileSystemError,
+                "The Secret Service did not answer within \(Int(Self.timeoutSeconds)) s (a locked keyring?)"
+            )
+        }
         return (
             process.terminationStatus,
             String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),

@@ -74,12 +74,18 @@ public final class SecureStore: Sendable {
         switch key {
         case .automatic:
             let keyFile = directory.appendingPathComponent(".key")
+            let marker = directory.appendingPathComponent(Self.secretServiceMarker)
+            let keyring = SecretServiceKeyring.available(environment: environment)
             if let text = environment[Self.keyEnvironmentVariable], !text.isEmpty {
                 bytes = try Self.decodeKey(text, source: "$\(Self.keyEnvironmentVariable)")
-            } else if !FileManager.default.fileExists(atPath: keyFile.path),
-                let keyring = SecretServiceKeyring.available(environment: environment),
-                let key = Self.secretServiceKey(keyring, store: directory)
-            {
+            } else if FileManager.default.fileExists(atPath: keyFile.path) {
+                bytes = try Self.loadOrCreateKey(keyFile)
+            } else if FileManager.default.fileExists(atPath: marker.path) {
+                // The key lives in the Secret Service: never make a key file beside secrets
+                // it could not open.
+                bytes = try Self.secretServiceKey(required: keyring, store: directory)
+            } else if let keyring, let key = Self.secretServiceKey(keyring, store: directory) {
+                try FileSystem.atomicWrite(Data(), to: marker, permissions: 0o600)
                 bytes = key
             } else {
                 bytes = try Self.loadOrCreateKey(keyFile)
@@ -338,6 +344,35 @@ public final class SecureStore: Sendable {
     /// The key in `file`, made (32 random bytes, 0600) when there is none. Two processes
     /// making it at once agree: each links a complete file into place, and the loser reads
     /// the winner's.
+    /// The file that says a store's key is in the Secret Service.
+    static let secretServiceMarker = ".key-in-secret-service"
+
+    /// The key of a store whose marker says it is in the Secret Service.
+    ///
+    /// - Throws: `.invalidConfiguration` when this process reaches no Secret Service,
+    ///   `.secretKeyMismatch` when the service no longer holds the key.
+    private static func secretServiceKey(
+        required keyring: SecretServiceKeyring?,
+        store: URL
+    ) throws(SDKException) -> Data {
+        guard let keyring else {
+            throw SDKException(
+                .invalidConfiguration,
+                "The secure store at \(store.path) keeps its key in the Secret Service, which this process cannot reach",
+                recovery:
+                    "Run in the desktop session (DBUS_SESSION_BUS_ADDRESS set), or give the key in $\(keyEnvironmentVariable)"
+            )
+        }
+        guard let text = try keyring.lookup(store: store) else {
+            throw SDKException(
+                .secretKeyMismatch,
+                "The Secret Service no longer holds the key of the secure store at \(store.path)",
+                recovery: "Its secrets cannot be opened any more: remove the folder to start afresh"
+            )
+        }
+        return try decodeKey(text, source: "The Secret Service's item for \(store.path)")
+    }
+
     /// The store's key in the Secret Service, made there on first use; `nil` (a key file is
     /// used instead) when the service cannot be used, which is logged.
     private static func secretServiceKey(_ keyring: SecretServiceKeyring, store: URL) -> Data? {

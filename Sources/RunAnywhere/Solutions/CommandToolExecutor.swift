@@ -17,12 +17,17 @@ struct CommandToolExecutor: Sendable {
         let tool = self.tool
         let process = Process()
         let launched = AtomicFlag()
+        let cancelled = AtomicFlag()
         return try await withTaskCancellationHandler {
             try await Task.detached { () throws -> JSONValue in
-                try Self.execute(tool, arguments: arguments, process: process, launched: launched)
+                try Self.execute(tool, arguments: arguments, process: process, launched: launched) {
+                    // Cancelled before the launch: the cancel handler could not reach it.
+                    if cancelled.isSet { Self.stop(process) }
+                }
             }.value
         } onCancel: {
-            if launched.isSet, process.isRunning { process.terminate() }
+            cancelled.set()
+            if launched.isSet { Self.stop(process) }
         }
         #endif
     }
@@ -32,7 +37,8 @@ struct CommandToolExecutor: Sendable {
         _ tool: CommandTool,
         arguments: JSONValue,
         process: Process,
-        launched: AtomicFlag
+        launched: AtomicFlag,
+        afterLaunch: () -> Void
     ) throws -> JSONValue {
         let program = tool.command[0]
         if program.contains("/") {
@@ -42,10 +48,23 @@ struct CommandToolExecutor: Sendable {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = tool.command
         }
-        let input = Pipe()
+        // The arguments reach the program as a file on its standard input, not a pipe: a
+        // program that never reads them cannot block us or make a write raise SIGPIPE.
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("ra-tool-\(UUID().uuidString).json")
+        // 0600: the arguments may carry what the user said.
+        guard
+            FileManager.default.createFile(
+                atPath: input.path,
+                contents: Data(arguments.jsonText().utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        else {
+            throw SDKException(.toolExecutionFailed, "Cannot hand the arguments to \(tool.definition.name)")
+        }
+        defer { try? FileManager.default.removeItem(at: input) }
         let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
+        process.standardInput = try? FileHandle(forReadingFrom: input)
         process.standardOutput = output
         process.standardError = errors
         do {
@@ -57,12 +76,11 @@ struct CommandToolExecutor: Sendable {
             )
         }
         launched.set()
-        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        afterLaunch()
+        let stopped = AtomicFlag()
+        let timer = DispatchWorkItem { Self.stop(process, flag: stopped) }
         DispatchQueue.global().asyncAfter(deadline: .now() + tool.timeoutSeconds, execute: timer)
         defer { timer.cancel() }
-        // A program that never reads its input must not block us: write, then close.
-        try? input.fileHandleForWriting.write(contentsOf: Data(arguments.jsonText().utf8))
-        try? input.fileHandleForWriting.close()
         let stderrData = Mutex(Data())
         let drained = DispatchGroup()
         DispatchQueue.global().async(group: drained) {
@@ -72,7 +90,7 @@ struct CommandToolExecutor: Sendable {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         drained.wait()
-        if process.terminationReason == .uncaughtSignal {
+        if process.terminationReason == .uncaughtSignal || stopped.isSet {
             throw SDKException(
                 .toolExecutionFailed,
                 "The tool \(tool.definition.name) was stopped (timeout \(tool.timeoutSeconds) s or cancelled)"
@@ -88,6 +106,19 @@ struct CommandToolExecutor: Sendable {
             )
         }
         return (try? JSONValue(parsing: text)) ?? .string(text)
+    }
+
+    /// Ends a tool run: SIGTERM to its process group (its own children too, which would
+    /// otherwise keep its output open), SIGKILL two seconds later if it is still there.
+    static func stop(_ process: Process, flag: AtomicFlag? = nil) {
+        guard process.isRunning else { return }
+        flag?.set()
+        let pid = process.processIdentifier
+        let target = getpgid(pid) == pid ? -pid : pid
+        kill(target, SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+            if process.isRunning { kill(target, SIGKILL) }
+        }
     }
     #endif
 }

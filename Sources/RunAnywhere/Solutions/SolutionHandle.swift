@@ -102,11 +102,12 @@ public final class SolutionHandle: Sendable {
         return await finished()
     }
 
-    /// Waits until the solution finishes and returns how it ended.
+    /// Waits until the solution finishes and returns how it ended. A handle not started yet
+    /// is started: after ``stop()`` or ``cancel()`` it ends at once with nothing processed,
+    /// after ``closeInput()`` once its inputs are processed; otherwise it waits for them.
     public func finished() async -> SolutionSummary {
         let worker = state.withLock { state -> Task<SolutionSummary, Never>? in
             if state.worker == nil, state.summary == nil {
-                // Never started: it ends here, with nothing processed.
                 state.worker = Task { await self.work() }
             }
             return state.worker
@@ -136,7 +137,13 @@ public final class SolutionHandle: Sendable {
                     outcome.withLock { $0 = error }
                 }
             }
-            state.withLock { $0.current = task }
+            // Under the lock cancel() takes too: a cancel that came after the check above
+            // still reaches this input.
+            let cancelledMeanwhile = state.withLock { state -> Bool in
+                state.current = task
+                return state.cancelled
+            }
+            if cancelledMeanwhile { task.cancel() }
             await task.value
             state.withLock { $0.current = nil }
             if let error = outcome.withLock({ $0 }) {

@@ -91,10 +91,12 @@ enum SolutionYAML {
             )
         }
         let inputs = try top.sequence("inputs").enumerated().map { (index, node) throws(SDKException) -> String in
-            guard case .scalar(let scalar) = node else {
+            guard case .scalar(let scalar) = node, !scalar.string.trimmingCharacters(in: .whitespaces).isEmpty,
+                !(scalar.style == .plain && node.null != nil)
+            else {
                 throw SDKException(
                     .invalidConfiguration,
-                    "\(Fields.line(node.mark))inputs[\(index)] must be a string"
+                    "\(Fields.line(node.mark))inputs[\(index)] must be a non-empty string"
                 )
             }
             return scalar.string
