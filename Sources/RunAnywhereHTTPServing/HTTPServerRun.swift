@@ -59,9 +59,4 @@ package struct HTTPServerRun: Sendable {
         task.cancel()
         _ = try? await task.value
     }
-
-    /// Waits until the server stops.
-    package func wait() async throws {
-        try await task.value
-    }
 }

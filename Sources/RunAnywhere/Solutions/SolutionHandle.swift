@@ -35,7 +35,6 @@ public final class SolutionHandle: Sendable {
         var inputClosed = false
         var stopping = false
         var cancelled = false
-        var fed = 0
         var summary: SolutionSummary?
     }
 
@@ -70,7 +69,6 @@ public final class SolutionHandle: Sendable {
             guard !state.inputClosed, !state.stopping, !state.cancelled else {
                 throw SDKException(.invalidInput, "Solution '\(config.name)' takes no more input")
             }
-            state.fed += 1
         }
         feedContinuation.yield(input)
     }
