@@ -81,5 +81,41 @@ extension RealEngineTests {
             #expect(try RunAnywhere.availableModels().isEmpty)
             await RunAnywhere.reset()
         }
+
+        @Test("Reset unloads the model and ends event streams; initialize, load and generate work again after it")
+        func resetAndAgain() async throws {
+            await RunAnywhere.reset()
+            LlamaCPP.register()
+            let model = try DefaultModels.llm()
+            let greedy = LLMGenerationOptions(maxTokens: 6, temperature: 0)
+            var answers: [String] = []
+            for round in 0..<2 {
+                let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: home) }
+                try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+                let events = RunAnywhere.events.events(for: .model)
+                try RunAnywhere.registerModel(model)
+                try await RunAnywhere.loadModel(model.id)
+                answers.append(try await RunAnywhere.generate("The capital of France is", options: greedy).text)
+                let instance = try #require(RunAnywhere.shared)
+
+                async let first: Void = RunAnywhere.reset()
+                async let second: Void = RunAnywhere.reset()
+                _ = await (first, second)
+                await RunAnywhere.reset()
+                #expect(!RunAnywhere.isInitialized, "round \(round)")
+                #expect(instance.isShutDown)
+                await expectSDKError(.notInitialized) {
+                    try await RunAnywhere.generate("Hi", options: greedy)
+                }
+                // The stream ends by itself, with the unload as its last event.
+                var names: [String] = []
+                for await event in events { names.append(event.kind.name) }
+                #expect(names.first == "model_load_started")
+                #expect(names.last == "model_unloaded")
+            }
+            #expect(answers[0] == answers[1], "greedy answers before and after the reset: \(answers)")
+            #expect(!answers[0].isEmpty)
+        }
     }
 }

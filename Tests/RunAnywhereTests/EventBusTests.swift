@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTesting
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -47,5 +48,31 @@ struct EventBusTests {
         // The stream is gone: its termination handler removed it.
         for _ in 0..<100 where bus.subscriberCount > 0 { try? await Task.sleep(for: .milliseconds(5)) }
         #expect(bus.subscriberCount == 0)
+    }
+
+    @Test("Shutting an instance down ends its event streams after what was published, and later ones at once")
+    func shutdownEndsStreams() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-det-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
+        try registerDeterministicModels(in: sdk)
+        let everything = sdk.events.events()
+        let models = sdk.events.events(for: .model)
+        try await sdk.loadModel("test-llm")
+        await sdk.shutdown()
+        await sdk.shutdown()
+
+        // Each loop ends by itself: the stream finishes once its buffer is read.
+        var names: [String] = []
+        for await event in everything { names.append(event.kind.name) }
+        #expect(names.contains("model_load_completed"))
+        #expect(names.contains("model_unloaded"))
+        var modelNames: [String] = []
+        for await event in models { modelNames.append(event.kind.name) }
+        #expect(modelNames.last == "model_unloaded")
+        #expect(sdk.events.subscriberCount == 0)
+        var late = 0
+        for await _ in sdk.events.events() { late += 1 }
+        #expect(late == 0)
     }
 }

@@ -5,7 +5,9 @@ import Synchronization
 ///
 /// Each subscriber gets its own stream, buffered so a slow reader never blocks the SDK
 /// (the oldest events are dropped past ``bufferLimit``). A stream ends when its task is
-/// cancelled or its reader stops iterating.
+/// cancelled, its reader stops iterating, or the SDK that owns the bus shuts down
+/// (``RunAnywhereSDK/shutdown()``, ``RunAnywhere/reset()``); events published before that are
+/// still delivered.
 ///
 /// ```swift
 /// Task {
@@ -17,12 +19,18 @@ import Synchronization
 public final class EventBus: Sendable {
     /// Events kept per subscriber before the oldest are dropped.
     public let bufferLimit: Int
-    private let subscribers = Mutex<[UUID: Subscriber]>([:])
+    private let subscribers = Mutex<Subscribers>(Subscribers())
     private let observers = Mutex<[UUID: @Sendable (SDKEvent) -> Void]>([:])
 
     private struct Subscriber: Sendable {
         let categories: Set<EventCategory>?
         let continuation: AsyncStream<SDKEvent>.Continuation
+    }
+
+    private struct Subscribers: Sendable {
+        var live: [UUID: Subscriber] = [:]
+        /// Set when the bus's instance is gone: a later subscription ends at once.
+        var closed = false
     }
 
     /// Creates a bus.
@@ -40,7 +48,7 @@ public final class EventBus: Sendable {
     public func publish(_ event: SDKEvent) {
         // Yield outside the lock: a stream's onTermination re-enters the lock.
         for observer in observers.withLock({ Array($0.values) }) { observer(event) }
-        let targets = subscribers.withLock { Array($0.values) }
+        let targets = subscribers.withLock { Array($0.live.values) }
         for subscriber in targets where subscriber.categories?.contains(event.category) ?? true {
             subscriber.continuation.yield(event)
         }
@@ -64,7 +72,20 @@ public final class EventBus: Sendable {
     }
 
     /// The number of live subscriptions.
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    public var subscriberCount: Int { subscribers.withLock { $0.live.count } }
+
+    /// Ends every subscription open now, after the events already buffered for it. With
+    /// `close`, subscriptions made later end at once too: the bus's instance is gone.
+    func finishSubscriptions(close: Bool = false) {
+        let ended = subscribers.withLock { subscribers in
+            let open = Array(subscribers.live.values)
+            subscribers.live = [:]
+            subscribers.closed = subscribers.closed || close
+            return open
+        }
+        // Outside the lock: finishing runs onTermination, which takes it.
+        for subscriber in ended { subscriber.continuation.finish() }
+    }
 
     private func subscribe(_ categories: Set<EventCategory>?) -> AsyncStream<SDKEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
@@ -73,9 +94,14 @@ public final class EventBus: Sendable {
         )
         let id = UUID()
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            _ = self?.subscribers.withLock { $0.live.removeValue(forKey: id) }
         }
-        subscribers.withLock { $0[id] = Subscriber(categories: categories, continuation: continuation) }
+        let open = subscribers.withLock { subscribers in
+            guard !subscribers.closed else { return false }
+            subscribers.live[id] = Subscriber(categories: categories, continuation: continuation)
+            return true
+        }
+        if !open { continuation.finish() }
         return stream
     }
 }

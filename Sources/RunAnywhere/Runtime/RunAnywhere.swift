@@ -34,7 +34,8 @@ public enum RunAnywhere {
     }
     private static let state = Mutex(State())
 
-    /// The event bus of the shared instance. Subscriptions survive ``reset()``.
+    /// The event bus of the shared instance. It outlives instances: ``reset()`` ends the
+    /// streams open at the time, and subscriptions made afterwards see the next instance's events.
     public static let events = EventBus()
 
     // MARK: State
@@ -124,14 +125,23 @@ public enum RunAnywhere {
         try await sdk().completeServicesInitialization()
     }
 
-    /// Shuts the shared instance down (unloading every model) and forgets the
-    /// initialization. Backend modules stay registered and event subscriptions stay open.
+    /// Shuts the shared instance down and forgets the initialization: stops its background
+    /// work (the control-plane loop, downloads), unloads every model and ends every stream of
+    /// ``events`` open now. Backend modules stay registered. Calling it again does nothing;
+    /// ``initialize(apiKey:baseURL:environment:storageDirectory:)`` works again afterwards.
+    ///
+    /// ```swift
+    /// await RunAnywhere.reset()
+    /// try RunAnywhere.initialize(environment: .development, storageDirectory: otherHome)
+    /// ```
     public static func reset() async {
         let shared = state.withLock { state -> RunAnywhereSDK? in
             defer { state.shared = nil }
             return state.shared
         }
-        await shared?.shutdown()
+        guard let shared else { return }
+        await shared.shutdown()
+        events.finishSubscriptions()
     }
 
     /// Sets the SDK-wide log level (it applies to every instance). Without a call,

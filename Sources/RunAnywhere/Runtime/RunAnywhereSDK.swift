@@ -34,6 +34,8 @@ public final class RunAnywhereSDK: Sendable {
     public let tools = ToolRegistry()
 
     let live: SDKRuntime
+    /// Whether the bus is this instance's own (not the facade's, which outlives instances).
+    private let ownsEvents: Bool
     private let state = Mutex(State())
     private let logger = SDKLogger(category: "RunAnywhere")
 
@@ -67,7 +69,8 @@ public final class RunAnywhereSDK: Sendable {
             apiKey: apiKey,
             baseURL: baseURL,
             modules: modules,
-            events: EventBus()
+            events: EventBus(),
+            ownsEvents: true
         )
     }
 
@@ -78,7 +81,8 @@ public final class RunAnywhereSDK: Sendable {
         apiKey: String?,
         baseURL: String?,
         modules: [any BackendModule],
-        events: EventBus
+        events: EventBus,
+        ownsEvents: Bool = false
     ) throws(SDKException) {
         let start = ContinuousClock.now
         events.publish(.initStarted(environment: environment))
@@ -92,6 +96,7 @@ public final class RunAnywhereSDK: Sendable {
             self.parameters = parameters
             self.paths = paths
             self.events = events
+            self.ownsEvents = ownsEvents
             state.withLock { $0.modules = unique }
         } catch {
             logger.error("Initialization failed: \(error)")
@@ -146,14 +151,19 @@ public final class RunAnywhereSDK: Sendable {
         try await runtime().completeServicesInitialization()
     }
 
-    /// Cancels downloads, unloads every model and closes the instance. Later calls that
-    /// need the SDK throw `.notInitialized`; event subscriptions stay open. Calling it
-    /// again, or concurrently, waits for the same shutdown.
+    /// Stops the control-plane loop, cancels downloads, unloads every model, ends every
+    /// event stream of ``events`` (after the events already published) and closes the
+    /// instance. Later calls that need the SDK throw `.notInitialized`. Calling it again, or
+    /// concurrently, waits for the same shutdown.
     public func shutdown() async {
         let live = self.live
+        let events = ownsEvents ? self.events : nil
         let shutdown = state.withLock { state in
             if let running = state.shutdown { return running }
-            let task = Task { await live.shutdown() }
+            let task = Task {
+                await live.shutdown()
+                events?.finishSubscriptions(close: true)
+            }
             state.shutdown = task
             return task
         }
