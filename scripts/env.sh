@@ -52,6 +52,11 @@ LLAMA_SERVER_PACKAGES=(
   "typing-extensions==4.16.0"
 )
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+# A GPU build on a machine that has one, e.g. RUNANYWHERE_LLAMA_CMAKE_EXTRA="-DGGML_CUDA=ON" (README,
+# "Accelerators"). The flags key the install folder, so it sits beside the CPU build.
+if [ -n "${RUNANYWHERE_LLAMA_CMAKE_EXTRA:-}" ]; then
+  LLAMA_CMAKE_ARGS="$LLAMA_CMAKE_ARGS $RUNANYWHERE_LLAMA_CMAKE_EXTRA"
+fi
 
 RUNANYWHERE_ENGINES="${RUNANYWHERE_ENGINES:-${XDG_CACHE_HOME:-$HOME/.cache}/runanywhere/engines}"
 _flags_key=$(printf '%s' "$LLAMA_CMAKE_ARGS" | cksum | cut -d' ' -f1)

@@ -75,6 +75,6 @@ public struct ControlPlaneModule: BackendModule {
 
     /// Describes the module for `runanywhere doctor`.
     public func engineInfo() -> EngineInfo {
-        EngineInfo(name: "RunAnywhere control plane", version: "API 1.0.0", available: true)
+        EngineInfo(name: "RunAnywhere control plane", version: "API 1.0.0", available: true, runsOnDevice: false)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 @_spi(Backend) import RunAnywhere
 import Synchronization
 
-/// The llama.cpp backend: GGUF language models on the CPU.
+/// The llama.cpp backend: GGUF language, vision-language and embedding models.
 ///
 /// ```swift
 /// import RunAnywhere
@@ -29,6 +29,19 @@ public enum LlamaCPP {
 
     /// llama.cpp's description of the CPU features it uses.
     public static var systemInfo: String { String(cString: llama_print_system_info()) }
+
+    /// Whether this llama.cpp build can offload layers to a GPU it found (a CUDA, Vulkan,
+    /// Metal… build on a device with one); the CPU builds the bootstrap makes cannot.
+    public static var supportsGPUOffload: Bool {
+        ensureBackend()
+        return llama_supports_gpu_offload()
+    }
+
+    /// Whether a load under `preference` offloads to the GPU; `.gpu` without GPU support is
+    /// `.acceleratorUnavailable`.
+    static func usesGPU(_ preference: AcceleratorPreference) throws(SDKException) -> Bool {
+        try preference.usesGPU(engine: "llama.cpp", engineHasGPU: supportsGPUOffload)
+    }
 
     private static let backendReady = Mutex(false)
 
@@ -79,7 +92,11 @@ public struct LlamaCPPModule: BackendModule {
                 model.category == .llm && model.format == .gguf && model.framework == .llamaCpp
             },
             factory: { model, configuration in
-                try await LlamaCPPLLMService.load(model: model, configuration: configuration)
+                try await LlamaCPPLLMService.load(
+                    model: model,
+                    configuration: configuration,
+                    useGPU: LlamaCPP.usesGPU(registry.acceleratorPreference)
+                )
             }
         )
         registry.registerVLM(
@@ -89,7 +106,11 @@ public struct LlamaCPPModule: BackendModule {
                 model.category == .vision && model.format == .gguf && model.framework == .llamaCpp
             },
             factory: { model, configuration in
-                try await LlamaCPPVLMService.load(model: model, configuration: configuration)
+                try await LlamaCPPVLMService.load(
+                    model: model,
+                    configuration: configuration,
+                    useGPU: LlamaCPP.usesGPU(registry.acceleratorPreference)
+                )
             }
         )
         registry.registerEmbeddings(
@@ -99,7 +120,11 @@ public struct LlamaCPPModule: BackendModule {
                 model.category == .embedding && model.format == .gguf && model.framework == .llamaCpp
             },
             factory: { model, configuration in
-                try await LlamaCPPEmbeddingsService.load(model: model, configuration: configuration)
+                try await LlamaCPPEmbeddingsService.load(
+                    model: model,
+                    configuration: configuration,
+                    useGPU: LlamaCPP.usesGPU(registry.acceleratorPreference)
+                )
             }
         )
     }
@@ -114,7 +139,8 @@ public struct LlamaCPPModule: BackendModule {
             details: [
                 "system_info": LlamaCPP.systemInfo.trimmingCharacters(in: .whitespaces),
                 "mmap": llama_supports_mmap() ? "yes" : "no",
-            ]
+            ],
+            gpuOffload: LlamaCPP.supportsGPUOffload
         )
     }
 }

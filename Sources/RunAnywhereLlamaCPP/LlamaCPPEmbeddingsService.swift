@@ -81,14 +81,15 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
 
     static func load(
         model: ModelInfo,
-        configuration: EmbeddingsLoadConfiguration
+        configuration: EmbeddingsLoadConfiguration,
+        useGPU: Bool
     ) async throws -> LlamaCPPEmbeddingsService {
         let path = try model.localFile().path
         let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let worker = WorkerThread(name: "llama.embed.\(model.id)")
         do {
             let (engine, shape) = try await worker.run { () throws -> (Engine, Shape) in
-                let handle = try LlamaCPPLLMService.openModel(path)
+                let handle = try LlamaCPPLLMService.openModel(path, useGPU: useGPU)
                 let trained = Int(llama_model_n_ctx_train(handle))
                 // llama.cpp aborts the process unless the micro-batch is a multiple of the
                 // sequence count: round the budget up to one.

@@ -86,7 +86,11 @@ actor LlamaCPPLLMService: LLMService {
         )
     }
 
-    static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPLLMService {
+    static func load(
+        model: ModelInfo,
+        configuration: LLMLoadConfiguration,
+        useGPU: Bool
+    ) async throws -> LlamaCPPLLMService {
         let path = try model.localFile().path
         let threads = Int32(configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let slots = configuration.slots
@@ -94,7 +98,7 @@ actor LlamaCPPLLMService: LLMService {
         let engine: Engine
         do {
             engine = try await worker.run { () throws -> Engine in
-                let handle = try Self.openModel(path)
+                let handle = try Self.openModel(path, useGPU: useGPU)
                 let contextLength = Self.contextLength(configuration, model: handle)
                 var contextParams = llama_context_default_params()
                 // Each slot gets a KV-cache stream of its own, `contextLength` long, so attention
@@ -134,10 +138,10 @@ actor LlamaCPPLLMService: LLMService {
         return LlamaCPPLLMService(model: model, engine: engine, worker: worker, contextLength: actual)
     }
 
-    /// Loads a GGUF file's weights, on the CPU.
-    static func openModel(_ path: String) throws(SDKException) -> OpaquePointer {
+    /// Loads a GGUF file's weights: every layer on the GPU with `useGPU`, else none.
+    static func openModel(_ path: String, useGPU: Bool) throws(SDKException) -> OpaquePointer {
         var modelParams = llama_model_default_params()
-        modelParams.n_gpu_layers = 0
+        modelParams.n_gpu_layers = useGPU ? Int32.max : 0
         guard let handle = llama_model_load_from_file(path, modelParams) else {
             throw SDKException(
                 .modelLoadFailed,

@@ -68,7 +68,11 @@ actor LlamaCPPVLMService: LLMService {
         self.imageMarker = String(cString: mtmd_default_marker())
     }
 
-    static func load(model: ModelInfo, configuration: LLMLoadConfiguration) async throws -> LlamaCPPVLMService {
+    static func load(
+        model: ModelInfo,
+        configuration: LLMLoadConfiguration,
+        useGPU: Bool
+    ) async throws -> LlamaCPPVLMService {
         let modelFile = try model.localFile()
         // The VLM capability has checked the pair from its headers (VisionProjectorFile) before
         // asking for this load; libmtmd's own refusal is caught below.
@@ -78,7 +82,13 @@ actor LlamaCPPVLMService: LLMService {
         let engine: Engine
         do {
             engine = try await worker.run { () throws -> Engine in
-                try Self.open(modelFile.path, projector: projectorFile, configuration: configuration, threads: threads)
+                try Self.open(
+                    modelFile.path,
+                    projector: projectorFile,
+                    configuration: configuration,
+                    threads: threads,
+                    useGPU: useGPU
+                )
             }
         } catch {
             worker.stop()
@@ -98,9 +108,10 @@ actor LlamaCPPVLMService: LLMService {
         _ path: String,
         projector: URL,
         configuration: LLMLoadConfiguration,
-        threads: Int32
+        threads: Int32,
+        useGPU: Bool
     ) throws -> Engine {
-        let handle = try LlamaCPPLLMService.openModel(path)
+        let handle = try LlamaCPPLLMService.openModel(path, useGPU: useGPU)
         let contextLength = LlamaCPPLLMService.contextLength(configuration, model: handle)
         var contextParams = llama_context_default_params()
         contextParams.n_ctx = UInt32(contextLength)
@@ -117,7 +128,7 @@ actor LlamaCPPVLMService: LLMService {
             )
         }
         var visionParams = mtmd_context_params_default()
-        visionParams.use_gpu = false
+        visionParams.use_gpu = useGPU
         visionParams.n_threads = threads
         visionParams.print_timings = false
         visionParams.warmup = false

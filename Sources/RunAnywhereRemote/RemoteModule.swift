@@ -45,7 +45,8 @@ public struct RemoteModule: BackendModule {
             details: [
                 "client": "async-http-client",
                 "endpoints": "chat/completions completions embeddings audio/transcriptions",
-            ]
+            ],
+            runsOnDevice: false
         )
     }
 }

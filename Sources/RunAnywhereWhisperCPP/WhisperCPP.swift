@@ -97,7 +97,7 @@ public struct WhisperCPPModule: BackendModule {
                 model.category == .speechRecognition && model.framework == .whisperCpp
             },
             factory: { model in
-                try await WhisperCPPSTTService.load(model: model)
+                try await WhisperCPPSTTService.load(model: model, accelerator: registry.acceleratorPreference)
             }
         )
     }
@@ -111,7 +111,8 @@ public struct WhisperCPPModule: BackendModule {
             name: "whisper.cpp",
             version: WhisperCPP.version,
             available: WhisperCPP.version != nil,
-            details: details
+            details: details,
+            gpuOffload: (try? WhisperLibrary.shared.get())?.hasGPU ?? false
         )
     }
 }

@@ -28,14 +28,18 @@ actor WhisperCPPSTTService: STTService {
         self.multilingual = multilingual
     }
 
-    static func load(model: ModelInfo) async throws(SDKException) -> WhisperCPPSTTService {
+    static func load(
+        model: ModelInfo,
+        accelerator: AcceleratorPreference
+    ) async throws(SDKException) -> WhisperCPPSTTService {
         let path = try model.localFile()
         let library = try WhisperLibrary.load()
+        let useGPU = try accelerator.usesGPU(engine: "whisper.cpp", engineHasGPU: library.hasGPU)
         let worker = WorkerThread(name: "whisper.\(model.id)")
         do {
             let (context, multilingual) = try await worker.run { () throws -> (NativeHandle, Bool) in
                 var params = library.contextDefaultParams()
-                params.use_gpu = false
+                params.use_gpu = useGPU
                 params.flash_attn = false
                 guard let pointer = library.initFromFile(path.path, params) else {
                     throw SDKException(

@@ -32,6 +32,8 @@ final class WhisperLibrary: @unchecked Sendable {
     let endOfText: @convention(c) (Context?) -> whisper_token
     let languageId: @convention(c) (Context?) -> Int32
     let languageName: @convention(c) (Int32) -> UnsafePointer<CChar>?
+    /// Whether whisper's ggml found a GPU it was built for (a CUDA, Vulkan, Metal… build).
+    let hasGPU: Bool
 
     /// The library, or the reason it could not be opened.
     static let shared: Result<WhisperLibrary, SDKException> = {
@@ -43,9 +45,11 @@ final class WhisperLibrary: @unchecked Sendable {
     }
 
     private init() throws(SDKException) {
-        // The bootstrap's recorded path first, then the loader's search path.
+        // A build the user names (a GPU build, say) first, then the bootstrap's recorded path,
+        // then the loader's search path.
+        let named = ProcessInfo.processInfo.environment["RUNANYWHERE_WHISPER_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
         let library = try DynamicLibrary(
-            [RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"],
+            (named.map { [$0] } ?? []) + [RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"],
             flags: RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND,
             recovery: "Run `scripts/bootstrap engines`"
         )
@@ -70,6 +74,20 @@ final class WhisperLibrary: @unchecked Sendable {
         endOfText = try symbol("whisper_token_eot")
         languageId = try symbol("whisper_full_lang_id")
         languageName = try symbol("whisper_lang_str")
+        hasGPU = Self.countsGPU(library)
+    }
+
+    /// Asks the ggml that libwhisper loaded for its devices: a GPU build lists a device of
+    /// type GPU (1 in `enum ggml_backend_dev_type`); a ggml older than the device API has none.
+    private static func countsGPU(_ library: DynamicLibrary) -> Bool {
+        typealias Count = @convention(c) () -> Int
+        typealias Get = @convention(c) (Int) -> OpaquePointer?
+        typealias Kind = @convention(c) (OpaquePointer?) -> UInt32
+        guard let count: Count = library.optionalSymbol("ggml_backend_dev_count"),
+            let get: Get = library.optionalSymbol("ggml_backend_dev_get"),
+            let kind: Kind = library.optionalSymbol("ggml_backend_dev_type")
+        else { return false }
+        return (0..<count()).contains { index in get(index).map { kind($0) == 1 } ?? false }
     }
 
     static func string(_ pointer: UnsafePointer<CChar>?) -> String {

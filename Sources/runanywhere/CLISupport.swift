@@ -50,6 +50,16 @@ struct GlobalOptions: ParsableArguments {
     )
     var routing: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where engines run models: auto (a GPU when an engine can use one), cpu, or gpu (an error "
+                + "where none can be used). `doctor` lists the accelerators.",
+            valueName: "device"
+        )
+    )
+    var accelerator: AcceleratorPreference?
+
     func validate() throws {
         if let routing {
             do {
@@ -77,6 +87,8 @@ struct BaselineOptions: ParsableArguments {
     )
     var rawBinary: String?
 }
+
+extension AcceleratorPreference: ExpressibleByArgument {}
 
 enum CLI {
     /// The control plane's base URL, when the CLI should use one.
@@ -124,6 +136,7 @@ enum CLI {
             storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }
         )
         if let routing = options.routing { RunAnywhere.routing.policy = try RoutingPolicy(parsing: routing) }
+        if let accelerator = options.accelerator { try RunAnywhere.hardware.setAcceleratorPreference(accelerator) }
     }
 
     /// SIGINT and SIGTERM as a stream, their default handling (terminate at once) turned off so

@@ -20,6 +20,10 @@ struct DoctorCommand: SDKCommand {
         var models: [ModelInfo]
         var modelFilesMissing: [String]
         var hardware: HardwareProfile
+        var accelerators: [AcceleratorInfo]
+        var acceleratorPreference: AcceleratorPreference
+        /// Why `--accelerator gpu` is refused here, when it is.
+        var gpuUnavailableReason: String?
     }
 
     func execute() async throws {
@@ -35,7 +39,10 @@ struct DoctorCommand: SDKCommand {
             downloadLibraries: RunAnywhere.downloadLibraries,
             models: models,
             modelFilesMissing: missing,
-            hardware: RunAnywhere.hardwareProfile
+            hardware: RunAnywhere.hardwareProfile,
+            accelerators: RunAnywhere.hardware.getAccelerators(),
+            acceleratorPreference: RunAnywhere.hardware.acceleratorPreference,
+            gpuUnavailableReason: RunAnywhere.hardware.gpuUnavailableReason
         )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
@@ -52,6 +59,15 @@ struct DoctorCommand: SDKCommand {
         print("  disk:   \(gib(hardware.diskFreeBytes)) free")
         print("  gpu:    \(hardware.gpus.isEmpty ? "none" : hardware.gpus.map(\.name).joined(separator: ", "))")
         print("  os:     \(hardware.os), \(hardware.osVersion)")
+        print("accelerators (preference: \(report.acceleratorPreference.rawValue)):")
+        for accelerator in report.accelerators {
+            let engines =
+                accelerator.engines.isEmpty ? "no engine can use it" : accelerator.engines.joined(separator: ", ")
+            print("  \(accelerator.usable ? "✓" : "✗") \(accelerator.kind.rawValue) \(accelerator.name): \(engines)")
+        }
+        if let reason = report.gpuUnavailableReason {
+            print("  gpu:    unavailable: \(reason). See \"Accelerators\" in the README.")
+        }
         print("engines:")
         for engine in report.engines {
             print("  \(engine.available ? "✓" : "✗") \(engine.name) \(engine.version ?? "")")

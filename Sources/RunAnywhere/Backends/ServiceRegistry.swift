@@ -29,8 +29,18 @@ public final class ServiceRegistry: Sendable {
         (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)?
     >(nil)
 
+    private let accelerator = Mutex(AcceleratorPreference.auto)
+
     /// Creates an empty registry; the SDK makes one per instance.
     @_spi(Backend) public init() {}
+
+    /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
+    /// backends read it when they load a model and map it with
+    /// ``AcceleratorPreference/usesGPU(engine:engineHasGPU:)``.
+    @_spi(Backend) public var acceleratorPreference: AcceleratorPreference {
+        get { accelerator.withLock { $0 } }
+        set { accelerator.withLock { $0 = newValue } }
+    }
 
     /// Offers the connection phase 2 uses to reach the control plane at the SDK's base URL;
     /// the last module to offer one wins.

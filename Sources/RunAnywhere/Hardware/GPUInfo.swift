@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Found through the NVIDIA driver's `/proc/driver/nvidia` (and `nvidia-smi`, when it is on the
 /// `PATH`, for the memory) and the kernel's DRM devices on Linux, or Metal on Apple platforms.
-/// The engines here run on the CPU; a GPU only tells routing and model recommendations that a
-/// bigger model could run with an accelerated build.
+/// Engines use a GPU only when they were built for one (see ``Hardware/getAccelerators()``); the
+/// bootstrap's builds run on the CPU.
 public struct GPUInfo: Sendable, Codable, Equatable {
     /// `nvidia`, `amd`, `intel`, `apple`, or the PCI vendor id in hex when it is none of those.
     public var vendor: String

@@ -152,13 +152,12 @@ public enum RunAnywhere {
 
     /// The shared instance, or `.notInitialized`.
     static func sdk() throws(SDKException) -> RunAnywhereSDK {
-        guard let shared else {
-            throw SDKException(
-                .notInitialized,
-                "The SDK is not initialized",
-                recovery: "Call RunAnywhere.initialize() first"
-            )
-        }
+        guard let shared else { throw notInitializedError }
         return shared
+    }
+
+    /// What a call that needs the shared instance throws before initialization.
+    static var notInitializedError: SDKException {
+        SDKException(.notInitialized, "The SDK is not initialized", recovery: "Call RunAnywhere.initialize() first")
     }
 }

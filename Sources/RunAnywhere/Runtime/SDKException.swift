@@ -203,6 +203,9 @@ extension SDKException {
         case backendError = "backend_error"
         /// An audio device cannot be opened or failed while in use.
         case audioDeviceUnavailable = "audio_device_unavailable"
+        /// The accelerator asked for (a GPU) cannot be used: the device has none, or the
+        /// engines were built without support for it.
+        case acceleratorUnavailable = "accelerator_unavailable"
         // RAG
         /// The document to ingest is empty, binary or not UTF-8 text.
         case invalidDocument = "invalid_document"
@@ -245,7 +248,7 @@ extension SDKException {
                 .remoteUnauthorized, .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
                 .remoteBadResponse, .tokenExpired:
                 .network
-            case .backendError, .audioDeviceUnavailable:
+            case .backendError, .audioDeviceUnavailable, .acceleratorUnavailable:
                 .backend
             case .internalError:
                 .internal

@@ -43,4 +43,9 @@ package struct DynamicLibrary: @unchecked Sendable {
         }
         return unsafeBitCast(pointer, to: type)
     }
+
+    /// The function `name` as `T`, or nil when the library (and what it loaded) lacks it.
+    package func optionalSymbol<T>(_ name: String, as type: T.Type = T.self) -> T? {
+        dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+    }
 }
