@@ -17,10 +17,10 @@ engines:
 	scripts/bootstrap engines
 
 build: engines
-	$(ENV) && swift build --build-tests
+	$(ENV) && swift build --build-tests && scripts/build_plugins.sh debug
 
 build-release: engines
-	$(ENV) && swift build -c release
+	$(ENV) && swift build -c release && scripts/build_plugins.sh release
 
 models: build
 	$(ENV) && RUNANYWHERE_CLI=$(CURDIR)/.build/debug/runanywhere scripts/bootstrap models

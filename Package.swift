@@ -238,6 +238,14 @@ let package = Package(
             name: "RunAnywhereWhisperCPP",
             dependencies: ["RunAnywhere", "CWhisper"]
         ),
+        // Its plugin entry point. Not a SwiftPM product: a dynamic product would carry a second
+        // copy of the core. scripts/build_plugins.sh links this target's and the backend's
+        // objects into libRunAnywhereWhisperCPPPlugin.so with the core's symbols unresolved, to
+        // be bound to the host's core when it is loaded.
+        .target(
+            name: "RunAnywhereWhisperCPPPlugin",
+            dependencies: ["RunAnywhere", "RunAnywhereWhisperCPP"]
+        ),
         // The raw-engine baseline of `runanywhere bench stt`.
         .executableTarget(
             name: "raw-whisper-bench",
@@ -282,6 +290,15 @@ let package = Package(
             dependencies: ["RunAnywhere", "COpenBLAS"]
         ),
 
+        // MARK: Plugin host
+        // A program with the core and no engine backend: it loads backends as plugins (the
+        // plugin tests run it). Exporting its symbols gives plugins the host's core.
+        .executableTarget(
+            name: "runanywhere-plugin-host",
+            dependencies: ["RunAnywhere"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+        ),
+
         // MARK: CLI
         .executableTarget(
             name: "runanywhere",
@@ -302,7 +319,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Plugins (`runanywhere plugins load`) bind to the CLI's own core.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
         ),
 
         // MARK: Tests

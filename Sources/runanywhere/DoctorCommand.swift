@@ -24,6 +24,7 @@ struct DoctorCommand: SDKCommand {
         var acceleratorPreference: AcceleratorPreference
         /// Why `--accelerator gpu` is refused here, when it is.
         var gpuUnavailableReason: String?
+        var plugins: PluginsCommand.Report
     }
 
     func execute() async throws {
@@ -42,7 +43,8 @@ struct DoctorCommand: SDKCommand {
             hardware: RunAnywhere.hardwareProfile,
             accelerators: RunAnywhere.hardware.getAccelerators(),
             acceleratorPreference: RunAnywhere.hardware.acceleratorPreference,
-            gpuUnavailableReason: RunAnywhere.hardware.gpuUnavailableReason
+            gpuUnavailableReason: RunAnywhere.hardware.gpuUnavailableReason,
+            plugins: PluginsCommand.report()
         )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
@@ -73,6 +75,10 @@ struct DoctorCommand: SDKCommand {
             print("  \(engine.available ? "✓" : "✗") \(engine.name) \(engine.version ?? "")")
             for (key, value) in engine.details.sorted(by: { $0.key < $1.key }) { print("      \(key): \(value)") }
         }
+        print("plugins (API \(report.plugins.apiVersion)):")
+        if report.plugins.loaded.isEmpty && report.plugins.failed.isEmpty { print("  none loaded") }
+        for plugin in report.plugins.loaded { print("  ✓ \(plugin.name): \(plugin.path)") }
+        for (path, reason) in report.plugins.failed.sorted(by: { $0.key < $1.key }) { print("  ✗ \(path): \(reason)") }
         print("downloads:")
         for (name, version) in report.downloadLibraries.sorted(by: { $0.key < $1.key }) {
             print("  ✓ \(name): \(version)")

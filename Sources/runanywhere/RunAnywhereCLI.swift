@@ -15,7 +15,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
             VoiceCommand.self, DescribeCommand.self,
             EmbedCommand.self,
             RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeCommand.self, BenchCommand.self,
-            ControlPlaneCommand.self, TelemetryCommand.self, RunCommand.self,
+            ControlPlaneCommand.self, TelemetryCommand.self, RunCommand.self, PluginsCommand.self,
         ]
     )
 }

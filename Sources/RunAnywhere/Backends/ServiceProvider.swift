@@ -10,6 +10,8 @@ import Synchronization
     public let canHandle: @Sendable (ModelInfo) -> Bool
     /// Loads the model.
     public let factory: Factory
+    /// The module that registered it, when a plugin's module did (see ``PluginLoader``).
+    var module: String?
 }
 
 /// The providers of one capability, best first.
@@ -22,6 +24,8 @@ final class ProviderList<Factory: Sendable>: Sendable {
     }
 
     func add(_ provider: ServiceProvider<Factory>) {
+        var provider = provider
+        provider.module = ServiceRegistry.registeringModule
         providers.withLock { providers in
             providers.append(provider)
             // Stable sort keeps registration order among equal priorities.
@@ -32,6 +36,16 @@ final class ProviderList<Factory: Sendable>: Sendable {
     }
 
     var names: [String] { providers.withLock { $0.map(\.name) } }
+
+    /// Drops the providers `module` registered.
+    func remove(module: String) {
+        providers.withLock { $0.removeAll { $0.module == module } }
+    }
+
+    /// The module whose provider would run `model`, when a plugin's module would.
+    func module(serving model: ModelInfo) -> String? {
+        (try? provider(for: model))?.module
+    }
 
     /// The provider with the highest priority, for capabilities that take no model.
     var best: ServiceProvider<Factory>? { providers.withLock { $0.first } }

@@ -21,7 +21,7 @@ public final class ServiceRegistry: Sendable {
     let tts = ProviderList<TTSServiceFactory>(capability: "TTS")
     let vad = ProviderList<VADServiceFactory>(capability: "VAD")
     let embeddings = ProviderList<EmbeddingsServiceFactory>(capability: "embeddings")
-    private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory)?>(nil)
+    private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory, module: String?)?>(nil)
     let wakeWord = ProviderList<WakeWordServiceFactory>(capability: "wake-word")
     let speakerEmbedding = ProviderList<SpeakerEmbeddingServiceFactory>(capability: "speaker-embedding")
     let inspectors = ModelFileInspectors()
@@ -31,12 +31,15 @@ public final class ServiceRegistry: Sendable {
 
     private let accelerator = Mutex(AcceleratorPreference.auto)
 
+    /// The plugin module whose ``BackendModule/register(with:)`` is running, to tag what it offers.
+    @TaskLocal static var registeringModule: String?
+
     /// Creates an empty registry; the SDK makes one per instance.
     @_spi(Backend) public init() {}
 
     /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
     /// backends read it when they load a model and map it with
-    /// ``AcceleratorPreference/usesGPU(engine:engineHasGPU:)``.
+    /// `AcceleratorPreference.usesGPU(engine:engineHasGPU:)`.
     @_spi(Backend) public var acceleratorPreference: AcceleratorPreference {
         get { accelerator.withLock { $0 } }
         set { accelerator.withLock { $0 = newValue } }
@@ -121,7 +124,8 @@ public final class ServiceRegistry: Sendable {
 
     /// Offers the system voice, used when no voice model is loaded. The last registration wins.
     @_spi(Backend) public func registerSystemTTS(name: String, factory: @escaping SystemTTSFactory) {
-        systemTTS.withLock { $0 = (name, factory) }
+        let module = Self.registeringModule
+        systemTTS.withLock { $0 = (name, factory, module) }
     }
 
     /// Offers a keyword spotter for wake words; the one with the highest priority is used
@@ -160,11 +164,50 @@ public final class ServiceRegistry: Sendable {
         try llm.provider(for: model)
     }
 
+    /// Names of the speech-recognition providers, best first.
+    @_spi(Backend) public var sttProviderNames: [String] { stt.names }
+
+    /// The provider that should run the speech-recognition model `model`.
+    @_spi(Backend) public func sttProvider(
+        for model: ModelInfo
+    ) throws(SDKException) -> ServiceProvider<STTServiceFactory> {
+        try stt.provider(for: model)
+    }
+
     /// The provider that should run the vision-language model `model`.
     @_spi(Backend) public func vlmProvider(
         for model: ModelInfo
     ) throws(SDKException) -> ServiceProvider<LLMServiceFactory> {
         try vlm.provider(for: model)
+    }
+
+    /// Registers a plugin's module, tagging its providers so ``remove(module:)`` can take them back.
+    func register(plugin module: any BackendModule) {
+        Self.$registeringModule.withValue(module.name) { module.register(with: self) }
+    }
+
+    /// Takes back what a plugin's module offered (its model inspectors stay: they only read files).
+    func remove(module: String) {
+        llm.remove(module: module)
+        vlm.remove(module: module)
+        stt.remove(module: module)
+        tts.remove(module: module)
+        vad.remove(module: module)
+        embeddings.remove(module: module)
+        wakeWord.remove(module: module)
+        speakerEmbedding.remove(module: module)
+        systemTTS.withLock { current in
+            if current?.module == module { current = nil }
+        }
+    }
+
+    /// Whether a plugin module's provider would run `model` in any capability.
+    func isServed(_ model: ModelInfo, byModule module: String) -> Bool {
+        [
+            llm.module(serving: model), vlm.module(serving: model), stt.module(serving: model),
+            tts.module(serving: model), vad.module(serving: model), embeddings.module(serving: model),
+            speakerEmbedding.module(serving: model),
+        ].contains(module)
     }
 
     /// The best keyword spotter, if a module offers one.
@@ -173,5 +216,7 @@ public final class ServiceRegistry: Sendable {
     }
 
     /// The system voice's factory, if a module offers one.
-    var systemTTSFactory: (name: String, factory: SystemTTSFactory)? { systemTTS.withLock { $0 } }
+    var systemTTSFactory: (name: String, factory: SystemTTSFactory)? {
+        systemTTS.withLock { $0.map { ($0.name, $0.factory) } }
+    }
 }

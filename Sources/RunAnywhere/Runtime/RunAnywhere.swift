@@ -26,7 +26,7 @@ import Synchronization
 /// ```
 public enum RunAnywhere {
     /// The SDK's version.
-    public static let version = "0.1.0"
+    public static let version = PluginEntry.sdkVersion
 
     private struct State: Sendable {
         var shared: RunAnywhereSDK?

@@ -127,12 +127,20 @@ public final class RunAnywhereSDK: Sendable {
     /// Whether ``shutdown()`` has been called; every call that needs the SDK then throws `.notInitialized`.
     public var isShutDown: Bool { state.withLock { $0.shutdown != nil } }
 
-    /// The backend modules, in registration order.
-    public var registeredModules: [any BackendModule] { state.withLock { $0.modules } }
+    /// The backend modules, in registration order: those given to the instance, then the
+    /// plugins loaded from files (see ``pluginLoader``).
+    public var registeredModules: [any BackendModule] { state.withLock { $0.modules } + live.plugins.modules }
+
+    /// The instance's service registry, where its backends' providers are.
+    @_spi(Backend) public var serviceRegistry: ServiceRegistry { live.services }
+
+    /// The names of the modules given to the instance (not loaded from plugins).
+    var linkedModuleNames: [String] { state.withLock { $0.modules.map(\.name) } }
 
     /// Adds a backend module; its services are offered at once. A module name registered
     /// before is ignored.
     public func register(_ module: any BackendModule) {
+        guard !live.plugins.contains(module.name) else { return }
         let added = state.withLock { state -> Bool in
             guard !state.modules.contains(where: { $0.name == module.name }) else { return false }
             state.modules.append(module)

@@ -206,6 +206,16 @@ extension SDKException {
         /// The accelerator asked for (a GPU) cannot be used: the device has none, or the
         /// engines were built without support for it.
         case acceleratorUnavailable = "accelerator_unavailable"
+        /// A file given as a plugin is not one: missing, a folder, not a shared library for
+        /// this machine, or without the plugin entry point.
+        case invalidPlugin = "invalid_plugin"
+        /// A plugin was built for another plugin API version, toolchain or SDK version, or
+        /// against a second copy of the SDK's core.
+        case pluginIncompatible = "plugin_incompatible"
+        /// A plugin's module is already registered (loaded before, or linked into the app).
+        case pluginAlreadyLoaded = "plugin_already_loaded"
+        /// No plugin of that name is loaded.
+        case pluginNotFound = "plugin_not_found"
         // RAG
         /// The document to ingest is empty, binary or not UTF-8 text.
         case invalidDocument = "invalid_document"
@@ -248,7 +258,8 @@ extension SDKException {
                 .remoteUnauthorized, .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
                 .remoteBadResponse, .tokenExpired:
                 .network
-            case .backendError, .audioDeviceUnavailable, .acceleratorUnavailable:
+            case .backendError, .audioDeviceUnavailable, .acceleratorUnavailable, .invalidPlugin, .pluginIncompatible,
+                .pluginAlreadyLoaded, .pluginNotFound:
                 .backend
             case .internalError:
                 .internal

@@ -47,6 +47,9 @@ public struct SDKPaths: Sendable, Equatable {
     /// Partial files.
     public var tempDirectory: URL { home.appendingPathComponent("tmp", isDirectory: true) }
 
+    /// Backend plugins loaded at initialization (`plugins/`; see ``PluginLoader``).
+    public var pluginsDirectory: URL { home.appendingPathComponent("plugins", isDirectory: true) }
+
     /// The telemetry queue: events waiting for the control plane (SQLite).
     public var telemetryQueueFile: URL { home.appendingPathComponent("telemetry.sqlite") }
 

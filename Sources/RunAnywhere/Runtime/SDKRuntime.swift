@@ -25,6 +25,8 @@ final class SDKRuntime: Sendable {
     let router: ModelRouter
     /// The control plane's agent, when phase 2 has one to talk to (see ``makeControlPlane()``).
     let controlPlane: ControlPlaneAgent?
+    /// The plugins loaded from files.
+    let plugins = PluginSet()
     private let telemetryObserver: UUID?
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
@@ -41,6 +43,7 @@ final class SDKRuntime: Sendable {
         // Modules first: their inspectors take part in discovering models at load.
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
+        plugins.loadFolders(Self.pluginFolders(paths), into: services, linked: modules.map(\.name))
         registry = ModelRegistry(paths: paths, inspectors: services.inspectors)
         try registry.load()
         downloads = DownloadManager(registry: registry, paths: paths, events: events)
@@ -182,6 +185,23 @@ final class SDKRuntime: Sendable {
         await embeddings.unload()
         await reranking.unload()
         await diarization.unload()
+    }
+
+    /// The folders whose plugins initialization loads: the home's `plugins/`, then
+    /// `RUNANYWHERE_PLUGIN_PATH`'s.
+    static func pluginFolders(_ paths: SDKPaths) -> [URL] {
+        let extra = ProcessInfo.processInfo.environment[PluginLoader.pathVariable]?.split(separator: ":") ?? []
+        return [paths.pluginsDirectory] + extra.map { URL(fileURLWithPath: String($0), isDirectory: true) }
+    }
+
+    /// Unloads every loaded model for which `matches` holds.
+    func unloadModels(where matches: (ModelInfo) -> Bool) async {
+        let loaded = [
+            await llm.currentModel, await vlm.currentModel, await stt.currentModel, await tts.currentModel,
+            await vad.currentModel, await embeddings.currentModel, await reranking.currentModel,
+            await diarization.currentModel,
+        ]
+        for model in loaded.compactMap({ $0 }) where matches(model) { await unloadEverywhere(model.id) }
     }
 
     /// Unloads `id` from whichever capability holds it.

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The plugin side of loading: what a plugin's one C entry point does.
+///
+/// A plugin is a shared library that exports `runanywhere_plugin_entry`. The host calls it
+/// twice: first with no argument, to read the plugin's description (API version, toolchain,
+/// SDK version, module name) as a JSON C string before any Swift value crosses, then, if
+/// they match its own, with a ``PluginRegistrar`` to register the module. Write it as:
+///
+/// ```swift
+/// @_spi(Backend) import RunAnywhere
+///
+/// @_cdecl("runanywhere_plugin_entry")
+/// public func runanywherePluginEntry(_ registrar: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
+///     PluginEntry.handle(registrar, name: "mybackend") { MyBackendModule() }
+/// }
+/// ```
+///
+/// ``handle(_:name:module:)`` is emitted into the plugin, so the versions it reports are the
+/// ones the plugin was compiled with, not the host's.
+@_spi(Backend) public enum PluginEntry {
+    /// The plugin API version: the shape of the entry point and of the backend contract. A
+    /// host loads only plugins of its own version.
+    @_alwaysEmitIntoClient public static var apiVersion: UInt32 { 1 }
+
+    /// The Swift compiler this code was compiled with, to the minor version.
+    @_alwaysEmitIntoClient public static var toolchain: String {
+        #if compiler(>=6.5)
+        "swift-6.5+"
+        #elseif compiler(>=6.4)
+        "swift-6.4"
+        #elseif compiler(>=6.3)
+        "swift-6.3"
+        #elseif compiler(>=6.2)
+        "swift-6.2"
+        #elseif compiler(>=6.1)
+        "swift-6.1"
+        #else
+        "swift-6.0"
+        #endif
+    }
+
+    /// The RunAnywhere version this code was compiled against. Without library evolution a
+    /// plugin must be built against the same core as its host.
+    @_alwaysEmitIntoClient public static var sdkVersion: String { "0.1.0" }
+
+    /// The entry point's whole job: describe the plugin, or register its module.
+    ///
+    /// - Parameters:
+    ///   - registrar: Nil to ask for the description; else the host's ``PluginRegistrar``.
+    ///   - name: The module's name (its ``BackendModule/name``).
+    ///   - module: Makes the module; called only when registering.
+    /// - Returns: A JSON C string the host frees: the description, or `{"registered": …}`
+    ///   with the plugin's view of the core, or `{"error": …}`.
+    @_alwaysEmitIntoClient
+    public static func handle(
+        _ registrar: UnsafeMutableRawPointer?,
+        name: String,
+        module: () -> any BackendModule
+    ) -> UnsafeMutablePointer<CChar>? {
+        var reply: [String: String] = [:]
+        if let registrar {
+            let host = Unmanaged<PluginRegistrar>.fromOpaque(registrar).takeUnretainedValue()
+            // The core this plugin's code is bound to: the host's, or a second copy.
+            let seen = PluginRegistrar.coreIdentity
+            if seen == host.hostCoreIdentity {
+                host.register(module())
+                reply["registered"] = name
+            } else {
+                reply["error"] = "the plugin is bound to a second copy of the RunAnywhere core"
+            }
+            reply["core_identity"] = String(seen)
+        } else {
+            reply = [
+                "api_version": String(apiVersion), "toolchain": toolchain, "sdk_version": sdkVersion, "name": name,
+            ]
+        }
+        let json = (try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return strdup(String(decoding: json, as: UTF8.self))
+    }
+}
+
+/// What the host hands a plugin's entry point to register its module with.
+@_spi(Backend) public final class PluginRegistrar: @unchecked Sendable {
+    // Written by the entry point on the host's loading thread, read after it returns.
+    /// The host's ``coreIdentity``, for the plugin to compare with its own.
+    public let hostCoreIdentity: UInt
+    private(set) var modules: [any BackendModule] = []
+
+    init() {
+        hostCoreIdentity = Self.coreIdentity
+    }
+
+    /// The address of this core's `ModelInfo` type metadata: the same number in host and
+    /// plugin exactly when both are bound to one copy of the core.
+    public static var coreIdentity: UInt {
+        UInt(bitPattern: unsafeBitCast(ModelInfo.self as Any.Type, to: UnsafeRawPointer.self))
+    }
+
+    /// Registers the plugin's module.
+    public func register(_ module: any BackendModule) {
+        modules.append(module)
+    }
+}

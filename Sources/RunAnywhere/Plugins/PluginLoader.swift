@@ -1,0 +1,105 @@
+import Foundation
+
+/// Loads backend plugins, shared libraries that bring an engine at run time, and lists the
+/// backends an instance has.
+///
+/// A plugin exports one C entry point, `runanywhere_plugin_entry` (see `PluginEntry`),
+/// which reports the plugin API version, the Swift toolchain and the RunAnywhere version it
+/// was built with, and registers its ``BackendModule``. The host refuses a file that is not
+/// such a library from its ELF headers before opening it, and a plugin built for another
+/// version or toolchain before any Swift value crosses.
+///
+/// **One core.** A plugin's code is bound to the RunAnywhere core of its host: plugins are
+/// linked with the core's symbols left unresolved, and the host exports its own (an
+/// executable that links RunAnywhere statically needs `-Xlinker --export-dynamic`; one that
+/// links it as a shared library exports it already). A plugin that brings a second copy of
+/// the core is refused (`pluginIncompatible`): its types would not be the host's.
+///
+/// Plugins in `$RUNANYWHERE_HOME/plugins/` and in the folders of `RUNANYWHERE_PLUGIN_PATH`
+/// (separated by `:`) are loaded at initialization; a broken one is logged and skipped.
+///
+/// ```swift
+/// let info = try RunAnywhere.pluginLoader.load(path: "/opt/plugins/libRunAnywhereWhisperCPPPlugin.so")
+/// print(info.name, RunAnywhere.pluginLoader.registeredNames())
+/// try await RunAnywhere.loadSTTModel("whisper-tiny-en")
+/// ```
+public struct PluginLoader: Sendable {
+    /// The C symbol every plugin exports.
+    public static let entryPoint = "runanywhere_plugin_entry"
+    /// The environment variable naming more plugin folders, separated by `:`.
+    public static let pathVariable = "RUNANYWHERE_PLUGIN_PATH"
+
+    private let sdk: RunAnywhereSDK?
+
+    init(sdk: RunAnywhereSDK?) {
+        self.sdk = sdk
+    }
+
+    /// The plugin API version this SDK loads.
+    public var apiVersion: UInt32 { PluginEntry.apiVersion }
+
+    /// How many backend modules are registered, linked or loaded.
+    public var registeredCount: Int { registeredNames().count }
+
+    /// The names of the registered backend modules, linked ones first, then plugins in loading order.
+    public func registeredNames() -> [String] {
+        sdk?.registeredModules.map(\.name) ?? RunAnywhere.registeredModules.map(\.name)
+    }
+
+    /// The plugins loaded from files, in loading order.
+    public func listLoaded() -> [PluginInfo] {
+        (try? sdk?.runtime().plugins.infos) ?? []
+    }
+
+    /// Plugin files in the plugin folders that failed to load at initialization, with the reason.
+    public func failedAtInitialization() -> [String: String] {
+        (try? sdk?.runtime().plugins.folderFailures) ?? [:]
+    }
+
+    /// Loads the plugin at `path` and registers its module: its services are offered at once.
+    ///
+    /// - Throws: `.invalidPlugin` for a missing file, a folder, a file that is not a shared
+    ///   library for this machine or does not export the entry point, or one that cannot be
+    ///   opened; `.pluginIncompatible` for another plugin API version, toolchain or SDK version,
+    ///   or a plugin bound to a second copy of the core; `.pluginAlreadyLoaded` when its module
+    ///   is already registered; `.notInitialized` without an instance. Nothing is registered then.
+    @discardableResult
+    public func load(path: String) throws(SDKException) -> PluginInfo {
+        guard let sdk else { throw RunAnywhere.notInitializedError }
+        let runtime = try sdk.runtime()
+        return try runtime.plugins.load(path, into: runtime.services, linked: sdk.linkedModuleNames)
+    }
+
+    /// Unregisters a loaded plugin's module, after unloading the models its services run. The
+    /// library stays mapped (``PluginInfo/staysMapped``): the Swift runtime cannot forget the
+    /// types it has seen in it. Loading the same file again registers the module again.
+    ///
+    /// - Throws: `.pluginNotFound` when no plugin of that name is loaded (a module linked into
+    ///   the app cannot be unloaded); `.notInitialized` without an instance.
+    public func unload(name: String) async throws(SDKException) {
+        guard let sdk else { throw RunAnywhere.notInitializedError }
+        let runtime = try sdk.runtime()
+        guard runtime.plugins.contains(name) else {
+            let linked = sdk.linkedModuleNames.contains(name)
+            throw SDKException(
+                .pluginNotFound,
+                linked
+                    ? "\(name) is linked into this app, not loaded from a plugin" : "No plugin named \(name) is loaded",
+                recovery: linked ? nil : "Loaded plugins: \(runtime.plugins.infos.map(\.name))"
+            )
+        }
+        await runtime.unloadModels { runtime.services.isServed($0, byModule: name) }
+        try runtime.plugins.unload(name, from: runtime.services)
+    }
+}
+
+extension RunAnywhereSDK {
+    /// This instance's backends: plugins to load and unload, and the modules registered.
+    public var pluginLoader: PluginLoader { PluginLoader(sdk: self) }
+}
+
+extension RunAnywhere {
+    /// The shared instance's backends (see ``PluginLoader``). Before initialization it lists
+    /// the registered modules; loading a plugin then throws `.notInitialized`.
+    public static var pluginLoader: PluginLoader { PluginLoader(sdk: shared) }
+}

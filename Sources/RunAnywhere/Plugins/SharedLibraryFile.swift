@@ -1,0 +1,130 @@
+import Foundation
+
+/// What a file offered as a plugin is, read from its ELF headers without loading it.
+///
+/// Opening a library runs its initializers, so a text file, a library for another machine or
+/// any shared library that is not a plugin is refused from its bytes first: only a 64-bit ELF
+/// shared object for this machine whose dynamic symbol table defines the plugin entry point
+/// is handed to `dlopen`.
+struct SharedLibraryFile {
+    /// The ELF `e_machine` of this process.
+    static var hostMachine: UInt16 {
+        #if arch(x86_64)
+        62
+        #elseif arch(arm64)
+        183
+        #else
+        0
+        #endif
+    }
+
+    /// Checks `url` and returns nothing when it is a plugin this process could open.
+    ///
+    /// - Throws: `.invalidPlugin` naming what the file is instead.
+    static func check(_ url: URL, entryPoint: String) throws(SDKException) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SDKException(.invalidPlugin, "No plugin at \(url.path): the file does not exist")
+        }
+        guard !isDirectory.boolValue else {
+            throw SDKException(.invalidPlugin, "\(url.path) is a folder, not a plugin library")
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw SDKException(.invalidPlugin, "Cannot read \(url.path)", underlying: error)
+        }
+        #if os(Linux)
+        try checkELF(bytes, path: url.path, entryPoint: entryPoint)
+        #endif
+    }
+
+    /// The ELF checks: header, type, machine, then the entry point among the defined dynamic symbols.
+    static func checkELF(_ bytes: Data, path: String, entryPoint: String) throws(SDKException) {
+        let reader = Reader(bytes: bytes)
+        guard bytes.count >= 64, bytes.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]) else {
+            throw SDKException(.invalidPlugin, "\(path) is not a shared library (no ELF header)")
+        }
+        guard bytes[bytes.startIndex + 4] == 2, bytes[bytes.startIndex + 5] == 1 else {
+            throw SDKException(.invalidPlugin, "\(path) is not a 64-bit little-endian ELF file")
+        }
+        guard reader.u16(16) == 3 else {
+            throw SDKException(.invalidPlugin, "\(path) is an ELF file but not a shared library")
+        }
+        let machine = reader.u16(18) ?? 0
+        guard machine == hostMachine else {
+            throw SDKException(
+                .invalidPlugin,
+                "\(path) is built for another processor (ELF machine \(machine), this one is \(hostMachine))"
+            )
+        }
+        guard try definesSymbol(entryPoint, reader: reader, path: path) else {
+            throw SDKException(
+                .invalidPlugin,
+                "\(path) is a shared library but not a RunAnywhere plugin: it does not define \(entryPoint)",
+                recovery: "Plugins export \(entryPoint) (see PluginEntry); build one with scripts/build_plugins.sh"
+            )
+        }
+    }
+
+    /// Whether the dynamic symbol table defines `name`; a malformed table is `.invalidPlugin`.
+    private static func definesSymbol(_ name: String, reader: Reader, path: String) throws(SDKException) -> Bool {
+        let malformed = SDKException(.invalidPlugin, "\(path) has malformed ELF section headers")
+        guard let sectionsOffset = reader.u64(0x28), let entrySize = reader.u16(0x3A), let count = reader.u16(0x3C),
+            entrySize >= 64, count > 0, sectionsOffset < UInt64(Int.max / 2)
+        else { throw malformed }
+        func section(_ index: Int) -> (type: UInt32, offset: Int, size: Int, link: Int, entrySize: Int)? {
+            let base = Int(sectionsOffset) + index * Int(entrySize)
+            guard let type = reader.u32(base + 4), let offset = reader.u64(base + 0x18),
+                let size = reader.u64(base + 0x20), let link = reader.u32(base + 0x28),
+                let entrySize = reader.u64(base + 0x38),
+                offset < UInt64(Int.max / 2), size < UInt64(Int.max / 2), entrySize < UInt64(Int.max / 2)
+            else { return nil }
+            return (type, Int(offset), Int(size), Int(link), Int(entrySize))
+        }
+        let wanted = Array(name.utf8)
+        for index in 0..<Int(count) {
+            guard let symbols = section(index) else { throw malformed }
+            // SHT_DYNSYM, with Elf64_Sym entries of 24 bytes.
+            guard symbols.type == 11 else { continue }
+            guard symbols.entrySize == 24, let strings = section(symbols.link) else { throw malformed }
+            for symbol in 0..<(symbols.size / 24) {
+                let base = symbols.offset + symbol * 24
+                guard let nameOffset = reader.u32(base), let sectionIndex = reader.u16(base + 6) else {
+                    throw malformed
+                }
+                guard sectionIndex != 0, Int(nameOffset) < strings.size else { continue }
+                if reader.cString(at: strings.offset + Int(nameOffset), equals: wanted) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Bounds-checked little-endian reads.
+    private struct Reader {
+        let bytes: Data
+
+        private func value<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T? {
+            guard offset >= 0, offset <= bytes.count - MemoryLayout<T>.size else { return nil }
+            var result: T = 0
+            for byte in 0..<MemoryLayout<T>.size {
+                result |= T(bytes[bytes.startIndex + offset + byte]) << (8 * byte)
+            }
+            return result
+        }
+
+        func u16(_ offset: Int) -> UInt16? { value(offset, UInt16.self) }
+        func u32(_ offset: Int) -> UInt32? { value(offset, UInt32.self) }
+        func u64(_ offset: Int) -> UInt64? { value(offset, UInt64.self) }
+
+        /// Whether the NUL-terminated string at `offset` is `wanted`.
+        func cString(at offset: Int, equals wanted: [UInt8]) -> Bool {
+            guard offset >= 0, offset + wanted.count < bytes.count else { return false }
+            for (index, byte) in wanted.enumerated() where bytes[bytes.startIndex + offset + index] != byte {
+                return false
+            }
+            return bytes[bytes.startIndex + offset + wanted.count] == 0
+        }
+    }
+}

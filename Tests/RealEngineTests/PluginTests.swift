@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
+
+/// The plugin host (core only, no engine backend) and the plugins scripts/build_plugins.sh
+/// links, next to the CLI.
+let pluginHostBinary = cliBinary.deletingLastPathComponent().appendingPathComponent("runanywhere-plugin-host")
+let whisperPlugin = cliBinary.deletingLastPathComponent().appendingPathComponent(
+    "plugins/libRunAnywhereWhisperCPPPlugin.so"
+)
+
+/// Runs the plugin host's steps on `home`; returns its exit status and one JSON object per step.
+func pluginHost(
+    _ steps: [String],
+    home: URL,
+    environment: [String: String] = [:]
+) throws -> (status: Int32, steps: [[String: Any]], err: String) {
+    let process = Process()
+    process.executableURL = pluginHostBinary
+    process.arguments = ["--home", home.path] + steps
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    return (process.terminationStatus, try lines.map { try json($0) }, String(decoding: errors, as: UTF8.self))
+}
+
+/// A C library exporting the plugin entry point that answers `description` when asked to
+/// describe itself and `registration` when asked to register, compiled with the system's
+/// `cc` into `folder`.
+func fakePlugin(named name: String, in folder: URL, description: String, registration: String) throws -> URL {
+    func literal(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+    let source = folder.appendingPathComponent("\(name).c")
+    let library = folder.appendingPathComponent("lib\(name).so")
+    try """
+    #include <stdlib.h>
+    #include <string.h>
+    char *runanywhere_plugin_entry(void *registrar) {
+        return strdup(registrar ? \(literal(registration)) : \(literal(description)));
+    }
+    """.write(to: source, atomically: true, encoding: .utf8)
+    let cc = Process()
+    cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    cc.arguments = ["cc", "-shared", "-fPIC", "-o", library.path, source.path]
+    try cc.run()
+    cc.waitUntilExit()
+    try #require(cc.terminationStatus == 0, "cc failed on \(source.path)")
+    return library
+}
+
+extension RealEngineTests {
+    @Suite("Backends loaded at run time")
+    struct PluginTests {
+        /// One clip of each speaker of the real-speech set, up to eight.
+        static func clips() throws -> [SpeechCorpus.Clip] {
+            var seen: Set<String> = []
+            return try SpeechCorpus.bootstrapped().clips.filter { seen.insert($0.speaker).inserted }.prefix(8).map {
+                $0
+            }
+        }
+
+        @Test(
+            "A host without whisper.cpp linked loads the whisper plugin and transcribes real recordings as the linked backend does"
+        )
+        func whisperPluginTranscribes() async throws {
+            try #require(FileManager.default.isExecutableFile(atPath: pluginHostBinary.path), "build first")
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            // Built without the backend: none of its types is in the host.
+            let host = try Data(contentsOf: pluginHostBinary)
+            #expect(host.range(of: Data("WhisperCPPSTTService".utf8)) == nil)
+            let clips = try Self.clips()
+            try #require(clips.count >= 5)
+
+            try await withSDK(models: [DefaultModels.sttId]) { sdk in
+                try await sdk.loadSTTModel(DefaultModels.sttId)
+                var linked: [String] = []
+                for clip in clips {
+                    linked.append(try await sdk.transcribe(try WAVFile.read(contentsOf: clip.file)).text)
+                }
+
+                var steps = ["list", "load", whisperPlugin.path]
+                for clip in clips { steps += ["transcribe", DefaultModels.sttId, clip.file.path] }
+                let run = try pluginHost(steps, home: sdk.paths.home)
+                #expect(run.status == 0, "\(run.steps) \(run.err)")
+                try #require(run.steps.count == 2 + clips.count, "\(run.steps) \(run.err)")
+                #expect(run.steps[0]["registered_names"] as? [String] == [], "the host links no backend")
+                let plugin = try #require(run.steps[1]["plugin"] as? [String: Any])
+                #expect(plugin["name"] as? String == "whispercpp")
+                #expect(plugin["api_version"] as? Int == Int(PluginEntry.apiVersion))
+                #expect(plugin["toolchain"] as? String == PluginEntry.toolchain)
+                #expect(plugin["stays_mapped"] as? Bool == true)
+                var results: [WordErrorRate] = []
+                for (index, clip) in clips.enumerated() {
+                    let step = run.steps[2 + index]
+                    #expect(step["service_is_host_type"] as? Bool == true, "\(step)")
+                    #expect(step["service_type"] as? String == "RunAnywhereWhisperCPP.WhisperCPPSTTService")
+                    let transcript = try #require(step["transcript"] as? String, "\(step)")
+                    print(
+                        "plugin: \(clip.id): \"\(transcript)\" (linked: \"\(linked[index])\", said: \"\(clip.transcript)\")"
+                    )
+                    #expect(transcript == linked[index], "the plugin and the linked backend disagree on \(clip.id)")
+                    results.append(WordErrorRate(reference: clip.transcript, hypothesis: transcript))
+                }
+                let wer = WordErrorRate(combining: results)
+                print("plugin: WER \(wer.rate) over \(clips.count) real recordings")
+                #expect(wer.rate <= 0.2)
+            }
+        }
+
+        @Test("Loading twice, unloading with a model loaded, loading again, and plugin folders at initialization")
+        func lifecycle() async throws {
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            let clip = try #require(try Self.clips().first)
+            try await withSDK(models: [DefaultModels.sttId]) { sdk in
+                let home = sdk.paths.home
+                let transcribe = ["transcribe", DefaultModels.sttId, clip.file.path]
+                let run = try pluginHost(
+                    ["load", whisperPlugin.path, "load", whisperPlugin.path] + transcribe
+                        + ["unload", "whispercpp"] + transcribe + ["unload", "whispercpp", "load", whisperPlugin.path]
+                        + transcribe,
+                    home: home
+                )
+                try #require(run.steps.count == 8, "\(run.steps) \(run.err)")
+                let codes = run.steps.map { $0["error_code"] as? String ?? "ok" }
+                #expect(
+                    codes == [
+                        "ok", "plugin_already_loaded", "ok", "ok", "no_backend_for_model", "plugin_not_found", "ok",
+                        "ok",
+                    ],
+                    "\(run.steps)"
+                )
+                #expect(
+                    run.steps[1]["registered_names"] as? [String] == ["whispercpp"],
+                    "a refused load changes nothing"
+                )
+                #expect(run.steps[3]["registered_names"] as? [String] == [], "unloaded with its model")
+                #expect(run.steps[2]["transcript"] as? String == run.steps[7]["transcript"] as? String)
+
+                // A plugin in the home's plugins/ folder, and one on RUNANYWHERE_PLUGIN_PATH, load at initialization.
+                let folder = home.appendingPathComponent("plugins")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    at: whisperPlugin,
+                    to: folder.appendingPathComponent(whisperPlugin.lastPathComponent)
+                )
+                let atStart = try pluginHost(["list"] + transcribe, home: home)
+                #expect(atStart.status == 0, "\(atStart.steps) \(atStart.err)")
+                #expect(atStart.steps.first?["registered_names"] as? [String] == ["whispercpp"])
+                #expect(atStart.steps.last?["transcript"] as? String == run.steps[2]["transcript"] as? String)
+                try FileManager.default.removeItem(at: folder)
+                let onPath = try pluginHost(
+                    ["list"],
+                    home: home,
+                    environment: [
+                        PluginLoader.pathVariable: "/nonexistent:" + whisperPlugin.deletingLastPathComponent().path
+                    ]
+                )
+                #expect(onPath.steps.first?["registered_names"] as? [String] == ["whispercpp"], "\(onPath.steps)")
+            }
+        }
+
+        @Test(
+            "Files that are not plugins, plugins of another version or toolchain, and a host without the core are typed errors that change nothing"
+        )
+        func badPlugins() async throws {
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            try await withSDK(models: []) { sdk in
+                let folder = sdk.paths.home.appendingPathComponent("fixtures")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let text = folder.appendingPathComponent("notes.so")
+                try "not a library".write(to: text, atomically: true, encoding: .utf8)
+                let libz = [
+                    "/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
+                    "/lib/aarch64-linux-gnu/libz.so.1", "/usr/lib/aarch64-linux-gnu/libz.so.1",
+                ]
+                .first { FileManager.default.fileExists(atPath: $0) }
+                let describe = { (version: String, toolchain: String, sdkVersion: String) in
+                    #"{"api_version":"\#(version)","toolchain":"\#(toolchain)","sdk_version":"\#(sdkVersion)","name":"fake"}"#
+                }
+                let current = describe(String(PluginEntry.apiVersion), PluginEntry.toolchain, RunAnywhere.version)
+                let cases: [(path: String, code: SDKException.Code, says: String)] = [
+                    (folder.appendingPathComponent("missing.so").path, .invalidPlugin, "does not exist"),
+                    (folder.path, .invalidPlugin, "is a folder"),
+                    (text.path, .invalidPlugin, "no ELF header"),
+                    ("/bin/true", .invalidPlugin, "not a RunAnywhere plugin"),
+                    (libz ?? "/bin/true", .invalidPlugin, "not a RunAnywhere plugin"),
+                    (
+                        try fakePlugin(
+                            named: "future",
+                            in: folder,
+                            description: describe("999", PluginEntry.toolchain, RunAnywhere.version),
+                            registration: "{}"
+                        ).path,
+                        .pluginIncompatible, "API 999"
+                    ),
+                    (
+                        try fakePlugin(
+                            named: "oldswift",
+                            in: folder,
+                            description: describe(String(PluginEntry.apiVersion), "swift-5.9", RunAnywhere.version),
+                            registration: "{}"
+                        ).path,
+                        .pluginIncompatible, "swift-5.9"
+                    ),
+                    (
+                        try fakePlugin(
+                            named: "oldsdk",
+                            in: folder,
+                            description: describe(String(PluginEntry.apiVersion), PluginEntry.toolchain, "0.0.1"),
+                            registration: "{}"
+                        ).path,
+                        .pluginIncompatible, "RunAnywhere 0.0.1"
+                    ),
+                    (
+                        try fakePlugin(named: "garbage", in: folder, description: "<html>", registration: "{}").path,
+                        .invalidPlugin, "not its JSON"
+                    ),
+                    (
+                        try fakePlugin(
+                            named: "idle",
+                            in: folder,
+                            description: current,
+                            registration: #"{"registered":"fake"}"#
+                        ).path,
+                        .invalidPlugin, "instead of its module fake"
+                    ),
+                    (
+                        try fakePlugin(
+                            named: "twocores",
+                            in: folder,
+                            description: current,
+                            registration:
+                                #"{"error":"the plugin is bound to a second copy of the RunAnywhere core","core_identity":"1"}"#
+                        ).path,
+                        .pluginIncompatible, "second copy"
+                    ),
+                    // This test process links the core without exporting it: a Swift plugin cannot bind.
+                    (whisperPlugin.path, .invalidPlugin, "--export-dynamic"),
+                ]
+                let before = sdk.pluginLoader.registeredNames()
+                for bad in cases {
+                    do throws(SDKException) {
+                        try sdk.pluginLoader.load(path: bad.path)
+                        Issue.record("\(bad.path) loaded")
+                    } catch {
+                        #expect(error.code == bad.code, "\(bad.path): \(error)")
+                        #expect(
+                            error.description.contains(bad.says),
+                            "\(bad.path): \(error.description) does not say \(bad.says)"
+                        )
+                    }
+                    #expect(sdk.pluginLoader.registeredNames() == before)
+                    #expect(sdk.pluginLoader.listLoaded().isEmpty)
+                }
+                await expectSDKError(.pluginNotFound) { try await sdk.pluginLoader.unload(name: "whispercpp") }
+                await expectSDKError(.pluginNotFound) { try await sdk.pluginLoader.unload(name: "nothing") }
+                #expect(sdk.pluginLoader.registeredCount == before.count)
+                #expect(sdk.pluginLoader.apiVersion == PluginEntry.apiVersion)
+            }
+        }
+
+        @Test("The CLI lists its backends, refuses a plugin for a backend it links, and names bad files and names")
+        func cliPlugins() throws {
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ra-cli-plugins-\(UUID().uuidString)"
+            )
+            defer { try? FileManager.default.removeItem(at: home) }
+            let list = try cli(["plugins", "list", "--json", "--home", home.path])
+            #expect(list.status == 0, "\(list.err)")
+            let report = try json(Substring(list.out))
+            #expect(report["api_version"] as? Int == Int(PluginEntry.apiVersion))
+            #expect((report["registered"] as? [String])?.contains("whispercpp") == true, "\(list.out)")
+            #expect((report["loaded"] as? [Any])?.isEmpty == true)
+
+            // The CLI exports its core, so the plugin opens; its module is linked already.
+            let linked = try cli(["plugins", "load", whisperPlugin.path, "--home", home.path])
+            #expect(linked.status == 1)
+            #expect(linked.err.contains("[plugin_already_loaded]") && linked.err.contains("linked into this app"))
+            let notes = home.appendingPathComponent("notes.so")
+            try "text".write(to: notes, atomically: true, encoding: .utf8)
+            let text = try cli(["plugins", "load", notes.path, "--home", home.path])
+            #expect(text.status == 1)
+            #expect(text.err.contains("[invalid_plugin]"), "\(text.err)")
+            let unknown = try cli(["plugins", "unload", "nothing", "--home", home.path])
+            #expect(unknown.status == 1)
+            #expect(unknown.err.contains("[plugin_not_found]"), "\(unknown.err)")
+            #expect(
+                !FileManager.default.fileExists(atPath: home.appendingPathComponent("plugins").path),
+                "nothing installed"
+            )
+
+            // A broken file in the plugins folder is reported, and never stops a command.
+            try FileManager.default.createDirectory(
+                at: home.appendingPathComponent("plugins"),
+                withIntermediateDirectories: true
+            )
+            try FileManager.default.copyItem(at: notes, to: home.appendingPathComponent("plugins/libbroken.so"))
+            let doctor = try cli(["doctor", "--json", "--home", home.path])
+            #expect(doctor.status == 0, "\(doctor.err)")
+            let plugins = try #require(try json(Substring(doctor.out))["plugins"] as? [String: Any])
+            let failed = try #require(plugins["failed"] as? [String: String])
+            #expect(failed.keys.contains { $0.hasSuffix("libbroken.so") }, "\(plugins)")
+        }
+    }
+}
