@@ -13,6 +13,19 @@ struct JSONParser {
         bytes = Array(text.utf8)
     }
 
+    private init(bytes: [UInt8], position: Int) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    /// The JSON value that starts at byte `start` of `bytes`, with the offset just past it;
+    /// nil when no value starts there. Text after the value is not looked at.
+    static func value(in bytes: [UInt8], at start: Int) -> (value: JSONValue, end: Int)? {
+        var parser = JSONParser(bytes: bytes, position: start)
+        guard let value = try? parser.parseValue() else { return nil }
+        return (value, parser.position)
+    }
+
     /// Parses one JSON value that fills the whole text (whitespace aside).
     static func parse(_ text: String) throws(SDKException) -> JSONValue {
         var parser = JSONParser(text)

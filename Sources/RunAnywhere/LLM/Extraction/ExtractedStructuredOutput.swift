@@ -1,0 +1,127 @@
+/// A JSON value found in free text and valid against a schema
+/// (``RunAnywhere/extractStructuredOutput(from:schema:)``).
+public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
+    /// The value.
+    public var value: JSONValue
+    /// The JSON text as it appears in the input.
+    public var json: String
+    /// Where ``json`` starts in the input, in characters.
+    public var startOffset: Int
+    /// Where it ends (exclusive), in characters.
+    public var endOffset: Int
+    /// Whether it was inside a fenced code block (a block opened with three backticks and `json`).
+    public var fenced: Bool
+
+    /// Creates a result.
+    public init(value: JSONValue, json: String, startOffset: Int, endOffset: Int, fenced: Bool) {
+        self.value = value
+        self.json = json
+        self.startOffset = startOffset
+        self.endOffset = endOffset
+        self.fenced = fenced
+    }
+
+    /// Finds the first JSON value in `text` valid against `schema`: the contents of fenced code
+    /// blocks first, then the whole text, then every object or array written bare in it.
+    static func extract(from text: String, schema: JSONSchema) throws(SDKException) -> ExtractedStructuredOutput {
+        let bytes = Array(text.utf8)
+        var firstInvalid: (candidate: Candidate, violations: [JSONSchemaViolation])?
+        for candidate in candidates(in: bytes) {
+            let violations = schema.validate(candidate.value)
+            if violations.isEmpty { return candidate.result(in: text, bytes: bytes) }
+            if firstInvalid == nil { firstInvalid = (candidate, violations) }
+        }
+        guard let firstInvalid else {
+            throw SDKException(
+                .invalidStructuredOutput,
+                "The text holds no JSON value (\(bytes.count) bytes searched, fenced blocks and bare text)"
+            )
+        }
+        let json = String(decoding: bytes[firstInvalid.candidate.start..<firstInvalid.candidate.end], as: UTF8.self)
+        throw SDKException(
+            .invalidStructuredOutput,
+            "The JSON in the text does not match the schema: "
+                + firstInvalid.violations.prefix(5).map(\.description).joined(separator: "; ")
+                + " (in \(json.prefix(200)))"
+        )
+    }
+
+    private struct Candidate {
+        let value: JSONValue
+        let start: Int
+        let end: Int
+        let fenced: Bool
+
+        func result(in text: String, bytes: [UInt8]) -> ExtractedStructuredOutput {
+            // Character offsets: the prefix's characters before the start and the end.
+            let before = String(decoding: bytes[..<start], as: UTF8.self).count
+            let json = String(decoding: bytes[start..<end], as: UTF8.self)
+            return ExtractedStructuredOutput(
+                value: value,
+                json: json,
+                startOffset: before,
+                endOffset: before + json.count,
+                fenced: fenced
+            )
+        }
+    }
+
+    /// Bare objects and arrays tried at most: bounds the work on hostile text (a megabyte of `[`).
+    static let maximumBareAttempts = 512
+
+    /// JSON values in reading order of preference, each at most once per start.
+    private static func candidates(in bytes: [UInt8]) -> [Candidate] {
+        var found: [Candidate] = []
+        var starts: Set<Int> = []
+        func add(_ start: Int, limit: Int, fenced: Bool, whole: Bool) {
+            var position = start
+            while position < limit, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+            let source = limit == bytes.count ? bytes : Array(bytes[..<limit])
+            guard !starts.contains(position), position < limit,
+                let (value, end) = JSONParser.value(in: source, at: position)
+            else { return }
+            // A fenced block or the whole text must be the value alone.
+            if whole, bytes[end..<limit].contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return }
+            starts.insert(position)
+            found.append(Candidate(value: value, start: position, end: end, fenced: fenced))
+        }
+        for block in fencedBlocks(in: bytes) {
+            add(block.lowerBound, limit: block.upperBound, fenced: true, whole: true)
+        }
+        add(0, limit: bytes.count, fenced: false, whole: true)
+        let openers = bytes.indices.lazy.filter { bytes[$0] == UInt8(ascii: "{") || bytes[$0] == UInt8(ascii: "[") }
+        for index in openers.prefix(maximumBareAttempts) {
+            add(index, limit: bytes.count, fenced: false, whole: false)
+        }
+        return found
+    }
+
+    /// The contents of fenced (three-backtick) blocks (after the info string's line), in order.
+    private static func fencedBlocks(in bytes: [UInt8]) -> [Range<Int>] {
+        let fence: [UInt8] = Array("```".utf8)
+        var fences: [Int] = []
+        var index = 0
+        while index + 3 <= bytes.count {
+            if Array(bytes[index..<index + 3]) == fence {
+                fences.append(index)
+                index += 3
+                while index < bytes.count, bytes[index] == UInt8(ascii: "`") { index += 1 }
+            } else {
+                index += 1
+            }
+        }
+        var blocks: [Range<Int>] = []
+        var pair = 0
+        while pair + 1 < fences.count {
+            var start = fences[pair] + 3
+            // Skip an info string (`json`) up to the end of the line.
+            let letter =
+                start < bytes.count && (bytes[start] | 0x20) >= UInt8(ascii: "a")
+                && (bytes[start] | 0x20) <= UInt8(ascii: "z")
+            while letter, start < fences[pair + 1], bytes[start] != 0x0A { start += 1 }
+            blocks.append(min(start, fences[pair + 1])..<fences[pair + 1])
+            pair += 2
+        }
+        return blocks
+    }
+}
