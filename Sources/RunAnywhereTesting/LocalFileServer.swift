@@ -33,6 +33,7 @@ public final class LocalFileServer: Sendable {
 
     struct State {
         var faults: [String: FaultPlan] = [:]
+        var requiredHeaders: [String: String] = [:]
         var requests: [RequestRecord] = []
     }
 
@@ -73,6 +74,12 @@ public final class LocalFileServer: Sendable {
     /// The address of a file under ``root``.
     public func url(for path: String) -> URL {
         baseURL.appendingPathComponent(path)
+    }
+
+    /// Answers 401 to every request without header `name` set to `value` (an app's
+    /// authenticated model server); `nil` stops asking for it.
+    public func requireHeader(_ name: String, value: String?) {
+        shared.state.withLock { $0.requiredHeaders[name.lowercased()] = value }
     }
 
     /// Injects faults into the responses for `path` (relative to ``root``); `nil` clears them.
@@ -157,6 +164,14 @@ private struct FileHandler: Sendable {
                         bodyBytes: bytes
                     )
                 )
+            }
+        }
+
+        let required = shared.state.withLock { $0.requiredHeaders }
+        for (name, value) in required {
+            guard request.headers.contains(where: { $0.name.canonicalName == name && $0.value == value }) else {
+                record(401, 0)
+                return Response(status: .unauthorized, headers: [.contentLength: "0"])
             }
         }
 

@@ -700,3 +700,119 @@ extension RealEngineTests {
         }
     }
 }
+
+/// `myapp-models://catalog/NAME` files from the app's own server, which wants its token: mapped onto
+/// the local server and fetched by the SDK's HTTP transfer with the header.
+private struct AppModels: DownloadStrategy {
+    let name = "myapp-models"
+    let server: URL
+    let token: String
+
+    func canHandle(_ url: URL) -> Bool { url.scheme == "myapp-models" }
+    var supportsResume: Bool { true }
+
+    private func mapped(_ url: URL) -> URL { server.appendingPathComponent(url.path()) }
+    private var http: HTTPDownloadStrategy { HTTPDownloadStrategy(headers: ["Authorization": "Bearer \(token)"]) }
+
+    func size(of url: URL, configuration: DownloadConfiguration) async throws -> Int64? {
+        try await http.size(of: mapped(url), configuration: configuration)
+    }
+
+    func fetch(_ request: DownloadRequest) async throws -> Int64 {
+        try await http.fetch(request.redirected(to: mapped(request.url)))
+    }
+}
+
+/// A strategy that writes half of a file, then fails: with an SDK error or any other.
+private struct HalfThenFail: DownloadStrategy {
+    struct Broken: Error {}
+    let name: String
+    let bytes: Data
+    let sdkError: Bool
+
+    func canHandle(_ url: URL) -> Bool { url.scheme == name }
+
+    func fetch(_ request: DownloadRequest) async throws -> Int64 {
+        try bytes.prefix(bytes.count / 2).write(to: request.destination)
+        request.progress(Int64(bytes.count / 2), 0)
+        if sdkError { throw SDKException(.downloadFailed, "the vault closed") }
+        throw Broken()
+    }
+}
+
+extension RealEngineTests {
+    @Suite("Download strategies")
+    struct DownloadStrategyTests {
+        @Test("An app's own scheme, mapped to its server with a token, downloads, checks, installs and generates")
+        func appScheme() async throws {
+            try await withDownloadServer { server, sdk in
+                let model = try #require(try DefaultModels.llm().localPath)
+                let name = try serve(model, in: server)
+                server.requireHeader("Authorization", value: "Bearer s3cret")
+                let url = try #require(URL(string: "myapp-models://catalog/\(name)"))
+                await expectSDKError(.invalidInput) {
+                    try sdk.registerModel(id: "app-llm", name: "App", url: url, framework: .llamaCpp, category: .llm)
+                }
+                try sdk.registerDownloadStrategy(AppModels(server: server.baseURL, token: "s3cret"))
+                await expectSDKError(.invalidInput) {
+                    try sdk.registerDownloadStrategy(AppModels(server: server.baseURL, token: "again"))
+                }
+                #expect(sdk.downloadStrategies == ["myapp-models", "https"])
+                try sdk.registerModel(
+                    id: "app-llm",
+                    name: "App",
+                    url: url,
+                    framework: .llamaCpp,
+                    category: .llm,
+                    sha256: try sha256sum(model)
+                )
+                let reports = await collect(try sdk.downloadModel("app-llm"))
+                let last = try #require(reports.last)
+                #expect(last.stage == .completed, "\(last.error.map { "\($0)" } ?? "")")
+                #expect(reports.contains { $0.stage == .validating })
+                #expect(server.requests.allSatisfy { $0.status != 401 }, "every request carried the token")
+                try await sdk.loadModel("app-llm")
+                let reply = try await sdk.generate("Hi", options: LLMGenerationOptions(maxTokens: 3, temperature: 0))
+                #expect(reply.generatedTokens > 0)
+
+                // Without the token the server refuses, and the failure names it.
+                try sdk.registerModel(
+                    id: "no-token",
+                    name: "No token",
+                    url: try #require(URL(string: "http://127.0.0.1:\(server.port)/\(name)")),
+                    framework: .llamaCpp,
+                    category: .llm
+                )
+                let refused = try #require(await collect(try sdk.downloadModel("no-token")).last)
+                #expect(refused.error?.code == .downloadFailed)
+                #expect(refused.error?.message.contains("401") == true, "\(refused.error.map { "\($0)" } ?? "")")
+                try expectNoTrace(of: "no-token", framework: .llamaCpp, in: sdk)
+            }
+        }
+
+        @Test("A strategy that fails half-way leaves nothing behind, whether it throws an SDK error or another")
+        func failsHalfWay() async throws {
+            try await withDownloadServer { _, sdk in
+                let bytes = try Data(contentsOf: try #require(try DefaultModels.llm().localPath)).prefix(1 << 20)
+                for (scheme, sdkError, says) in [("vault", true, "the vault closed"), ("crate", false, "crate")] {
+                    try sdk.registerDownloadStrategy(HalfThenFail(name: scheme, bytes: Data(bytes), sdkError: sdkError))
+                    let id = "half-\(scheme)"
+                    try sdk.registerModel(
+                        id: id,
+                        name: id,
+                        url: try #require(URL(string: "\(scheme)://bucket/model.gguf")),
+                        framework: .llamaCpp,
+                        category: .llm
+                    )
+                    let registryBefore = try sdk.model(id)
+                    let last = try #require(await collect(try sdk.downloadModel(id)).last)
+                    #expect(last.stage == .failed)
+                    #expect(last.error?.code == .downloadFailed)
+                    #expect(last.error?.message.contains(says) == true, "\(last.error.map { "\($0)" } ?? "")")
+                    try expectNoTrace(of: id, framework: .llamaCpp, in: sdk)
+                    #expect(try sdk.model(id) == registryBefore)
+                }
+            }
+        }
+    }
+}

@@ -65,7 +65,8 @@ extension SDKRuntime {
                         name: assignment.name,
                         framework: InferenceFramework(rawValue: assignment.framework),
                         category: category,
-                        format: ModelFormat.guess(fromFileName: primary.fileName)
+                        format: ModelFormat.guess(fromFileName: primary.fileName),
+                        strategies: registry.strategies
                     )
                     model.contextLength = assignment.contextLength
                     try registry.register(model)

@@ -71,7 +71,7 @@ final class DownloadManager: Sendable {
                 recovery: "Register it with a URL (RunAnywhere.registerModel(id:name:url:…)) or import its files"
             )
         }
-        try artifact.validate()
+        try artifact.validate(canDownload: registry.strategies.canHandle)
         let (job, isNew) = jobs.withLock { jobs -> (DownloadJob, Bool) in
             if let job = jobs[id] { return (job, false) }
             let job = DownloadJob(modelId: id)
@@ -144,6 +144,9 @@ final class DownloadManager: Sendable {
             // Only bytes received before a network failure are worth resuming.
             let resumable =
                 error.code == .downloadFailed && !job.cancelFlag.isCancelled
+                && artifact.remoteFiles.allSatisfy {
+                    (try? registry.strategies.strategy(for: $0.url))?.supportsResume ?? false
+                }
                 && artifact.remoteFiles.contains {
                     FileSystem.allocatedSize(of: workDir.appendingPathComponent($0.fileName + ".part")) > 0
                 }
@@ -222,11 +225,17 @@ final class DownloadManager: Sendable {
         try saveManifest(manifest, to: manifestURL)
         let files = artifact.remoteFiles
         let parts = files.map { workDir.appendingPathComponent($0.fileName + ".part") }
+        var strategies: [any DownloadStrategy] = []
+        for file in files { strategies.append(try registry.strategies.strategy(for: file.url)) }
 
         // 1. Sizes and space.
         var sizes = files.map(\.sizeBytes)
         for (index, file) in files.enumerated() where sizes[index] == nil {
-            sizes[index] = try await headSize(of: file, job: job, config: config)
+            let strategy = strategies[index]
+            sizes[index] = try await Self.run(strategy, on: file) {
+                try await strategy.size(of: file.url, configuration: config)
+            }
+            if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
         }
         let total: Int64? = sizes.allSatisfy { $0 != nil } ? sizes.reduce(0) { $0 + ($1 ?? 0) } : nil
         let onDisk = parts.reduce(Int64(0)) { $0 + FileSystem.allocatedSize(of: $1) }
@@ -244,37 +253,53 @@ final class DownloadManager: Sendable {
             }
         }
 
-        // 2. Transfer.
+        // 2. Transfer, by each file's strategy. A resume token (HTTP: the ETag) goes to the
+        // manifest as soon as the strategy has one, so a later run that resumes sees it.
+        let saved = Mutex(manifest)
         var done: Int64 = 0
         for (index, file) in files.enumerated() {
-            var etag = manifest.etags[file.fileName]
-            // The ETag goes to the manifest even when the transfer fails, so that a later run
-            // resumes with If-Range and never splices two versions of a file.
-            func rememberETag() {
-                guard let etag, manifest.etags[file.fileName] != etag else { return }
-                manifest.etags[file.fileName] = etag
-                try? saveManifest(manifest, to: manifestURL)
-            }
+            let strategy = strategies[index]
+            if !strategy.supportsResume { try? FileManager.default.removeItem(at: parts[index]) }
             let before = done
-            let size: Int64
-            do {
-                size = try await fetch(
-                    file,
-                    to: parts[index],
-                    expectedSize: sizes[index],
-                    etag: &etag,
-                    job: job,
-                    config: config
-                ) { bytes, retry in
+            let cancel = job.cancelFlag
+            let request = DownloadRequest(
+                url: file.url,
+                destination: parts[index],
+                expectedSize: sizes[index],
+                resumeToken: manifest.etags[file.fileName],
+                configuration: config,
+                isCancelled: { cancel.isCancelled },
+                progress: { bytes, retry in
                     job.publish(
                         job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry)
                     )
+                },
+                saveResumeToken: { [self] token in
+                    saved.withLock { manifest in
+                        manifest.etags[file.fileName] = token
+                        try? saveManifest(manifest, to: manifestURL)
+                    }
                 }
-            } catch {
-                rememberETag()
-                throw error
+            )
+            let size = try await Self.run(strategy, on: file) { try await strategy.fetch(request) }
+            if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: parts[index].path)
+            let written = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            guard written == size else {
+                try? FileManager.default.removeItem(at: parts[index])
+                throw SDKException(
+                    .downloadFailed,
+                    "The \(strategy.name) strategy reported \(size) bytes of \(file.fileName) but wrote \(written)"
+                )
             }
-            rememberETag()
+            if let expected = sizes[index], size != expected {
+                try? FileManager.default.removeItem(at: parts[index])
+                throw SDKException(
+                    .downloadFailed,
+                    "\(file.fileName) is \(size) bytes from \(strategy.name), but \(expected) were expected",
+                    recovery: "Correct the registered size, or register the model without one"
+                )
+            }
             done += size
         }
 
@@ -412,130 +437,24 @@ final class DownloadManager: Sendable {
         }
     }
 
-    /// The size a HEAD request reports, with the same retries as a transfer; `nil` when
-    /// the server does not say (the download then goes ahead without a space check).
-    private func headSize(
-        of file: RemoteFile,
-        job: DownloadJob,
-        config: DownloadConfiguration
-    ) async throws(SDKException) -> Int64? {
-        var retry = 0
-        while true {
-            let options = HTTPTransfer.Options(connectTimeout: config.connectTimeout, stallTimeout: config.stallTimeout)
-            let url = file.url
-            let result = await runOnDetachedThread(name: "runanywhere-download") {
-                HTTPTransfer.head(url, options: options)
-            }
-            if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
-            switch result {
-            case .success(let head) where (200..<300).contains(head.status):
-                return head.contentLength
-            case .success(let head) where HTTPTransfer.isRetryable(status: head.status) && retry < config.maxRetries:
-                break
-            case .success(let head) where head.status == 405 || head.status == 501:
-                return nil  // no HEAD here; GET tells the size
-            case .success(let head):
-                throw Self.httpError(head.status, file: file)
-            case .failure(let failure)
-            where HTTPTransfer.isRetryable(curlCode: failure.code) && retry < config.maxRetries:
-                break
-            case .failure(let failure):
-                throw Self.transportError(failure.message, file: file, retries: retry)
-            }
-            retry += 1
-            try await backOff(retry, job: job, config: config, file: file)
-        }
-    }
-
-    /// Streams one file into its `.part`, resuming and retrying; returns its final size.
-    private func fetch(
-        _ file: RemoteFile,
-        to part: URL,
-        expectedSize: Int64?,
-        etag: inout String?,
-        job: DownloadJob,
-        config: DownloadConfiguration,
-        report: @escaping @Sendable (Int64, Int) -> Void
-    ) async throws(SDKException) -> Int64 {
-        var retry = 0
-        while true {
-            let fd = open(part.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw SDKException(.fileSystemError, "Cannot open \(part.path): \(String(cString: strerror(errno)))")
-            }
-            var offset = Int64(lseek(fd, 0, SEEK_END))
-            if let expectedSize, offset > expectedSize {
-                _ = ftruncate(fd, 0)
-                offset = 0
-            }
-            if let expectedSize, offset == expectedSize, offset > 0 {
-                close(fd)
-                report(offset, retry)
-                return offset
-            }
-            let options = HTTPTransfer.Options(connectTimeout: config.connectTimeout, stallTimeout: config.stallTimeout)
-            let (url, ifRange, cancel, attempt, start) = (file.url, etag, job.cancelFlag, retry, offset)
-            report(offset, retry)
-            let outcome = await runOnDetachedThread(name: "runanywhere-download") {
-                HTTPTransfer.get(url, into: fd, offset: start, ifRange: ifRange, options: options, cancel: cancel) {
-                    report($0, attempt)
-                }
-            }
-            close(fd)
-            switch outcome {
-            case .finished(_, let size, let newEtag):
-                etag = newEtag ?? etag
-                if let expectedSize, size != expectedSize {
-                    try? FileManager.default.removeItem(at: part)
-                    throw SDKException(
-                        .downloadFailed,
-                        "\(file.fileName) is \(size) bytes on the server, but \(expectedSize) were registered",
-                        recovery: "Correct the registered size, or register the model without one"
-                    )
-                }
-                return size
-            case .httpStatus(416) where offset > 0:
-                // The partial file no longer matches the resource: start it over.
-                try? FileManager.default.removeItem(at: part)
-                etag = nil
-            case .httpStatus(let status) where HTTPTransfer.isRetryable(status: status) && retry < config.maxRetries:
-                break
-            case .httpStatus(let status):
-                throw Self.httpError(status, file: file)
-            case .transport(let code, _, let newEtag)
-            where HTTPTransfer.isRetryable(curlCode: code) && retry < config.maxRetries:
-                etag = newEtag ?? etag
-            case .transport(_, let message, let newEtag):
-                etag = newEtag ?? etag
-                throw Self.transportError(message, file: file, retries: retry)
-            case .cancelled:
-                throw SDKException(.downloadCancelled, "The download was cancelled")
-            case .writeFailed(let code):
-                throw SDKException(
-                    code == ENOSPC || code == EDQUOT ? .insufficientStorage : .fileSystemError,
-                    "Cannot write \(part.path): \(String(cString: strerror(code)))"
-                )
-            }
-            retry += 1
-            try await backOff(retry, job: job, config: config, file: file)
-        }
-    }
-
-    /// Waits before retry number `retry`; a cancel ends the wait at once.
-    private func backOff(
-        _ retry: Int,
-        job: DownloadJob,
-        config: DownloadConfiguration,
-        file: RemoteFile
-    ) async throws(SDKException) {
-        let delay = config.delay(beforeRetry: retry)
-        logger.info("Retry \(retry)/\(config.maxRetries) of \(file.fileName) in \(String(format: "%.2f", delay)) s")
+    /// Runs one call of a strategy; an error that is not an ``SDKException`` becomes
+    /// `downloadFailed` naming the strategy and the file.
+    private static func run<T: Sendable>(
+        _ strategy: any DownloadStrategy,
+        on file: RemoteFile,
+        _ body: () async throws -> T
+    ) async throws(SDKException) -> T {
         do {
-            try await Task.sleep(for: .seconds(delay))
+            return try await body()
+        } catch let error as SDKException {
+            throw error
         } catch {
-            throw SDKException(.downloadCancelled, "The download was cancelled")
+            throw SDKException(
+                .downloadFailed,
+                "The \(strategy.name) download strategy failed on \(file.url.absoluteString): \(error)",
+                underlying: error
+            )
         }
-        if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
     }
 
     // MARK: Space
@@ -560,22 +479,5 @@ final class DownloadManager: Sendable {
             throw SDKException(.internalError, "Cannot encode the download manifest", underlying: error)
         }
         try FileSystem.atomicWrite(data, to: url)
-    }
-
-    private static func httpError(_ status: Int, file: RemoteFile) -> SDKException {
-        let reason = [401: " (unauthorized)", 403: " (forbidden)", 404: " (not found)", 410: " (gone)"][status] ?? ""
-        return SDKException(
-            .downloadFailed,
-            "\(file.url.absoluteString) answered HTTP \(status)\(reason)",
-            recovery: status == 404 || status == 410 ? "Check the model's URL" : nil
-        )
-    }
-
-    private static func transportError(_ message: String, file: RemoteFile, retries: Int) -> SDKException {
-        SDKException(
-            .downloadFailed,
-            "Downloading \(file.url.absoluteString) failed\(retries > 0 ? " after \(retries) retries" : ""): \(message)",
-            recovery: "Check the connection; downloading again resumes where this stopped"
-        )
     }
 }

@@ -16,6 +16,8 @@ enum HTTPTransfer {
         var connectTimeout: Double
         var stallTimeout: Double
         var userAgent = "RunAnywhere-Swift/\(RunAnywhere.version)"
+        /// Extra request headers (checked by ``HTTPDownloadStrategy``: no line breaks).
+        var headers: [String: String] = [:]
     }
 
     /// What a HEAD request told.
@@ -34,7 +36,7 @@ enum HTTPTransfer {
         /// The connection failed or dropped; the file keeps what arrived. `etag` is the
         /// resource's, if the server sent one, for resuming with `If-Range`.
         case transport(code: Int, message: String, etag: String?)
-        /// ``CancellationFlag`` was set.
+        /// The cancel check said so.
         case cancelled
         /// Writing to disk failed with this `errno`.
         case writeFailed(errno: Int32)
@@ -70,7 +72,7 @@ enum HTTPTransfer {
         offset: Int64,
         ifRange: String?,
         options: Options,
-        cancel: CancellationFlag,
+        cancel: @escaping @Sendable () -> Bool,
         progress: @escaping @Sendable (Int64) -> Void
     ) -> Outcome {
         let context = Context(fd: fd, offset: offset, cancel: cancel, progress: progress)
@@ -106,7 +108,7 @@ enum HTTPTransfer {
     private final class Context {
         let fd: Int32
         let offset: Int64
-        let cancel: CancellationFlag?
+        let cancel: (@Sendable () -> Bool)?
         let progress: (@Sendable (Int64) -> Void)?
         var handle: UnsafeMutableRawPointer?
         var status = 0
@@ -121,7 +123,7 @@ enum HTTPTransfer {
         var rangeMismatch = false
         var lastReport = ContinuousClock.now
 
-        init(fd: Int32, offset: Int64, cancel: CancellationFlag?, progress: (@Sendable (Int64) -> Void)?) {
+        init(fd: Int32, offset: Int64, cancel: (@Sendable () -> Bool)?, progress: (@Sendable (Int64) -> Void)?) {
             self.fd = fd
             self.offset = offset
             self.cancel = cancel
@@ -198,11 +200,12 @@ enum HTTPTransfer {
         }
         if let range {
             _ = ra_curl_setopt_string(handle, CURLOPT_RANGE, range)
-            if let ifRange {
-                headers = curl_slist_append(headers, "If-Range: \(ifRange)")
-                _ = ra_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
-            }
+            if let ifRange { headers = curl_slist_append(headers, "If-Range: \(ifRange)") }
         }
+        for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) {
+            headers = curl_slist_append(headers, "\(name): \(value)")
+        }
+        if headers != nil { _ = ra_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers) }
 
         let code = curl_easy_perform(handle)
         context.status = ra_curl_response_code(handle)
@@ -256,7 +259,7 @@ enum HTTPTransfer {
         if !context.decided { context.decide() }
         if context.writeErrno != nil || context.rangeMismatch { return 0 }
         if context.discarding { return total }
-        if context.cancel?.isCancelled == true {
+        if context.cancel?() == true {
             context.cancelled = true
             return 0
         }
@@ -282,7 +285,7 @@ enum HTTPTransfer {
     private static let progressCallback: ra_curl_progress_callback = { user, _, _, _, _ in
         guard let user else { return 0 }
         let context = Unmanaged<Context>.fromOpaque(user).takeUnretainedValue()
-        if context.cancel?.isCancelled == true {
+        if context.cancel?() == true {
             context.cancelled = true
             return 1
         }

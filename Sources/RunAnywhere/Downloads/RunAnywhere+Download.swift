@@ -114,7 +114,8 @@ extension RunAnywhereSDK {
             framework: framework,
             category: category,
             format: format,
-            visionProjectorFile: visionProjectorFile
+            visionProjectorFile: visionProjectorFile,
+            strategies: try runtime().registry.strategies
         )
         try registerModel(model)
         return model
@@ -182,6 +183,26 @@ extension RunAnywhereSDK {
     /// The current download configuration.
     public func downloadConfiguration() throws(SDKException) -> DownloadConfiguration {
         try runtime().downloads.configuration
+    }
+
+    /// Adds a way to fetch model files, asked before the strategies registered earlier and
+    /// before HTTP(S): models whose URLs it handles can then be registered and downloaded,
+    /// with the same checksums, staging, extraction and clean-up as any download.
+    ///
+    /// ```swift
+    /// try sdk.registerDownloadStrategy(AppModels(server: server, token: token))
+    /// try sdk.registerModel(id: "assistant", name: "Assistant", url: URL(string: "myapp-models://assistant/model.gguf")!,
+    ///                       framework: .llamaCpp, category: .llm)
+    /// ```
+    ///
+    /// - Throws: `.invalidInput` for a strategy whose name is empty or already registered.
+    public func registerDownloadStrategy(_ strategy: any DownloadStrategy) throws(SDKException) {
+        try runtime().registry.strategies.register(strategy)
+    }
+
+    /// The names of the download strategies, in the order they are asked (HTTP(S) last).
+    public var downloadStrategies: [String] {
+        (try? runtime().registry.strategies.all.map(\.name)) ?? []
     }
 }
 
@@ -303,6 +324,13 @@ extension RunAnywhere {
         try sdk().setDownloadConfiguration(configuration)
     }
 
+    /// Adds a way to fetch model files.
+    ///
+    /// Calls ``RunAnywhereSDK/registerDownloadStrategy(_:)`` on the shared instance.
+    public static func registerDownloadStrategy(_ strategy: any DownloadStrategy) throws(SDKException) {
+        try sdk().registerDownloadStrategy(strategy)
+    }
+
     /// The current download configuration.
     ///
     /// Calls ``RunAnywhereSDK/downloadConfiguration()`` on the shared instance.
@@ -325,9 +353,10 @@ extension ModelInfo {
         framework: InferenceFramework,
         category: ModelCategory,
         format: ModelFormat,
-        visionProjectorFile: String? = nil
+        visionProjectorFile: String? = nil,
+        strategies: DownloadStrategies
     ) throws(SDKException) -> ModelInfo {
-        try artifact.validate()
+        try artifact.validate(canDownload: strategies.canHandle)
         let primary = artifact.remoteFiles.first { $0.fileName == artifact.primaryPath }
         return ModelInfo(
             id: id,

@@ -53,9 +53,9 @@ public enum ModelArtifact: Sendable, Codable, Equatable {
         }
     }
 
-    /// Checks URLs, file names and checksums.
-    public func validate() throws(SDKException) {
-        for file in remoteFiles { try file.validate() }
+    /// Checks URLs (`canDownload`: by default http and https), file names and checksums.
+    public func validate(canDownload: (URL) -> Bool = HTTPDownloadStrategy().canHandle) throws(SDKException) {
+        for file in remoteFiles { try file.validate(canDownload: canDownload) }
         switch self {
         case .file:
             break

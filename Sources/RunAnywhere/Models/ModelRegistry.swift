@@ -15,12 +15,19 @@ final class ModelRegistry: Sendable {
     let paths: SDKPaths
     /// What the backends know about their model files; consulted on every import and download.
     let inspectors: ModelFileInspectors
+    /// The URLs a registered model's files may have: the instance's download strategies'.
+    let strategies: DownloadStrategies
     private let models = Mutex<[String: ModelInfo]>([:])
     private let logger = SDKLogger(category: "ModelRegistry")
 
-    init(paths: SDKPaths, inspectors: ModelFileInspectors = ModelFileInspectors()) {
+    init(
+        paths: SDKPaths,
+        inspectors: ModelFileInspectors = ModelFileInspectors(),
+        strategies: DownloadStrategies = DownloadStrategies()
+    ) {
         self.paths = paths
         self.inspectors = inspectors
+        self.strategies = strategies
     }
 
     private struct RegistryFile: Codable {
@@ -158,7 +165,7 @@ final class ModelRegistry: Sendable {
     func register(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
         try ModelInfo.validate(id: model.id)
         try model.framework.validate()
-        try model.artifact?.validate()
+        try model.artifact?.validate(canDownload: strategies.canHandle)
         try model.validateVisionProjector()
         if let path = model.localPath, !FileSystem.isReadableFile(path) {
             throw SDKException(.modelFileNotFound, "Model file \(path.path) does not exist or cannot be read")

@@ -2,7 +2,7 @@ import Foundation
 
 /// One file to download.
 public struct RemoteFile: Sendable, Codable, Equatable {
-    /// Where to fetch it (`http` or `https`).
+    /// Where to fetch it: `http` or `https`, or a scheme a registered ``DownloadStrategy`` handles.
     public var url: URL
     /// The name it gets in the model's folder.
     public var fileName: String
@@ -19,11 +19,10 @@ public struct RemoteFile: Sendable, Codable, Equatable {
         self.sizeBytes = sizeBytes
     }
 
-    /// Checks the URL scheme, the name and the checksum's form.
-    public func validate() throws(SDKException) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw SDKException(.invalidInput, "'\(url.absoluteString)' is not an http or https URL")
-        }
+    /// Checks the URL, the name and the checksum's form. The URL must be one `canDownload`
+    /// accepts: by default an `http` or `https` URL; the SDK passes its download strategies.
+    public func validate(canDownload: (URL) -> Bool = HTTPDownloadStrategy().canHandle) throws(SDKException) {
+        guard canDownload(url) else { throw DownloadStrategies.unhandled(url) }
         guard !fileName.isEmpty, !fileName.contains("/"), fileName != ".", fileName != "..", !fileName.hasPrefix(".")
         else {
             throw SDKException(

@@ -107,7 +107,7 @@ public struct LoRA: Sendable {
         switch (entry.downloadURL, entry.localPath) {
         case (let url?, nil):
             let artifact = ModelArtifact.file(RemoteFile(url: url, sha256: entry.sha256, sizeBytes: entry.sizeBytes))
-            try artifact.validate()
+            try artifact.validate(canDownload: try sdk.runtime().registry.strategies.canHandle)
             model.artifact = artifact
             model.downloadURL = url
             model.sha256 = entry.sha256
