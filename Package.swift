@@ -330,7 +330,7 @@ let package = Package(
             name: "RunAnywhereServerTests",
             dependencies: [
                 "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereRemote",
-                "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer",
+                "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer", "RunAnywhereHTTPServing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -181,7 +181,11 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
                 )
             },
             errorCode: event.errorCode,
-            errorMessage: event.errorMessage
+            errorMessage: event.errorMessage,
+            level: event.level.flatMap { .init(rawValue: $0) },
+            logger: event.logger,
+            source: event.source,
+            repeats: event.repeats.map { max(0, $0) }
         )
     }
 

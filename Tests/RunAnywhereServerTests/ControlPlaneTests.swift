@@ -281,4 +281,26 @@ struct ControlPlaneTests {
             }
         }
     }
+
+    @Test("With remote error reporting on, warnings and errors go to the control plane as redacted log events")
+    func logEventsReachTheControlPlane() async throws {
+        try await withControlPlane { server in
+            try await withControlPlaneSDK(baseURL: server.baseURL) { sdk in
+                try await sdk.completeServicesInitialization()
+                try await sdk.setRemoteErrorReportingEnabled(true)
+                SDKLogger(category: "Reporting").warning(
+                    "control-plane-marker at /home/ana/private/model.gguf with token=abcdef0123456789abcdef"
+                )
+                SDKLogger(category: "Reporting").info("control-plane-marker info stays home")
+                try await sdk.flushTelemetry()
+                let logs = server.storedEventsJSON.filter { $0.contains("control-plane-marker") }
+                #expect(logs.count == 1, "\(logs)")
+                let event = try #require(logs.first)
+                #expect(event.contains(#""type":"log""#) && event.contains(#""level":"warning""#))
+                #expect(event.contains(#""logger":"Reporting""#))
+                #expect(event.contains("[PATH]") && event.contains("token=[REDACTED]"), "\(event)")
+                #expect(!event.contains("/home/ana") && !event.contains("abcdef0123456789"))
+            }
+        }
+    }
 }

@@ -96,6 +96,10 @@ public struct SDKLogger: Sendable {
         function: String = #function,
         line: UInt = #line
     ) {
+        // Reported whatever the local level: it filters what this device prints, not what it reports.
+        if level >= .warning, RemoteErrorReporting.isActive {
+            RemoteErrorReporting.capture(level: level, logger: category, message: message(), source: "\(file):\(line)")
+        }
         guard Self.isEnabled(level) else { return }
         var logger = self.logger
         logger.logLevel = Self.currentLevel.swiftLogLevel

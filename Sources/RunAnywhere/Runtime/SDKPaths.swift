@@ -53,6 +53,10 @@ public struct SDKPaths: Sendable, Equatable {
     /// The telemetry queue: events waiting for the control plane (SQLite).
     public var telemetryQueueFile: URL { home.appendingPathComponent("telemetry.sqlite") }
 
+    /// Warning and error lines waiting for the Sentry-compatible collector (see
+    /// ``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``).
+    public var errorReportQueueFile: URL { home.appendingPathComponent("error-reports.sqlite") }
+
     /// The folder holding all RAG indexes.
     public var ragDirectory: URL { home.appendingPathComponent("rag", isDirectory: true) }
 

@@ -27,6 +27,8 @@ final class SDKRuntime: Sendable {
     let controlPlane: ControlPlaneAgent?
     /// The plugins loaded from files.
     let plugins = PluginSet()
+    /// Remote error reporting, when turned on.
+    let errorReporting = ErrorReporting()
     private let telemetryObserver: UUID?
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
@@ -174,6 +176,7 @@ final class SDKRuntime: Sendable {
     }
 
     func shutdown() async {
+        await errorReporting.stop()
         if let telemetryObserver { events.removeObserver(telemetryObserver) }
         await controlPlane?.shutdown()
         await downloads.cancelAll()

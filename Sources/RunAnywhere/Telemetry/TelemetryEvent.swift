@@ -21,6 +21,9 @@ public struct TelemetryEvent: Sendable, Codable, Equatable, Identifiable {
         case modelDownloaded = "model_downloaded"
         /// Another failure (a download, a transcription, a synthesis).
         case error
+        /// A warning or error line the SDK (or the app, through ``RemoteErrorLogHandler``)
+        /// logged, reported by remote error reporting.
+        case log
     }
 
     /// Figures of the event, each present when it applies.
@@ -68,8 +71,17 @@ public struct TelemetryEvent: Sendable, Codable, Equatable, Identifiable {
     public let metrics: Metrics?
     /// The SDK's error code, for failures.
     public let errorCode: String?
-    /// The error's message, redacted (see ``TelemetryEvent/redact(_:)``).
+    /// The error's message, redacted (see ``TelemetryEvent/redact(_:)``); for a ``Kind/log``
+    /// event, the line.
     public let errorMessage: String?
+    /// For a ``Kind/log`` event: `warning`, `error` or `critical`.
+    public var level: String?
+    /// For a ``Kind/log`` event: the logger's category, e.g. `Download`.
+    public var logger: String?
+    /// For a ``Kind/log`` event: the module, file and line that logged it (`RunAnywhere/X.swift:12`).
+    public var source: String?
+    /// For a ``Kind/log`` event: identical lines folded into this one since the last report.
+    public var repeats: Int?
 
     /// Creates an event; `errorMessage` is redacted here, whatever the caller passes.
     public init(

@@ -418,6 +418,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TelemetryEvent/event_id`.
             package var eventId: Swift.String
+            /// `log`: a warning or error the SDK logged (remote error reporting).
+            ///
             /// - Remark: Generated from `#/components/schemas/TelemetryEvent/type`.
             @frozen package enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case generationCompleted = "generation_completed"
@@ -426,7 +428,10 @@ extension Components {
                 case modelLoadFailed = "model_load_failed"
                 case modelDownloaded = "model_downloaded"
                 case error = "error"
+                case log = "log"
             }
+            /// `log`: a warning or error the SDK logged (remote error reporting).
+            ///
             /// - Remark: Generated from `#/components/schemas/TelemetryEvent/type`.
             package var _type: Components.Schemas.TelemetryEvent._TypePayload
             /// - Remark: Generated from `#/components/schemas/TelemetryEvent/timestamp`.
@@ -450,17 +455,45 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TelemetryEvent/error_message`.
             package var errorMessage: Swift.String?
+            /// For `log` events, the line's level.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TelemetryEvent/level`.
+            @frozen package enum LevelPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case warning = "warning"
+                case error = "error"
+                case critical = "critical"
+            }
+            /// For `log` events, the line's level.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TelemetryEvent/level`.
+            package var level: Components.Schemas.TelemetryEvent.LevelPayload?
+            /// For `log` events, the logger's category, e.g. `Download`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TelemetryEvent/logger`.
+            package var logger: Swift.String?
+            /// For `log` events, the module, file and line that logged it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TelemetryEvent/source`.
+            package var source: Swift.String?
+            /// For `log` events, how many identical lines were folded into this one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TelemetryEvent/repeats`.
+            package var repeats: Swift.Int?
             /// Creates a new `TelemetryEvent`.
             ///
             /// - Parameters:
             ///   - eventId: Made when the event is queued; the server counts each id once.
-            ///   - _type:
+            ///   - _type: `log`: a warning or error the SDK logged (remote error reporting).
             ///   - timestamp:
             ///   - modelId:
             ///   - executedOn:
             ///   - metrics:
             ///   - errorCode: The SDK's error code, for failures.
             ///   - errorMessage: With keys, tokens and paths redacted.
+            ///   - level: For `log` events, the line's level.
+            ///   - logger: For `log` events, the logger's category, e.g. `Download`.
+            ///   - source: For `log` events, the module, file and line that logged it.
+            ///   - repeats: For `log` events, how many identical lines were folded into this one.
             package init(
                 eventId: Swift.String,
                 _type: Components.Schemas.TelemetryEvent._TypePayload,
@@ -469,7 +502,11 @@ extension Components {
                 executedOn: Components.Schemas.TelemetryEvent.ExecutedOnPayload? = nil,
                 metrics: Components.Schemas.TelemetryMetrics? = nil,
                 errorCode: Swift.String? = nil,
-                errorMessage: Swift.String? = nil
+                errorMessage: Swift.String? = nil,
+                level: Components.Schemas.TelemetryEvent.LevelPayload? = nil,
+                logger: Swift.String? = nil,
+                source: Swift.String? = nil,
+                repeats: Swift.Int? = nil
             ) {
                 self.eventId = eventId
                 self._type = _type
@@ -479,6 +516,10 @@ extension Components {
                 self.metrics = metrics
                 self.errorCode = errorCode
                 self.errorMessage = errorMessage
+                self.level = level
+                self.logger = logger
+                self.source = source
+                self.repeats = repeats
             }
             package enum CodingKeys: String, CodingKey {
                 case eventId = "event_id"
@@ -489,6 +530,10 @@ extension Components {
                 case metrics
                 case errorCode = "error_code"
                 case errorMessage = "error_message"
+                case level
+                case logger
+                case source
+                case repeats
             }
         }
         /// - Remark: Generated from `#/components/schemas/TelemetryMetrics`.

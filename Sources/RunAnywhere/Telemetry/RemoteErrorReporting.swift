@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// Routes the warning and error lines logged in this process to the SDK instances that
+/// report them (``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``).
+///
+/// Lines are redacted (``TelemetryEvent/redact(_:)``) before they are queued. A line identical
+/// to one reported in the last minute (same level, logger, source and redacted text) is
+/// folded: it is counted, and the next one reported after the minute carries the count.
+enum RemoteErrorReporting {
+    /// One reporting instance: its queues, and how to wake its uploaders.
+    struct Sink: Sendable {
+        let queues: [TelemetryQueue]
+        let wake: @Sendable () -> Void
+    }
+
+    private struct State: Sendable {
+        var sinks: [UUID: Sink] = [:]
+        var recent: [String: (reported: ContinuousClock.Instant, folded: Int)] = [:]
+    }
+
+    private static let state = Mutex(State())
+    private static let active = Atomic<Bool>(false)
+    /// Identical lines within this interval are folded into one report.
+    static let foldInterval: Duration = .seconds(60)
+    /// Categories whose lines are never reported: the reporting machinery's own (a failure
+    /// to queue a report must not queue another).
+    static let quietCategories: Set<String> = ["Telemetry", "ErrorReporting"]
+
+    /// Whether any instance reports; cheap, so loggers can skip building a line.
+    static var isActive: Bool { active.load(ordering: .relaxed) }
+
+    static func add(_ sink: Sink) -> UUID {
+        let id = UUID()
+        state.withLock { $0.sinks[id] = sink }
+        active.store(true, ordering: .relaxed)
+        return id
+    }
+
+    static func remove(_ id: UUID) {
+        let empty = state.withLock { state in
+            state.sinks[id] = nil
+            return state.sinks.isEmpty
+        }
+        if empty { active.store(false, ordering: .relaxed) }
+    }
+
+    /// Queues a report of one line with every reporting instance; `critical` and `error`
+    /// and `warning` lines only.
+    static func capture(level: LogLevel, logger: String, message: String, source: String) {
+        guard level >= .warning, isActive, !quietCategories.contains(logger) else { return }
+        let text = TelemetryEvent.redact(message)
+        let key = "\(level)|\(logger)|\(source)|\(text)"
+        let now = ContinuousClock.now
+        let (sinks, repeats) = state.withLock { state -> ([Sink], Int?) in
+            if let seen = state.recent[key], seen.reported.duration(to: now) < foldInterval {
+                state.recent[key]?.folded += 1
+                return ([], nil)
+            }
+            let folded = state.recent[key]?.folded ?? 0
+            state.recent[key] = (now, 0)
+            if state.recent.count > 1_000 {
+                state.recent = state.recent.filter { $0.value.reported.duration(to: now) < foldInterval }
+            }
+            return (Array(state.sinks.values), folded)
+        }
+        guard !sinks.isEmpty else { return }
+        var event = TelemetryEvent(kind: .log, errorMessage: text)
+        event.level = "\(level)"
+        event.logger = logger
+        event.source = source
+        event.repeats = repeats.flatMap { $0 > 0 ? $0 : nil }
+        for sink in sinks {
+            for queue in sink.queues { try? queue.enqueue(event) }
+            sink.wake()
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+extension RunAnywhereSDK {
+    /// Turns remote error reporting on or off (the seed's `setSentryLoggingEnabled`).
+    ///
+    /// While on, every warning, error and critical line the SDK logs (whatever the local log
+    /// level), and an app's own through ``RemoteErrorLogHandler``, is redacted (keys, tokens,
+    /// quoted text and paths removed; prompts and transcripts are never logged) and queued on
+    /// disk, then uploaded in the background with back-off: to the control plane's telemetry
+    /// endpoint when the instance has one, and to the Sentry-compatible collector of
+    /// `sentryDSN` when one is given, in Sentry's envelope format. Reports survive restarts;
+    /// each is sent until its destination takes it, under one id, so it is counted once.
+    ///
+    /// ```swift
+    /// try await sdk.setRemoteErrorReportingEnabled(true, sentryDSN: "https://key@o1.ingest.sentry.io/42")
+    /// ```
+    ///
+    /// - Throws: `.invalidConfiguration` for a malformed DSN, or when turning it on with no
+    ///   destination (no DSN and no control plane); storage errors opening the queue.
+    public func setRemoteErrorReportingEnabled(_ enabled: Bool, sentryDSN: String? = nil) async throws(SDKException) {
+        let runtime = try runtime()
+        let dsn = try sentryDSN.map { (text: String) throws(SDKException) in try SentryDSN(text) }
+        await runtime.errorReporting.stop()
+        guard enabled else { return }
+        guard dsn != nil || runtime.controlPlane != nil else {
+            throw SDKException(
+                .invalidConfiguration,
+                "Remote error reporting needs a destination: a Sentry DSN, or a control plane (initialize with a base URL)"
+            )
+        }
+        try await runtime.errorReporting.start(
+            dsn: dsn,
+            controlPlaneQueue: runtime.controlPlane?.queue,
+            paths: paths,
+            environment: environment.rawValue
+        )
+    }
+
+    /// Whether remote error reporting is on.
+    public var isRemoteErrorReportingEnabled: Bool {
+        get async { await (try? runtime())?.errorReporting.isOn ?? false }
+    }
+
+    /// Uploads the queued error reports to the Sentry-compatible collector now; returns how
+    /// many it took. (Reports for the control plane go with ``flushTelemetry()``.)
+    ///
+    /// - Throws: `.invalidConfiguration` without a DSN; the collector's failures
+    ///   (`remoteUnreachable`, `remoteTimeout`, `remoteServerError`…), the reports staying queued.
+    public func flushErrorReports() async throws(SDKException) -> Int {
+        guard let uploader = try await runtime().errorReporting.uploader else {
+            throw SDKException(.invalidConfiguration, "Remote error reporting to a Sentry DSN is not on")
+        }
+        return try await uploader.flush()
+    }
+
+    /// Error reports waiting on disk for the Sentry-compatible collector.
+    public func pendingErrorReportCount() throws(SDKException) -> Int {
+        let file = paths.errorReportQueueFile
+        guard FileManager.default.fileExists(atPath: file.path) else { return 0 }
+        return try TelemetryQueue(url: file).count()
+    }
+}
+
+extension RunAnywhere {
+    /// Turns remote error reporting on or off for the shared instance.
+    ///
+    /// Calls ``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``.
+    public static func setRemoteErrorReportingEnabled(
+        _ enabled: Bool,
+        sentryDSN: String? = nil
+    ) async throws(SDKException) {
+        try await sdk().setRemoteErrorReportingEnabled(enabled, sentryDSN: sentryDSN)
+    }
+
+    /// Uploads the shared instance's queued error reports now.
+    ///
+    /// Calls ``RunAnywhereSDK/flushErrorReports()``.
+    public static func flushErrorReports() async throws(SDKException) -> Int {
+        try await sdk().flushErrorReports()
+    }
+}
+
+/// One instance's error reporting: its sink in ``RemoteErrorReporting`` and its uploader.
+actor ErrorReporting {
+    private var sink: UUID?
+    private(set) var uploader: ErrorReportUploader?
+
+    var isOn: Bool { sink != nil }
+
+    func start(
+        dsn: SentryDSN?,
+        controlPlaneQueue: TelemetryQueue?,
+        paths: SDKPaths,
+        environment: String
+    )
+        async throws(SDKException)
+    {
+        var queues = controlPlaneQueue.map { [$0] } ?? []
+        if let dsn {
+            let queue = try TelemetryQueue(url: paths.errorReportQueueFile)
+            let uploader = ErrorReportUploader(dsn: dsn, queue: queue, environment: environment)
+            await uploader.start()
+            self.uploader = uploader
+            queues.append(queue)
+        }
+        let uploader = self.uploader
+        sink = RemoteErrorReporting.add(RemoteErrorReporting.Sink(queues: queues, wake: { uploader?.wake() }))
+    }
+
+    func stop() async {
+        if let sink { RemoteErrorReporting.remove(sink) }
+        sink = nil
+        await uploader?.stop()
+        uploader = nil
+    }
+}
