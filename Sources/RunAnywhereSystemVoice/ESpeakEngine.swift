@@ -74,8 +74,20 @@ package final class ESpeakEngine: Sendable {
         wordsPerMinute: Int,
         pitch: Int
     ) async throws -> AudioBuffer {
+        try await synthesizeWithWords(text, language: language, wordsPerMinute: wordsPerMinute, pitch: pitch).audio
+    }
+
+    /// As ``synthesize(_:language:wordsPerMinute:pitch:)``, with espeak-ng's word events: each
+    /// word's first character (counted from 1), its length in characters, and the millisecond
+    /// its audio starts.
+    package func synthesizeWithWords(
+        _ text: String,
+        language: String,
+        wordsPerMinute: Int,
+        pitch: Int
+    ) async throws -> (audio: AudioBuffer, words: [(position: Int, length: Int, milliseconds: Int)]) {
         let rate = try await startup.value
-        let samples = try await worker.run { () throws -> [Int16] in
+        let (samples, words) = try await worker.run { () throws -> ([Int16], [(Int, Int, Int)]) in
             try Self.select(language)
             espeak_SetParameter(
                 espeakRATE,
@@ -104,9 +116,9 @@ package final class ESpeakEngine: Sendable {
                 throw SDKException(.backendError, "espeak-ng could not synthesize (status \(status.rawValue))")
             }
             _ = espeak_Synchronize()
-            return sink.samples
+            return (sink.samples, sink.words)
         }
-        return AudioBuffer(int16: samples, sampleRate: rate)
+        return (AudioBuffer(int16: samples, sampleRate: rate), words.map { ($0.0, $0.1, $0.2) })
     }
 
     /// IPA phonemes of `text`, one string per clause, each followed by the clause's own
@@ -165,6 +177,9 @@ package final class ESpeakEngine: Sendable {
 /// Where the synthesis callback puts samples; lives for one `espeak_Synth` call.
 private final class SampleSink: @unchecked Sendable {
     var samples: [Int16] = []
+    /// espeak-ng's word events: the word's first character (from 1), its length in
+    /// characters, and where its audio starts, in milliseconds.
+    var words: [(position: Int, length: Int, milliseconds: Int)] = []
 }
 
 private let espeakSynthCallback:
@@ -175,5 +190,14 @@ private let espeakSynthCallback:
         guard let events, let user = events.pointee.user_data else { return 0 }
         let sink = Unmanaged<SampleSink>.fromOpaque(user).takeUnretainedValue()
         if let wav, count > 0 { sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
+        var event = events
+        while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+            if event.pointee.type == espeakEVENT_WORD {
+                sink.words.append(
+                    (Int(event.pointee.text_position), Int(event.pointee.length), Int(event.pointee.audio_position))
+                )
+            }
+            event += 1
+        }
         return 0
     }

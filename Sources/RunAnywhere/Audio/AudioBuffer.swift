@@ -205,6 +205,12 @@ public struct AudioBuffer: Sendable, Equatable {
         )
     }
 
+    /// `seconds` of silence, one channel.
+    public static func silence(seconds: TimeInterval, sampleRate: Int) -> AudioBuffer {
+        let count = max(0, Int((seconds * Double(sampleRate)).rounded()))
+        return AudioBuffer(samples: [Float](repeating: 0, count: count), sampleRate: sampleRate)
+    }
+
     /// Adds `other` at the end, converting its rate and channels to this buffer's.
     public mutating func append(_ other: AudioBuffer) {
         var converted = other.sampleRate == sampleRate ? other : other.resampled(to: sampleRate)

@@ -13,8 +13,28 @@ import Foundation
     /// ``voices``' ids.
     func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer
 
+    /// As ``synthesize(_:voice:options:)``, with the engine's own word timings where it
+    /// reports them; `nil` when it does not (the capability then estimates them). The
+    /// default calls ``synthesize(_:voice:options:)`` and reports none.
+    func synthesizeWithWordTimings(
+        _ text: String,
+        voice: String,
+        options: TTSOptions
+    ) async throws -> (audio: AudioBuffer, words: [TTSWordTiming]?)
+
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async
+}
+
+extension TTSService {
+    /// Synthesizes and reports no word timings.
+    public func synthesizeWithWordTimings(
+        _ text: String,
+        voice: String,
+        options: TTSOptions
+    ) async throws -> (audio: AudioBuffer, words: [TTSWordTiming]?) {
+        (try await synthesize(text, voice: voice, options: options), nil)
+    }
 }
 
 /// Creates a loaded ``TTSService`` for a voice model.

@@ -96,6 +96,9 @@ extension SDKException {
         case invalidImage = "invalid_image"
         /// The text to speak is empty or has nothing to pronounce.
         case emptyText = "empty_text"
+        /// SSML that is malformed or outside the subset spoken (``SSMLDocument``); the
+        /// message names the line and column.
+        case invalidSSML = "invalid_ssml"
         /// A generation grammar that is empty or does not parse; nothing was generated.
         case invalidGrammar = "invalid_grammar"
         /// A JSON Schema that is not JSON, not a schema, or contradicts itself (a `$ref` to
@@ -238,7 +241,7 @@ extension SDKException {
             switch self {
             case .notInitialized, .alreadyInitialized, .invalidAPIKey, .invalidBaseURL, .invalidConfiguration:
                 .initialization
-            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .invalidImage, .emptyText,
+            case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .invalidImage, .emptyText, .invalidSSML,
                 .invalidGrammar,
                 .invalidSchema,
                 .unsupportedSchema, .invalidTool, .invalidDocument, .embeddingMismatch:

@@ -113,9 +113,11 @@ actor TTSCapability {
         let start = ContinuousClock.now
         var audio: AudioBuffer?
         var voice = ""
+        var words: [TTSWordTiming] = []
         do {
             for try await piece in stream(text, options: options) {
                 voice = piece.voice
+                words += piece.wordTimings.map { $0.shifted(by: audio?.duration ?? 0) }
                 if audio == nil { audio = piece.audio } else { audio!.append(piece.audio) }
             }
         } catch {
@@ -126,7 +128,8 @@ actor TTSCapability {
             audio: audio,
             text: text,
             voice: voice,
-            processingTimeMs: start.duration(to: .now).milliseconds
+            processingTimeMs: start.duration(to: .now).milliseconds,
+            wordTimings: words
         )
     }
 
@@ -140,19 +143,53 @@ actor TTSCapability {
                 voice = resolved
                 let start = ContinuousClock.now
                 var seconds = 0.0
+                // A pause before any audio waits for the voice's sample rate, then leads the next piece.
+                var sampleRate: Int?
+                var pendingPause = 0.0
                 for piece in pieces {
                     try Task.checkCancellation()
                     let pieceStart = ContinuousClock.now
-                    let audio = try await service.synthesize(piece, voice: resolved, options: options)
-                    try audio.validate()
-                    let output = TTSOutput(
-                        audio: audio.mono().scaled(by: options.volume),
-                        text: piece,
-                        voice: resolved,
-                        processingTimeMs: pieceStart.duration(to: .now).milliseconds
-                    )
-                    seconds += output.duration
-                    continuation.yield(output)
+                    switch piece {
+                    case .pause(let pause):
+                        guard let sampleRate else {
+                            pendingPause += pause
+                            continue
+                        }
+                        let output = TTSOutput(
+                            audio: AudioBuffer.silence(seconds: pause, sampleRate: sampleRate),
+                            text: "",
+                            voice: resolved,
+                            processingTimeMs: 0
+                        )
+                        seconds += output.duration
+                        continuation.yield(output)
+                    case .speech(let text, let pieceOptions):
+                        let (raw, reported) = try await service.synthesizeWithWordTimings(
+                            text,
+                            voice: resolved,
+                            options: pieceOptions
+                        )
+                        try raw.validate()
+                        var audio = raw.mono().scaled(by: pieceOptions.volume)
+                        var words = reported ?? TTSWordTiming.estimate(text, in: audio)
+                        if pendingPause > 0 {
+                            var lead = AudioBuffer.silence(seconds: pendingPause, sampleRate: audio.sampleRate)
+                            lead.append(audio)
+                            audio = lead
+                            words = words.map { $0.shifted(by: pendingPause) }
+                            pendingPause = 0
+                        }
+                        sampleRate = audio.sampleRate
+                        let output = TTSOutput(
+                            audio: audio,
+                            text: text,
+                            voice: resolved,
+                            processingTimeMs: pieceStart.duration(to: .now).milliseconds,
+                            wordTimings: words
+                        )
+                        seconds += output.duration
+                        continuation.yield(output)
+                    }
                 }
                 self.events.publish(
                     .synthesisCompleted(
@@ -175,16 +212,40 @@ actor TTSCapability {
         return stream
     }
 
+    /// What the engine is asked for, in order: sentences with their options, and pauses.
+    enum Piece: Sendable {
+        case speech(String, TTSOptions)
+        case pause(TimeInterval)
+    }
+
     private func prepare(
         _ text: String,
         options: TTSOptions
-    ) async throws(SDKException) -> (any TTSService, String, [String]) {
+    ) async throws(SDKException) -> (any TTSService, String, [Piece]) {
         try options.validate()
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw SDKException(.emptyText, "The text to speak is empty")
         }
-        let pieces = splitter.split(text)
-        guard !pieces.isEmpty else {
+        var pieces: [Piece] = []
+        if options.ssml {
+            for segment in try SSMLDocument(parsing: text).segments {
+                switch segment {
+                case .pause(let seconds):
+                    pieces.append(.pause(seconds))
+                case .text(let words, let rate, let pitch, let volume):
+                    // The markup's prosody scales the request's, within the ranges engines take.
+                    var scaled = options
+                    scaled.ssml = false
+                    scaled.rate = min(4, max(0.25, options.rate * rate))
+                    scaled.pitch = min(2, max(0.5, options.pitch * pitch))
+                    scaled.volume = min(2, max(0, options.volume * volume))
+                    pieces += splitter.split(words).map { .speech($0, scaled) }
+                }
+            }
+        } else {
+            pieces = splitter.split(text).map { .speech($0, options) }
+        }
+        guard pieces.contains(where: { if case .speech = $0 { true } else { false } }) else {
             throw SDKException(.emptyText, "The text has nothing to pronounce (no letters or digits)")
         }
         let (service, voice) = try await resolve(options.voice)
@@ -204,11 +265,13 @@ actor TTSCapability {
         var firstAudio: Double?
         var duration = 0.0
         var chunks = 0
+        var words: [TTSWordTiming] = []
         do {
             for try await piece in stream(text, options: options) {
                 if speaking[id] == nil { break }  // stopped
                 if firstAudio == nil { firstAudio = start.duration(to: .now).milliseconds }
                 try await output.play(piece.audio)
+                words += piece.wordTimings.map { $0.shifted(by: duration) }
                 duration += piece.duration
                 chunks += 1
             }
@@ -216,7 +279,13 @@ actor TTSCapability {
             throw SDKException.wrap(error, as: .backendError, "Speaking failed")
         }
         let total = start.duration(to: .now).milliseconds
-        return TTSSpeakResult(duration: duration, firstAudioMs: firstAudio ?? total, totalMs: total, chunks: chunks)
+        return TTSSpeakResult(
+            duration: duration,
+            firstAudioMs: firstAudio ?? total,
+            totalMs: total,
+            chunks: chunks,
+            wordTimings: words
+        )
     }
 
     /// Stops every `speak` in progress.

@@ -15,13 +15,27 @@ public struct TTSOptions: Sendable, Codable, Equatable {
     public var pitch: Float
     /// Loudness: 1 leaves the voice as it is, 0 is silent (0–2; clipped at full scale).
     public var volume: Float
+    /// Whether the text is SSML (``SSMLDocument``; the seed's `useSSML`): its breaks, prosody
+    /// and `say-as` apply on every voice, on top of ``rate``, ``pitch`` and ``volume``.
+    public var ssml: Bool
 
     /// Creates options; every parameter has a sensible default.
-    public init(voice: String? = nil, rate: Float = 1, pitch: Float = 1, volume: Float = 1) {
+    public init(voice: String? = nil, rate: Float = 1, pitch: Float = 1, volume: Float = 1, ssml: Bool = false) {
         self.voice = voice
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
+        self.ssml = ssml
+    }
+
+    /// Decodes options; a missing key takes its default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        voice = try container.decodeIfPresent(String.self, forKey: .voice)
+        rate = try container.decodeIfPresent(Float.self, forKey: .rate) ?? 1
+        pitch = try container.decodeIfPresent(Float.self, forKey: .pitch) ?? 1
+        volume = try container.decodeIfPresent(Float.self, forKey: .volume) ?? 1
+        ssml = try container.decodeIfPresent(Bool.self, forKey: .ssml) ?? false
     }
 
     /// Checks the values; the SDK calls this before any work.

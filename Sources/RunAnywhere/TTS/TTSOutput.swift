@@ -10,13 +10,23 @@ public struct TTSOutput: Sendable, Equatable {
     public var voice: String
     /// Wall-clock synthesis time, in milliseconds.
     public var processingTimeMs: Double
+    /// When each word is heard, from the engine where it reports it (espeak-ng), estimated
+    /// otherwise (see ``TTSWordTiming/estimated``). Pauses of SSML breaks are included.
+    public var wordTimings: [TTSWordTiming]
 
     /// Creates an output; the TTS capability makes these.
-    public init(audio: AudioBuffer, text: String, voice: String, processingTimeMs: Double) {
+    public init(
+        audio: AudioBuffer,
+        text: String,
+        voice: String,
+        processingTimeMs: Double,
+        wordTimings: [TTSWordTiming] = []
+    ) {
         self.audio = audio
         self.text = text
         self.voice = voice
         self.processingTimeMs = processingTimeMs
+        self.wordTimings = wordTimings
     }
 
     /// The samples.

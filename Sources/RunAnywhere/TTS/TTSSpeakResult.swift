@@ -10,4 +10,6 @@ public struct TTSSpeakResult: Sendable, Equatable {
     public var totalMs: Double
     /// Pieces of text synthesized.
     public var chunks: Int
+    /// When each word was heard, from the start of playback (see ``TTSOutput/wordTimings``).
+    public var wordTimings: [TTSWordTiming] = []
 }

@@ -20,6 +20,12 @@ struct SpeakCommand: SDKCommand {
     @Option(help: "ALSA device for playback.") var device = "default"
     @Flag(name: .customLong("list-voices"), help: "List the available voices and exit.") var listVoices = false
     @Flag(name: .long, help: "Print one JSON object.") var json = false
+    @Flag(
+        name: .long,
+        help:
+            "The text is SSML: <speak>, <p>, <s>, <break time>, <prosody rate pitch volume>, <say-as interpret-as=\"characters\">."
+    )
+    var ssml = false
 
     struct Output: Encodable {
         var voice: String
@@ -29,6 +35,7 @@ struct SpeakCommand: SDKCommand {
         var totalMs: Double
         var chunks: Int
         var out: String?
+        var words: [TTSWordTiming]
     }
 
     func execute() async throws {
@@ -47,7 +54,7 @@ struct SpeakCommand: SDKCommand {
         if let voiceId, (try? RunAnywhere.model(voiceId))?.category == .speechSynthesis {
             try await RunAnywhere.loadTTSModel(voiceId)
         }
-        let options = TTSOptions(voice: voiceId, rate: rate, pitch: pitch, volume: volume)
+        let options = TTSOptions(voice: voiceId, rate: rate, pitch: pitch, volume: volume, ssml: ssml)
         let output: any AudioOutput =
             out.map { WAVFileAudioOutput(url: URL(fileURLWithPath: $0)) } ?? ALSAAudioOutput(device: device)
         let result = try await RunAnywhere.speak(text, options: options, output: output)
@@ -58,7 +65,8 @@ struct SpeakCommand: SDKCommand {
             firstChunkMs: result.firstAudioMs,
             totalMs: result.totalMs,
             chunks: result.chunks,
-            out: out
+            out: out,
+            words: result.wordTimings
         )
         if json { return try CLI.printJSON(report) }
         print(
