@@ -49,8 +49,12 @@ enum RemoteErrorReporting {
     /// and `warning` lines only.
     static func capture(level: LogLevel, logger: String, message: String, source: String) {
         guard level >= .warning, isActive, !quietCategories.contains(logger) else { return }
-        let text = TelemetryEvent.redact(message)
-        let key = "\(level)|\(logger)|\(source)|\(text)"
+        // The event's initializer redacts the line; the fold key is the redacted text.
+        var event = TelemetryEvent(kind: .log, errorMessage: message)
+        event.level = "\(level)"
+        event.logger = logger
+        event.source = source
+        let key = "\(level)|\(logger)|\(source)|\(event.errorMessage ?? "")"
         let now = ContinuousClock.now
         let (sinks, repeats) = state.withLock { state -> ([Sink], Int?) in
             if let seen = state.recent[key], seen.reported.duration(to: now) < foldInterval {
@@ -65,10 +69,6 @@ enum RemoteErrorReporting {
             return (Array(state.sinks.values), folded)
         }
         guard !sinks.isEmpty else { return }
-        var event = TelemetryEvent(kind: .log, errorMessage: text)
-        event.level = "\(level)"
-        event.logger = logger
-        event.source = source
         event.repeats = repeats.flatMap { $0 > 0 ? $0 : nil }
         for sink in sinks {
             for queue in sink.queues { try? queue.enqueue(event) }
