@@ -209,6 +209,7 @@ let package = Package(
             name: "RunAnywhereLlamaCPP",
             dependencies: ["RunAnywhere", "CLlama"]
         ),
+        .target(name: "RunAnywhereLlamaCPPPlugin", dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP"]),
         // What the raw C baselines share (a clock, reading a file).
         .target(name: "RawBenchSupport"),
         // The raw-engine baseline of `runanywhere bench llm`: plain C against the same libllama.
@@ -236,12 +237,15 @@ let package = Package(
         .systemLibrary(name: "CWhisper", pkgConfig: "runanywhere-whisper"),
         .target(
             name: "RunAnywhereWhisperCPP",
-            dependencies: ["RunAnywhere", "CWhisper"]
+            dependencies: ["RunAnywhere", "CWhisper", "RunAnywhereWhisperWindow"]
         ),
+        // The decoding window the backend and `runanywhere bench stt`'s raw baseline share.
+        .target(name: "RunAnywhereWhisperWindow"),
         // Its plugin entry point. Not a SwiftPM product: a dynamic product would carry a second
         // copy of the core. scripts/build_plugins.sh links this target's and the backend's
         // objects into libRunAnywhereWhisperCPPPlugin.so with the core's symbols unresolved, to
-        // be bound to the host's core when it is loaded.
+        // be bound to the host's core when it is loaded. Every engine backend has such a
+        // RunAnywhere<X>Plugin target.
         .target(
             name: "RunAnywhereWhisperCPPPlugin",
             dependencies: ["RunAnywhere", "RunAnywhereWhisperCPP"]
@@ -259,6 +263,7 @@ let package = Package(
             name: "RunAnywhereSystemVoice",
             dependencies: ["RunAnywhere", "CESpeak"]
         ),
+        .target(name: "RunAnywhereSystemVoicePlugin", dependencies: ["RunAnywhere", "RunAnywhereSystemVoice"]),
 
         // MARK: sherpa-onnx backend (Piper voices, Silero VAD)
         // Piper voices take espeak-ng phonemes, which the system voice module provides.
@@ -267,6 +272,8 @@ let package = Package(
             name: "RunAnywhereSherpa",
             dependencies: ["RunAnywhere", "RunAnywhereSystemVoice", "CSherpa"]
         ),
+        // Its plugin takes the system voice's code from the system voice's plugin (one espeak-ng).
+        .target(name: "RunAnywhereSherpaPlugin", dependencies: ["RunAnywhere", "RunAnywhereSherpa"]),
 
         // MARK: pocketsphinx backend (wake words, from Debian)
         .systemLibrary(
@@ -278,6 +285,7 @@ let package = Package(
             name: "RunAnywherePocketSphinx",
             dependencies: ["RunAnywhere", "CPocketSphinx"]
         ),
+        .target(name: "RunAnywherePocketSphinxPlugin", dependencies: ["RunAnywhere", "RunAnywherePocketSphinx"]),
 
         // MARK: Resemblyzer speaker encoder (diarization), on OpenBLAS from Debian
         .systemLibrary(
@@ -289,6 +297,7 @@ let package = Package(
             name: "RunAnywhereResemblyzer",
             dependencies: ["RunAnywhere", "COpenBLAS"]
         ),
+        .target(name: "RunAnywhereResemblyzerPlugin", dependencies: ["RunAnywhere", "RunAnywhereResemblyzer"]),
 
         // MARK: Plugin host
         // A program with the core and no engine backend: it loads backends as plugins (the
@@ -300,16 +309,14 @@ let package = Package(
         ),
 
         // MARK: CLI
+        // It links no engine backend: they are the plugins in `plugins/` next to it (made by
+        // scripts/build_plugins.sh), each opened when a model of its framework is first loaded,
+        // so a command that runs no model maps no engine library.
         .executableTarget(
             name: "runanywhere",
             dependencies: [
                 "RunAnywhere",
-                "RunAnywhereLlamaCPP",
-                "RunAnywhereWhisperCPP",
-                "RunAnywhereSystemVoice",
-                "RunAnywhereSherpa",
-                "RunAnywherePocketSphinx",
-                "RunAnywhereResemblyzer",
+                "RunAnywhereWhisperWindow",
                 "RunAnywhereTesting",
                 "RunAnywhereMCP",
                 "RunAnywhereServer",
@@ -320,7 +327,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Plugins (`runanywhere plugins load`) bind to the CLI's own core.
+            // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
         ),
 

@@ -10,34 +10,77 @@
 # nothing else: the core's symbols stay unresolved and the loader binds them to the host's
 # core (executables export it with -Xlinker --export-dynamic). `-z nodelete` keeps the
 # library mapped for the life of the process, as the Swift runtime needs.
+#
+# Every plugin gets its description (see PluginEntry) in a `.runanywhere_plugin` section, read
+# by hosts without opening it; `runanywhere` links no engine and finds these next to it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config="${1:-debug}"
 case "$config" in debug|release) ;; *) echo "usage: $0 [debug|release]" >&2; exit 2 ;; esac
 
-# Backends shipped as plugins, each with a target RunAnywhere<X>Plugin holding its entry point.
-plugins=(WhisperCPP)
+# Each engine backend ships as a plugin: the targets whose objects go in, the pkg-config
+# packages of its engine, and the plugins it takes code from (linked, found next to it).
+plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer)   # dependencies first
+declare -A targets=(
+  [WhisperCPP]="RunAnywhereWhisperCPP RunAnywhereWhisperWindow"
+  [LlamaCPP]="RunAnywhereLlamaCPP"
+  [SystemVoice]="RunAnywhereSystemVoice"
+  [Sherpa]="RunAnywhereSherpa"
+  [PocketSphinx]="RunAnywherePocketSphinx"
+  [Resemblyzer]="RunAnywhereResemblyzer"
+)
+declare -A packages=(
+  [WhisperCPP]="" [LlamaCPP]="runanywhere-llama" [SystemVoice]="espeak-ng" [Sherpa]="runanywhere-sherpa"
+  [PocketSphinx]="pocketsphinx" [Resemblyzer]="openblas"
+)
+# Piper voices take espeak-ng phonemes from the system voice's code: one copy of it, one espeak-ng.
+declare -A uses=([Sherpa]="SystemVoice")
 
 bin=$(swift build -c "$config" --show-bin-path)
+host="$bin/runanywhere-plugin-host"
+[ -x "$host" ] || { echo "$0: no $host: run swift build -c $config first" >&2; exit 1; }
 mkdir -p "$bin/plugins"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 for plugin in "${plugins[@]}"; do
   objects=()
-  for target in "RunAnywhere$plugin" "RunAnywhere${plugin}Plugin"; do
+  for target in ${targets[$plugin]} "RunAnywhere${plugin}Plugin"; do
     found=("$bin/$target.build/"*.o)
     [ -e "${found[0]}" ] || { echo "$0: no objects in $bin/$target.build: run swift build -c $config first" >&2; exit 1; }
     objects+=("${found[@]}")
   done
   out="$bin/plugins/libRunAnywhere${plugin}Plugin.so"
-  # Relink only when an object is newer than the library.
-  if [ -f "$out" ] && [ -z "$(find "${objects[@]}" -newer "$out" -print -quit)" ]; then
+  links=()
+  for used in ${uses[$plugin]:-}; do
+    links+=("$bin/plugins/libRunAnywhere${used}Plugin.so")
+  done
+  # Relink only when an object (or a plugin it links) is newer than the library.
+  if [ -f "$out" ] && [ -z "$(find "${objects[@]}" "${links[@]}" "$host" -newer "$out" -print -quit)" ]; then
     echo "plugin $out is up to date"
     continue
   fi
-  swiftc -emit-library -o "$out.partial" "${objects[@]}" -Xlinker -z -Xlinker nodelete
+  flags=()
+  for package in ${packages[$plugin]}; do
+    # shellcheck disable=SC2207
+    flags+=($(pkg-config --libs "$package"))
+  done
+  for used in ${uses[$plugin]:-}; do
+    flags+=("-L$bin/plugins" "-lRunAnywhere${used}Plugin")
+  done
+  partial="$scratch/libRunAnywhere${plugin}Plugin.so"
+  swiftc -emit-library -o "$partial" "${objects[@]}" "${flags[@]}" \
+    -Xlinker -z -Xlinker nodelete -Xlinker -rpath -Xlinker '$ORIGIN'
   # Nothing of the core may be inside: its type descriptors must come from the host.
-  if nm --defined-only "$out.partial" | grep -q ' [RrDd] \$s11RunAnywhere9ModelInfoVMn$'; then
-    echo "$0: $out.partial defines the core's ModelInfo: a second core" >&2; exit 1
+  if nm --defined-only "$partial" | grep -q ' [RrDd] \$s11RunAnywhere9ModelInfoVMn$'; then
+    echo "$0: $partial defines the core's ModelInfo: a second core" >&2; exit 1
   fi
-  mv "$out.partial" "$out"
-  echo "plugin $out"
+  # Its description (module, frameworks, services) goes into an ELF section of its own, which
+  # hosts read without opening the library: engines are then opened only when first used.
+  LD_LIBRARY_PATH="$bin/plugins:${LD_LIBRARY_PATH:-}" "$host" --home "$scratch/home" describe "$partial" \
+    | python3 -c 'import json, sys; json.dump(json.loads(sys.stdin.readline())["description"], sys.stdout, sort_keys=True)' \
+    >"$scratch/manifest.json"
+  objcopy --add-section .runanywhere_plugin="$scratch/manifest.json" \
+    --set-section-flags .runanywhere_plugin=noload,readonly "$partial"
+  mv "$partial" "$out"
+  echo "plugin $out: $(cat "$scratch/manifest.json")"
 done

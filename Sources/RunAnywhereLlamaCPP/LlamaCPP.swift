@@ -82,7 +82,7 @@ public struct LlamaCPPModule: BackendModule {
     /// `llamaCpp`, and the GGUF
     /// inspector that checks such files when they are imported or downloaded.
     public func register(with registry: ServiceRegistry) {
-        LlamaCPP.ensureBackend()
+        // The backend starts on the first model load (`usesGPU` starts it), not here.
         // llama.cpp refuses a bad header only deep inside its loader; the inspector checks it at import.
         registry.registerModelInspector(GGUFFile.inspector(for: .llamaCpp))
         registry.registerLLM(

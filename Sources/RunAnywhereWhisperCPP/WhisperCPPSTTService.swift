@@ -1,6 +1,7 @@
 internal import CWhisper
 import Foundation
 @_spi(Backend) import RunAnywhere
+import RunAnywhereWhisperWindow
 
 /// A whisper.cpp model, ready to transcribe.
 ///
@@ -71,8 +72,8 @@ actor WhisperCPPSTTService: STTService {
         let language = multilingual ? (options.language ?? "auto") : "en"
         let threads = Int32(options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let samples = audio.samples
-        let audioContext = Int32(WhisperCPP.audioContext(forSeconds: audio.duration))
-        let maxTokens = Int32(WhisperCPP.maxTokens(forSeconds: audio.duration))
+        let audioContext = Int32(WhisperWindow.audioContext(forSeconds: audio.duration))
+        let maxTokens = Int32(WhisperWindow.maxTokens(forSeconds: audio.duration))
         let prompt = options.initialPrompt
         let translate = options.translate && multilingual
         let modelId = model.id

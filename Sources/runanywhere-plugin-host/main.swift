@@ -7,6 +7,10 @@ import Foundation
 //
 //   runanywhere-plugin-host --home DIR STEP…
 //     load PATH                 load a plugin
+//     defer PATH                register a plugin to open on first use
+//     describe PATH             the description its entry point gives (what build_plugins.sh
+//                               writes into its manifest section)
+//     mapped                    the shared libraries this process has mapped
 //     unload NAME               unload a loaded plugin (its models first)
 //     transcribe MODEL FILE     load a speech-recognition model and transcribe a WAV file
 //     list                      the registered modules and the loaded plugins
@@ -23,6 +27,38 @@ struct StepReport: Encodable {
     var serviceIsHostType: Bool?
     var serviceType: String?
     var transcript: String?
+    var description: [String: String]?
+    /// File names of the shared libraries mapped, from /proc/self/maps.
+    var mappedLibraries: [String]?
+}
+
+/// What a plugin's entry point says with no registrar: read without registering anything.
+func describe(_ path: String) throws(SDKException) -> [String: String] {
+    typealias Entry = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?
+    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        throw SDKException(.invalidPlugin, "\(path): \(dlerror().map { String(cString: $0) } ?? "cannot be opened")")
+    }
+    guard let symbol = dlsym(handle, PluginLoader.entryPoint),
+        let reply = unsafeBitCast(symbol, to: Entry.self)(nil)
+    else { throw SDKException(.invalidPlugin, "\(path) gives no description") }
+    defer { free(reply) }
+    guard let object = try? JSONSerialization.jsonObject(with: Data(String(cString: reply).utf8)) as? [String: String]
+    else { throw SDKException(.invalidPlugin, "\(path) gives a description that is not JSON") }
+    return object
+}
+
+/// The file names of the shared libraries mapped into this process.
+func mappedLibraries() -> [String] {
+    // Read to the end: a /proc file reports size 0, so a read sized by stat stops early.
+    let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+    let maps = String(decoding: data, as: UTF8.self)
+    let names = maps.split(separator: "\n").compactMap { line -> String? in
+        guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last, path.hasPrefix("/"),
+            path.contains(".so")
+        else { return nil }
+        return String(path.split(separator: "/").last ?? "")
+    }
+    return Array(Set(names)).sorted()
 }
 
 func emit(_ report: StepReport) {
@@ -56,6 +92,12 @@ do {
             switch step {
             case "load":
                 report.plugin = try sdk.pluginLoader.load(path: try operand())
+            case "defer":
+                report.plugin = try sdk.pluginLoader.load(path: try operand(), opening: .onFirstUse)
+            case "describe":
+                report.description = try describe(try operand())
+            case "mapped":
+                report.mappedLibraries = mappedLibraries()
             case "unload":
                 try await sdk.pluginLoader.unload(name: try operand())
             case "transcribe":

@@ -3,13 +3,7 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereControlPlane
-import RunAnywhereLlamaCPP
-import RunAnywherePocketSphinx
 import RunAnywhereRemote
-import RunAnywhereResemblyzer
-import RunAnywhereSherpa
-import RunAnywhereSystemVoice
-import RunAnywhereWhisperCPP
 
 /// A subcommand whose failures print one line and exit non-zero, never a trace.
 protocol SDKCommand: AsyncParsableCommand {
@@ -106,21 +100,29 @@ enum CLI {
         }
     }()
 
-    /// Registers the backends and initializes the SDK; without `keywordSpotter`, wake words
-    /// are spotted in transcripts.
-    static func start(_ options: GlobalOptions, keywordSpotter: Bool = true) throws {
+    /// The engine backends' plugins, next to this executable (scripts/build_plugins.sh puts them there).
+    static var pluginsFolder: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("plugins", isDirectory: true)
+    }
+
+    /// The keyword spotter's module: the plugin `--engine transcript` does without.
+    static let keywordSpotterModule = "pocketsphinx"
+
+    /// Initializes the SDK with the engine backends' plugins registered to open on first use,
+    /// so that a command that runs no model maps no engine; without `keywordSpotter`, wake
+    /// words are spotted in transcripts.
+    static func start(_ options: GlobalOptions, keywordSpotter: Bool = true) async throws {
         _ = bootstrapLogging
         RunAnywhere.setLogLevel(options.verbose ? .debug : .error)
-        LlamaCPP.register()
-        WhisperCPP.register()
-        Sherpa.register()
-        SystemVoice.register()
-        Resemblyzer.register()
-        if keywordSpotter { PocketSphinx.register() }
+        // Through the SDK's plugin path, so the plugins take part in initialization (their
+        // model inspectors in discovering dropped-in models) like the home's `plugins/`.
+        let environment = ProcessInfo.processInfo.environment
+        let pluginPath = [pluginsFolder.path] + (environment[PluginLoader.pathVariable].map { [$0] } ?? [])
+        setenv(PluginLoader.pathVariable, pluginPath.joined(separator: ":"), 1)
         RemoteModule.register()
         // A control plane only when one is named: phase 2 then authenticates, registers this
         // device and queues telemetry, as an app's would.
-        let environment = ProcessInfo.processInfo.environment
         let controlPlane = environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
         if controlPlane != nil {
             let timeout = environment[controlPlaneTimeoutVariable].flatMap(Double.init) ?? 10
@@ -135,6 +137,9 @@ enum CLI {
             environment: .development,
             storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }
         )
+        if !keywordSpotter, RunAnywhere.pluginLoader.registeredNames().contains(keywordSpotterModule) {
+            try await RunAnywhere.pluginLoader.unload(name: keywordSpotterModule)
+        }
         if let routing = options.routing { RunAnywhere.routing.policy = try RoutingPolicy(parsing: routing) }
         if let accelerator = options.accelerator { try RunAnywhere.hardware.setAcceleratorPreference(accelerator) }
     }

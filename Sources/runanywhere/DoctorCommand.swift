@@ -28,7 +28,9 @@ struct DoctorCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
+        // Every engine is checked, so every plugin is opened.
+        RunAnywhere.pluginLoader.openAll()
         let models = try RunAnywhere.availableModels()
         let missing = models.filter { model in
             model.localPath.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false

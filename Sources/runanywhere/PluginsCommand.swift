@@ -49,8 +49,9 @@ struct PluginsCommand: AsyncParsableCommand {
         Swift.print("plugin API \(report.apiVersion)")
         Swift.print("backends: \(report.registered.joined(separator: ", "))")
         for plugin in report.loaded {
+            let state = plugin.isOpen ? "open" : "opens on first use"
             Swift.print(
-                "  plugin \(plugin.name) (\(plugin.toolchain), RunAnywhere \(plugin.sdkVersion)): \(plugin.path)"
+                "  plugin \(plugin.name) (\(plugin.toolchain), RunAnywhere \(plugin.sdkVersion), \(state)): \(plugin.path)"
             )
         }
         for (path, reason) in report.failed.sorted(by: { $0.key < $1.key }) {
@@ -66,7 +67,7 @@ struct PluginsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global)
             try PluginsCommand.print(PluginsCommand.report(), json: json)
         }
     }
@@ -80,7 +81,7 @@ struct PluginsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global)
             let info = try RunAnywhere.pluginLoader.load(path: path)
             let folder = try PluginsCommand.folder()
             let target = folder.appendingPathComponent(URL(fileURLWithPath: info.path).lastPathComponent)
@@ -121,7 +122,7 @@ struct PluginsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global)
             let folder = try PluginsCommand.folder().standardizedFileURL.path
             let plugin = RunAnywhere.pluginLoader.listLoaded().first { $0.name == name }
             try await RunAnywhere.pluginLoader.unload(name: name)

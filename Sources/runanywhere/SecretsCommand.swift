@@ -24,7 +24,7 @@ struct SecretsCommand: AsyncParsableCommand {
         var fromEnvironment: String?
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global, keywordSpotter: false)
             let value: String
             if let fromEnvironment {
                 guard let text = ProcessInfo.processInfo.environment[fromEnvironment], !text.isEmpty else {
@@ -47,7 +47,7 @@ struct SecretsCommand: AsyncParsableCommand {
         @Argument(help: "The secret's name.") var name: String
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global, keywordSpotter: false)
             guard let value = try RunAnywhere.secureStore().string(for: name) else {
                 CLI.printError("error: no secret named '\(name)'")
                 throw ExitCode(1)
@@ -62,7 +62,7 @@ struct SecretsCommand: AsyncParsableCommand {
         @Argument(help: "The secret's name.") var name: String
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global, keywordSpotter: false)
             guard try RunAnywhere.secureStore().delete(name) else {
                 CLI.printError("error: no secret named '\(name)'")
                 throw ExitCode(1)
@@ -76,7 +76,7 @@ struct SecretsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global, keywordSpotter: false)
             let names = try RunAnywhere.secureStore().names()
             if json { return try CLI.printJSON(names) }
             for name in names { print(name) }

@@ -116,6 +116,100 @@ extension RealEngineTests {
             }
         }
 
+        @Test(
+            "A plugin registered for first use maps nothing of its engine until a model of its framework is loaded"
+        )
+        func openedOnFirstUse() async throws {
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            let clip = try #require(try Self.clips().first)
+            try await withSDK(models: [DefaultModels.sttId]) { sdk in
+                let run = try pluginHost(
+                    [
+                        "defer", whisperPlugin.path, "mapped", "transcribe", DefaultModels.sttId, clip.file.path,
+                        "mapped",
+                    ],
+                    home: sdk.paths.home
+                )
+                try #require(run.status == 0 && run.steps.count == 4, "\(run.steps) \(run.err)")
+                let registered = try #require(run.steps[0]["plugin"] as? [String: Any])
+                #expect(registered["is_open"] as? Bool == false)
+                #expect(registered["frameworks"] as? [String] == ["whispercpp"])
+                #expect(run.steps[0]["registered_names"] as? [String] == ["whispercpp"])
+                let before = try #require(run.steps[1]["mapped_libraries"] as? [String])
+                #expect(!before.contains { $0.contains("whisper") || $0.contains("Plugin") }, "\(before)")
+
+                // Loading a whisper.cpp model opens it.
+                let transcript = try #require(run.steps[2]["transcript"] as? String)
+                #expect(WordErrorRate(reference: clip.transcript, hypothesis: transcript).rate == 0, "\(transcript)")
+                let after = try #require(run.steps[3]["mapped_libraries"] as? [String])
+                #expect(after.contains(whisperPlugin.lastPathComponent), "\(after)")
+                #expect(after.contains { $0.hasPrefix("libwhisper") }, "\(after)")
+                let plugins = try #require(run.steps[3]["plugins"] as? [[String: Any]])
+                #expect(plugins.map { $0["is_open"] as? Bool } == [true])
+            }
+        }
+
+        @Test(
+            "A description section that is not JSON or is for another version is refused unopened; one naming another module fails to open, typed"
+        )
+        func badDescriptionSections() async throws {
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            let clip = try #require(try Self.clips().first)
+            try await withSDK(models: [DefaultModels.sttId]) { sdk in
+                let folder = sdk.paths.home.appendingPathComponent("made")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                /// The whisper plugin with its description section replaced by `text`.
+                func plugin(_ name: String, section text: String) throws -> String {
+                    let library = folder.appendingPathComponent("lib\(name).so")
+                    let section = folder.appendingPathComponent("\(name).json")
+                    try FileManager.default.copyItem(at: whisperPlugin, to: library)
+                    try text.write(to: section, atomically: true, encoding: .utf8)
+                    let objcopy = Process()
+                    objcopy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                    objcopy.arguments = [
+                        "objcopy", "--update-section", ".runanywhere_plugin=\(section.path)", library.path,
+                    ]
+                    try objcopy.run()
+                    objcopy.waitUntilExit()
+                    try #require(objcopy.terminationStatus == 0)
+                    return library.path
+                }
+                let description =
+                    #"{"api_version":"1","toolchain":"\#(PluginEntry.toolchain)","sdk_version":"\#(RunAnywhere.version)","#
+                let garbage = try plugin("garbage", section: "<html>not json</html>")
+                let future = try plugin(
+                    "future",
+                    section: #"{"api_version":"999","toolchain":"x","sdk_version":"9","name":"whispercpp"}"#
+                )
+                let misnamed = try plugin(
+                    "misnamed",
+                    section: description + #""name":"llamacpp","frameworks":"whispercpp","provides":""}"#
+                )
+                let run = try pluginHost(
+                    [
+                        "defer", garbage, "defer", future, "defer", misnamed, "mapped", "transcribe",
+                        DefaultModels.sttId, clip.file.path,
+                    ],
+                    home: sdk.paths.home
+                )
+                try #require(run.steps.count == 5, "\(run.steps) \(run.err)")
+                let codes = run.steps.map { $0["error_code"] as? String ?? "ok" }
+                #expect(
+                    codes == ["invalid_plugin", "plugin_incompatible", "ok", "ok", "no_backend_for_model"],
+                    "\(run.steps)"
+                )
+                #expect(run.steps[1]["registered_names"] as? [String] == [], "refused files change nothing")
+                #expect(run.steps[2]["registered_names"] as? [String] == ["llamacpp"], "registered by its description")
+                let mapped = try #require(run.steps[3]["mapped_libraries"] as? [String])
+                #expect(!mapped.contains { $0.contains("Plugin") }, "refused unopened: \(mapped)")
+                // Opened for the whisper model, it turns out to be another module: dropped, nothing registered.
+                #expect(run.steps[4]["registered_names"] as? [String] == [], "\(run.steps[4])")
+                #expect(
+                    run.steps[4]["plugins"] as? [Any] == nil || (run.steps[4]["plugins"] as? [Any])?.isEmpty == true
+                )
+            }
+        }
+
         @Test("Loading twice, unloading with a model loaded, loading again, and plugin folders at initialization")
         func lifecycle() async throws {
             try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
@@ -164,7 +258,12 @@ extension RealEngineTests {
                         PluginLoader.pathVariable: "/nonexistent:" + whisperPlugin.deletingLastPathComponent().path
                     ]
                 )
-                #expect(onPath.steps.first?["registered_names"] as? [String] == ["whispercpp"], "\(onPath.steps)")
+                // That folder has every engine's plugin, each registered unopened.
+                #expect(
+                    onPath.steps.first?["registered_names"] as? [String]
+                        == ["llamacpp", "pocketsphinx", "resemblyzer", "sherpa", "system-voice", "whispercpp"],
+                    "\(onPath.steps)"
+                )
             }
         }
 
@@ -268,7 +367,9 @@ extension RealEngineTests {
             }
         }
 
-        @Test("The CLI lists its backends, refuses a plugin for a backend it links, and names bad files and names")
+        @Test(
+            "The CLI lists its backends, its engine plugins unopened, refuses one twice, and names bad files and names"
+        )
         func cliPlugins() throws {
             try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
             let home = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -280,12 +381,22 @@ extension RealEngineTests {
             let report = try json(Substring(list.out))
             #expect(report["api_version"] as? Int == Int(PluginEntry.apiVersion))
             #expect((report["registered"] as? [String])?.contains("whispercpp") == true, "\(list.out)")
-            #expect((report["loaded"] as? [Any])?.isEmpty == true)
+            // Its engines are the plugins next to it, none opened by a command that runs no model.
+            let loaded = try #require(report["loaded"] as? [[String: Any]])
+            #expect(
+                Set(loaded.compactMap { $0["name"] as? String })
+                    == ["llamacpp", "whispercpp", "sherpa", "system-voice", "pocketsphinx", "resemblyzer"],
+                "\(list.out)"
+            )
+            #expect(loaded.allSatisfy { $0["is_open"] as? Bool == false }, "\(list.out)")
 
-            // The CLI exports its core, so the plugin opens; its module is linked already.
-            let linked = try cli(["plugins", "load", whisperPlugin.path, "--home", home.path])
-            #expect(linked.status == 1)
-            #expect(linked.err.contains("[plugin_already_loaded]") && linked.err.contains("linked into this app"))
+            // Its whisper.cpp backend is that plugin already.
+            let twice = try cli(["plugins", "load", whisperPlugin.path, "--home", home.path])
+            #expect(twice.status == 1)
+            #expect(
+                twice.err.contains("[plugin_already_loaded]") && twice.err.contains("already loaded"),
+                "\(twice.err)"
+            )
             let notes = home.appendingPathComponent("notes.so")
             try "text".write(to: notes, atomically: true, encoding: .utf8)
             let text = try cli(["plugins", "load", notes.path, "--home", home.path])

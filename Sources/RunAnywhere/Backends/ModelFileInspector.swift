@@ -47,9 +47,11 @@ import Synchronization
 /// The inspectors the registered backends offer, in registration order.
 final class ModelFileInspectors: Sendable {
     private let inspectors = Mutex<[ModelFileInspector]>([])
+    private let demand: PluginDemand?
 
-    init(_ inspectors: [ModelFileInspector] = []) {
+    init(_ inspectors: [ModelFileInspector] = [], demand: PluginDemand? = nil) {
         self.inspectors.withLock { $0 = inspectors }
+        self.demand = demand
     }
 
     func add(_ inspector: ModelFileInspector) {
@@ -57,18 +59,21 @@ final class ModelFileInspectors: Sendable {
     }
 
     /// `model` as the first inspector that applies to `file` sees it; unchanged when none applies.
+    /// A closed plugin serving the model's framework is opened first when none applies.
     func inspect(_ model: ModelInfo, file: URL) throws(SDKException) -> ModelInfo {
-        guard let inspector = inspectors.withLock({ $0 }).first(where: { $0.appliesTo(model, file) }) else {
-            return model
-        }
+        let applies = { self.inspectors.withLock { $0 }.first { $0.appliesTo(model, file) } }
+        guard let inspector = applies() ?? (demand?.open(for: .framework(model.framework)) == true ? applies() : nil)
+        else { return model }
         return try inspector.inspect(model, file)
     }
 
-    /// The entry the first inspector recognizing `folder` makes of it.
+    /// The entry the first inspector recognizing `folder` makes of it; a closed plugin serving
+    /// `framework` is opened first when none does.
     func discover(folder: URL, id: String, framework: InferenceFramework) -> ModelInfo? {
-        for inspector in inspectors.withLock({ $0 }) {
-            if let model = inspector.discover(folder, id, framework) { return model }
+        let recognized = {
+            self.inspectors.withLock { $0 }.lazy.compactMap { $0.discover(folder, id, framework) }.first
         }
-        return nil
+        if let model = recognized() { return model }
+        return demand?.open(for: .framework(framework)) == true ? recognized() : nil
     }
 }

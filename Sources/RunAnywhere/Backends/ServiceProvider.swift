@@ -18,9 +18,11 @@ import Synchronization
 final class ProviderList<Factory: Sendable>: Sendable {
     private let capability: String
     private let providers = Mutex<[ServiceProvider<Factory>]>([])
+    private let demand: PluginDemand
 
-    init(capability: String) {
+    init(capability: String, demand: PluginDemand) {
         self.capability = capability
+        self.demand = demand
     }
 
     func add(_ provider: ServiceProvider<Factory>) {
@@ -44,13 +46,21 @@ final class ProviderList<Factory: Sendable>: Sendable {
 
     /// The module whose provider would run `model`, when a plugin's module would.
     func module(serving model: ModelInfo) -> String? {
-        (try? provider(for: model))?.module
+        providers.withLock { $0 }.first { $0.canHandle(model) }?.module
     }
 
-    /// The provider with the highest priority, for capabilities that take no model.
-    var best: ServiceProvider<Factory>? { providers.withLock { $0.first } }
+    /// The provider with the highest priority, for capabilities that take no model; a closed
+    /// plugin that provides `need` is opened when none is registered.
+    func best(opening need: PluginNeed) -> ServiceProvider<Factory>? {
+        if let best = providers.withLock({ $0.first }) { return best }
+        return demand.open(for: need) ? providers.withLock { $0.first } : nil
+    }
 
+    /// The provider that runs `model`; a closed plugin serving its framework is opened when
+    /// no registered provider can.
     func provider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<Factory> {
+        if let provider = providers.withLock({ $0 }).first(where: { $0.canHandle(model) }) { return provider }
+        _ = demand.open(for: .framework(model.framework))
         let providers = providers.withLock { $0 }
         guard let provider = providers.first(where: { $0.canHandle(model) }) else {
             let known = providers.map(\.name)

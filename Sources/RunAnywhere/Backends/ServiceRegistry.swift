@@ -15,16 +15,18 @@ import Synchronization
 /// }
 /// ```
 public final class ServiceRegistry: Sendable {
-    let llm = ProviderList<LLMServiceFactory>(capability: "LLM")
-    let vlm = ProviderList<LLMServiceFactory>(capability: "VLM")
-    let stt = ProviderList<STTServiceFactory>(capability: "STT")
-    let tts = ProviderList<TTSServiceFactory>(capability: "TTS")
-    let vad = ProviderList<VADServiceFactory>(capability: "VAD")
-    let embeddings = ProviderList<EmbeddingsServiceFactory>(capability: "embeddings")
+    /// How lookups that find no provider ask the instance's closed plugins for one.
+    let demand = PluginDemand()
+    let llm: ProviderList<LLMServiceFactory>
+    let vlm: ProviderList<LLMServiceFactory>
+    let stt: ProviderList<STTServiceFactory>
+    let tts: ProviderList<TTSServiceFactory>
+    let vad: ProviderList<VADServiceFactory>
+    let embeddings: ProviderList<EmbeddingsServiceFactory>
     private let systemTTS = Mutex<(name: String, factory: SystemTTSFactory, module: String?)?>(nil)
-    let wakeWord = ProviderList<WakeWordServiceFactory>(capability: "wake-word")
-    let speakerEmbedding = ProviderList<SpeakerEmbeddingServiceFactory>(capability: "speaker-embedding")
-    let inspectors = ModelFileInspectors()
+    let wakeWord: ProviderList<WakeWordServiceFactory>
+    let speakerEmbedding: ProviderList<SpeakerEmbeddingServiceFactory>
+    let inspectors: ModelFileInspectors
     private let controlPlaneProvider = Mutex<
         (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)?
     >(nil)
@@ -35,7 +37,17 @@ public final class ServiceRegistry: Sendable {
     @TaskLocal static var registeringModule: String?
 
     /// Creates an empty registry; the SDK makes one per instance.
-    @_spi(Backend) public init() {}
+    @_spi(Backend) public init() {
+        llm = ProviderList(capability: "LLM", demand: demand)
+        vlm = ProviderList(capability: "VLM", demand: demand)
+        stt = ProviderList(capability: "STT", demand: demand)
+        tts = ProviderList(capability: "TTS", demand: demand)
+        vad = ProviderList(capability: "VAD", demand: demand)
+        embeddings = ProviderList(capability: "embeddings", demand: demand)
+        wakeWord = ProviderList(capability: "wake-word", demand: demand)
+        speakerEmbedding = ProviderList(capability: "speaker-embedding", demand: demand)
+        inspectors = ModelFileInspectors(demand: demand)
+    }
 
     /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
     /// backends read it when they load a model and map it with
@@ -212,11 +224,13 @@ public final class ServiceRegistry: Sendable {
 
     /// The best keyword spotter, if a module offers one.
     var wakeWordFactory: (name: String, factory: WakeWordServiceFactory)? {
-        wakeWord.best.map { ($0.name, $0.factory) }
+        wakeWord.best(opening: .wakeWord).map { ($0.name, $0.factory) }
     }
 
-    /// The system voice's factory, if a module offers one.
+    /// The system voice's factory, if a module offers one (a closed plugin that provides it is opened).
     var systemTTSFactory: (name: String, factory: SystemTTSFactory)? {
-        systemTTS.withLock { $0.map { ($0.name, $0.factory) } }
+        if let offered = systemTTS.withLock({ $0 }) { return (offered.name, offered.factory) }
+        guard demand.open(for: .systemTTS) else { return nil }
+        return systemTTS.withLock { $0.map { ($0.name, $0.factory) } }
     }
 }

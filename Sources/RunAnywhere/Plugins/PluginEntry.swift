@@ -12,12 +12,17 @@ import Foundation
 ///
 /// @_cdecl("runanywhere_plugin_entry")
 /// public func runanywherePluginEntry(_ registrar: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
-///     PluginEntry.handle(registrar, name: "mybackend") { MyBackendModule() }
+///     PluginEntry.handle(registrar, name: "mybackend", frameworks: ["my-engine"]) { MyBackendModule() }
 /// }
 /// ```
 ///
-/// ``handle(_:name:module:)`` is emitted into the plugin, so the versions it reports are the
-/// ones the plugin was compiled with, not the host's.
+/// ``handle(_:name:frameworks:provides:module:)`` is emitted into the plugin, so the versions
+/// it reports are the ones the plugin was compiled with, not the host's.
+///
+/// The description names the model frameworks the module serves and the model-less services
+/// it provides. `scripts/build_plugins.sh` copies it into the library's
+/// `.runanywhere_plugin` ELF section, from which a host registers the plugin to be opened
+/// only when a model of one of those frameworks is first loaded.
 @_spi(Backend) public enum PluginEntry {
     /// The plugin API version: the shape of the entry point and of the backend contract. A
     /// host loads only plugins of its own version.
@@ -49,6 +54,8 @@ import Foundation
     /// - Parameters:
     ///   - registrar: Nil to ask for the description; else the host's ``PluginRegistrar``.
     ///   - name: The module's name (its ``BackendModule/name``).
+    ///   - frameworks: The model frameworks its services run, e.g. `["llamacpp"]`.
+    ///   - provides: The services it offers without a model: `system-tts`, `wake-word`.
     ///   - module: Makes the module; called only when registering.
     /// - Returns: A JSON C string the host frees: the description, or `{"registered": …}`
     ///   with the plugin's view of the core, or `{"error": …}`.
@@ -56,6 +63,8 @@ import Foundation
     public static func handle(
         _ registrar: UnsafeMutableRawPointer?,
         name: String,
+        frameworks: [String] = [],
+        provides: [String] = [],
         module: () -> any BackendModule
     ) -> UnsafeMutablePointer<CChar>? {
         var reply: [String: String] = [:]
@@ -73,6 +82,7 @@ import Foundation
         } else {
             reply = [
                 "api_version": String(apiVersion), "toolchain": toolchain, "sdk_version": sdkVersion, "name": name,
+                "frameworks": frameworks.joined(separator: ","), "provides": provides.joined(separator: ","),
             ]
         }
         let json = (try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])) ?? Data("{}".utf8)

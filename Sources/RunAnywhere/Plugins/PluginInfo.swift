@@ -13,6 +13,15 @@ public struct PluginInfo: Sendable, Codable, Equatable {
     /// Whether the library stays mapped after ``PluginLoader/unload(name:)``: always, for a
     /// Swift plugin, because the Swift runtime keeps the type metadata it registered from it.
     public var staysMapped: Bool
+    /// The model frameworks its services run, e.g. `["llamacpp"]`.
+    public var frameworks: [String]
+    /// The services it offers without a model: `system-tts` (the system voice), `wake-word`
+    /// (a keyword spotter).
+    public var provides: [String]
+    /// Whether the library is open and its module registered. A plugin registered with
+    /// ``PluginLoader/Opening/onFirstUse`` stays closed, its engine unmapped, until a model of
+    /// one of its ``frameworks`` is loaded or one of the services it ``provides`` is needed.
+    public var isOpen: Bool
 
     /// Creates a description.
     public init(
@@ -21,7 +30,10 @@ public struct PluginInfo: Sendable, Codable, Equatable {
         apiVersion: UInt32,
         toolchain: String,
         sdkVersion: String,
-        staysMapped: Bool
+        staysMapped: Bool,
+        frameworks: [String] = [],
+        provides: [String] = [],
+        isOpen: Bool = true
     ) {
         self.name = name
         self.path = path
@@ -29,5 +41,8 @@ public struct PluginInfo: Sendable, Codable, Equatable {
         self.toolchain = toolchain
         self.sdkVersion = sdkVersion
         self.staysMapped = staysMapped
+        self.frameworks = frameworks
+        self.provides = provides
+        self.isOpen = isOpen
     }
 }

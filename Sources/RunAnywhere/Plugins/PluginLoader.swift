@@ -15,8 +15,15 @@ import Foundation
 /// links it as a shared library exports it already). A plugin that brings a second copy of
 /// the core is refused (`pluginIncompatible`): its types would not be the host's.
 ///
+/// **Engines open when used.** A plugin built by `scripts/build_plugins.sh` carries its
+/// description in an ELF section: the model frameworks it serves and the services it provides
+/// without a model. Registered with ``Opening/onFirstUse``, it is not opened, and its engine's
+/// libraries are not mapped, until a model of one of those frameworks is loaded (or inspected
+/// at import), or one of those services is needed, and no linked backend serves it.
+///
 /// Plugins in `$RUNANYWHERE_HOME/plugins/` and in the folders of `RUNANYWHERE_PLUGIN_PATH`
-/// (separated by `:`) are loaded at initialization; a broken one is logged and skipped.
+/// (separated by `:`) are registered at initialization to open on first use (those without a
+/// description are opened then); a broken one is logged and skipped.
 ///
 /// ```swift
 /// let info = try RunAnywhere.pluginLoader.load(path: "/opt/plugins/libRunAnywhereWhisperCPPPlugin.so")
@@ -28,6 +35,15 @@ public struct PluginLoader: Sendable {
     public static let entryPoint = "runanywhere_plugin_entry"
     /// The environment variable naming more plugin folders, separated by `:`.
     public static let pathVariable = "RUNANYWHERE_PLUGIN_PATH"
+
+    /// When a plugin's library is opened.
+    public enum Opening: Sendable {
+        /// At once: its module's services are registered before ``load(path:opening:)`` returns.
+        case now
+        /// When first needed (see ``PluginInfo/isOpen``); at once for a library without the
+        /// description section.
+        case onFirstUse
+    }
 
     private let sdk: RunAnywhereSDK?
 
@@ -41,33 +57,47 @@ public struct PluginLoader: Sendable {
     /// How many backend modules are registered, linked or loaded.
     public var registeredCount: Int { registeredNames().count }
 
-    /// The names of the registered backend modules, linked ones first, then plugins in loading order.
+    /// The names of the registered backend modules: linked ones first, then open plugins in
+    /// loading order, then plugins registered to open on first use.
     public func registeredNames() -> [String] {
-        sdk?.registeredModules.map(\.name) ?? RunAnywhere.registeredModules.map(\.name)
+        guard let sdk else { return RunAnywhere.registeredModules.map(\.name) }
+        let closed = ((try? sdk.runtime().plugins.infos) ?? []).filter { !$0.isOpen }.map(\.name)
+        return sdk.registeredModules.map(\.name) + closed
     }
 
-    /// The plugins loaded from files, in loading order.
+    /// The plugins loaded from files, open ones in loading order, then closed ones.
     public func listLoaded() -> [PluginInfo] {
         (try? sdk?.runtime().plugins.infos) ?? []
     }
 
-    /// Plugin files in the plugin folders that failed to load at initialization, with the reason.
+    /// Plugin files in the plugin folders that failed to load at initialization, and plugins
+    /// that failed to open on first use, with the reason.
     public func failedAtInitialization() -> [String: String] {
         (try? sdk?.runtime().plugins.folderFailures) ?? [:]
     }
 
-    /// Loads the plugin at `path` and registers its module: its services are offered at once.
+    /// Loads the plugin at `path` and registers its module: its services are offered at once,
+    /// or, with `.onFirstUse`, when first needed.
     ///
     /// - Throws: `.invalidPlugin` for a missing file, a folder, a file that is not a shared
     ///   library for this machine or does not export the entry point, or one that cannot be
     ///   opened; `.pluginIncompatible` for another plugin API version, toolchain or SDK version,
     ///   or a plugin bound to a second copy of the core; `.pluginAlreadyLoaded` when its module
     ///   is already registered; `.notInitialized` without an instance. Nothing is registered then.
+    ///   A plugin registered for first use that fails to open then is logged and listed by
+    ///   ``failedAtInitialization()``, and the model's load fails with `.noBackendForModel`.
     @discardableResult
-    public func load(path: String) throws(SDKException) -> PluginInfo {
+    public func load(path: String, opening: Opening = .now) throws(SDKException) -> PluginInfo {
         guard let sdk else { throw RunAnywhere.notInitializedError }
         let runtime = try sdk.runtime()
-        return try runtime.plugins.load(path, into: runtime.services, linked: sdk.linkedModuleNames)
+        return try runtime.plugins.load(path, opening: opening, into: runtime.services, linked: sdk.linkedModuleNames)
+    }
+
+    /// Opens every plugin registered to open on first use, for what lists every engine
+    /// (`runanywhere doctor`); their engines' libraries are mapped from then on.
+    public func openAll() {
+        guard let runtime = try? sdk?.runtime() else { return }
+        runtime.plugins.openAll(into: runtime.services)
     }
 
     /// Unregisters a loaded plugin's module, after unloading the models its services run. The

@@ -8,23 +8,30 @@ final class PluginSet: Sendable {
         let module: any BackendModule
     }
 
+    private struct State: Sendable {
+        var loaded: [Loaded] = []
+        /// Registered to open on first use, not open yet.
+        var closed: [PluginInfo] = []
+    }
+
     private typealias Entry = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?
 
-    private let loaded = Mutex<[Loaded]>([])
+    private let state = Mutex(State())
     private let failures = Mutex<[String: String]>([:])
     private let logger = SDKLogger(category: "Plugins")
 
-    /// The plugins loaded, in loading order.
-    var infos: [PluginInfo] { loaded.withLock { $0.map(\.info) } }
+    /// The plugins, open ones in loading order, then the closed ones.
+    var infos: [PluginInfo] { state.withLock { $0.loaded.map(\.info) + $0.closed } }
 
-    /// Their modules, in loading order.
-    var modules: [any BackendModule] { loaded.withLock { $0.map(\.module) } }
+    /// The open plugins' modules, in loading order.
+    var modules: [any BackendModule] { state.withLock { $0.loaded.map(\.module) } }
 
-    /// The files in the plugin folders that failed to load at initialization, with why.
+    /// The files in the plugin folders that failed to load at initialization, with why, and
+    /// plugins that failed to open on first use.
     var folderFailures: [String: String] { failures.withLock { $0 } }
 
-    /// Loads every `*.so` (`*.dylib`) in `folders`, in name order; a failure is logged and
-    /// remembered, never fatal: an app starts without a broken plugin.
+    /// Registers every `*.so` (`*.dylib`) in `folders`, in name order, to open on first use;
+    /// a failure is logged and remembered, never fatal: an app starts without a broken plugin.
     func loadFolders(_ folders: [URL], into services: ServiceRegistry, linked: [String]) {
         for folder in folders {
             let files =
@@ -32,8 +39,8 @@ final class PluginSet: Sendable {
             for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
             where ["so", "dylib"].contains(file.pathExtension) {
                 do throws(SDKException) {
-                    let info = try load(file.path, into: services, linked: linked)
-                    logger.info("Loaded plugin \(info.name) from \(file.path)")
+                    let info = try load(file.path, opening: .onFirstUse, into: services, linked: linked)
+                    logger.info("Registered plugin \(info.name) from \(file.path) (open: \(info.isOpen))")
                 } catch {
                     logger.warning("Plugin \(file.path) not loaded: \(error)")
                     failures.withLock { $0[file.path] = error.description }
@@ -42,53 +49,126 @@ final class PluginSet: Sendable {
         }
     }
 
-    /// Checks, opens and registers the plugin at `path` (see ``PluginLoader/load(path:)``).
-    func load(_ path: String, into services: ServiceRegistry, linked: [String]) throws(SDKException) -> PluginInfo {
+    /// Checks the plugin at `path`, then opens and registers it, or, for `.onFirstUse` and a
+    /// library with a manifest, registers it closed (see ``PluginLoader/load(path:opening:)``).
+    func load(
+        _ path: String,
+        opening: PluginLoader.Opening = .now,
+        into services: ServiceRegistry,
+        linked: [String]
+    ) throws(SDKException) -> PluginInfo {
         let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-        try SharedLibraryFile.check(url, entryPoint: PluginLoader.entryPoint)
+        let manifest = try SharedLibraryFile.check(url, entryPoint: PluginLoader.entryPoint)
         // One load at a time: the check that the name is free and the registration are one step.
-        return try loaded.withLock { (loaded: inout [Loaded]) throws(SDKException) -> PluginInfo in
-            let entry = try Self.open(url.path)
-            let description = try Self.call(entry, registrar: nil, path: url.path)
-            let info = try Self.checkDescription(description, path: url.path)
-            if linked.contains(info.name) || loaded.contains(where: { $0.info.name == info.name }) {
-                let how = linked.contains(info.name) ? "is linked into this app" : "is already loaded"
-                throw SDKException(
-                    .pluginAlreadyLoaded,
-                    "The backend module \(info.name) of \(url.path) \(how)",
-                    recovery: loaded.contains(where: { $0.info.name == info.name })
-                        ? "Unload it first (PluginLoader.unload(name:))" : nil
-                )
+        return try state.withLock { (state: inout State) throws(SDKException) -> PluginInfo in
+            if opening == .onFirstUse, let manifest {
+                let info = try Self.checkDescription(Self.parse(manifest, path: url.path), path: url.path, open: false)
+                try Self.checkFree(info.name, path: url.path, state: state, linked: linked)
+                state.closed.append(info)
+                return info
             }
-            let registrar = PluginRegistrar()
-            let reply = try withExtendedLifetime(registrar) { () throws(SDKException) -> [String: String] in
-                try Self.call(entry, registrar: Unmanaged.passUnretained(registrar).toOpaque(), path: url.path)
-            }
-            if let error = reply["error"] {
-                throw SDKException(
-                    .pluginIncompatible,
-                    "\(url.path) cannot be used: \(error) (it sees core \(reply["core_identity"] ?? "?"), "
-                        + "this process \(PluginRegistrar.coreIdentity))",
-                    recovery: "Link the host and the plugin against one core; see \"Plugins\" in the README"
-                )
-            }
-            guard registrar.modules.count == 1, let module = registrar.modules.first, module.name == info.name else {
-                throw SDKException(
-                    .invalidPlugin,
-                    "\(url.path) registered \(registrar.modules.map(\.name)) instead of its module \(info.name)"
-                )
-            }
-            services.register(plugin: module)
-            loaded.append(Loaded(info: info, module: module))
-            return info
+            return try Self.open(url.path, expecting: nil, into: services, linked: linked, state: &state)
         }
+    }
+
+    /// Opens the closed plugins that serve `need`, in registration order; whether one serving
+    /// it is open afterwards. A plugin that fails to open is logged, remembered in
+    /// ``folderFailures`` and dropped.
+    func open(for need: PluginNeed, into services: ServiceRegistry) -> Bool {
+        let serves = { (info: PluginInfo) -> Bool in
+            switch need {
+            case .framework(let framework): info.frameworks.contains(framework.rawValue)
+            case .service(let service): info.provides.contains(service)
+            }
+        }
+        return openClosed(where: serves, reason: "\(need)", into: services)
+    }
+
+    /// Opens every closed plugin: for what needs every engine (`doctor`, the accelerator list).
+    func openAll(into services: ServiceRegistry) {
+        _ = openClosed(where: { _ in true }, reason: "a list of every engine", into: services)
+    }
+
+    private func openClosed(
+        where wanted: (PluginInfo) -> Bool,
+        reason: String,
+        into services: ServiceRegistry
+    ) -> Bool {
+        state.withLock { state in
+            var opened = state.loaded.contains { wanted($0.info) }
+            while let index = state.closed.firstIndex(where: wanted) {
+                let info = state.closed.remove(at: index)
+                do throws(SDKException) {
+                    _ = try Self.open(info.path, expecting: info.name, into: services, linked: [], state: &state)
+                    logger.info("Opened plugin \(info.name) for \(reason)")
+                    opened = true
+                } catch {
+                    logger.error("Plugin \(info.name) (\(info.path)) could not be opened: \(error)")
+                    failures.withLock { $0[info.path] = error.description }
+                }
+            }
+            return opened
+        }
+    }
+
+    /// Refuses a name that a linked module, an open or a closed plugin has.
+    private static func checkFree(_ name: String, path: String, state: State, linked: [String]) throws(SDKException) {
+        let registered = state.loaded.contains { $0.info.name == name } || state.closed.contains { $0.name == name }
+        guard linked.contains(name) || registered else { return }
+        throw SDKException(
+            .pluginAlreadyLoaded,
+            "The backend module \(name) of \(path) \(linked.contains(name) ? "is linked into this app" : "is already loaded")",
+            recovery: registered ? "Unload it first (PluginLoader.unload(name:))" : nil
+        )
+    }
+
+    /// Opens the library, checks its description (its name must be `expecting`'s when given)
+    /// and registers its module.
+    private static func open(
+        _ path: String,
+        expecting: String?,
+        into services: ServiceRegistry,
+        linked: [String],
+        state: inout State
+    ) throws(SDKException) -> PluginInfo {
+        let entry = try Self.open(path)
+        let info = try Self.checkDescription(Self.call(entry, registrar: nil, path: path), path: path, open: true)
+        if let expecting, info.name != expecting {
+            throw SDKException(.invalidPlugin, "\(path) is now the module \(info.name), not \(expecting)")
+        }
+        try checkFree(info.name, path: path, state: state, linked: linked)
+        let registrar = PluginRegistrar()
+        let reply = try withExtendedLifetime(registrar) { () throws(SDKException) -> [String: String] in
+            try Self.call(entry, registrar: Unmanaged.passUnretained(registrar).toOpaque(), path: path)
+        }
+        if let error = reply["error"] {
+            throw SDKException(
+                .pluginIncompatible,
+                "\(path) cannot be used: \(error) (it sees core \(reply["core_identity"] ?? "?"), "
+                    + "this process \(PluginRegistrar.coreIdentity))",
+                recovery: "Link the host and the plugin against one core; see \"Plugins\" in the README"
+            )
+        }
+        guard registrar.modules.count == 1, let module = registrar.modules.first, module.name == info.name else {
+            throw SDKException(
+                .invalidPlugin,
+                "\(path) registered \(registrar.modules.map(\.name)) instead of its module \(info.name)"
+            )
+        }
+        services.register(plugin: module)
+        state.loaded.append(Loaded(info: info, module: module))
+        return info
     }
 
     /// Forgets the plugin `name` after `unloadModels` has unloaded what its module serves.
     func unload(_ name: String, from services: ServiceRegistry) throws(SDKException) {
-        let found = loaded.withLock { loaded in
-            guard let index = loaded.firstIndex(where: { $0.info.name == name }) else { return false }
-            loaded.remove(at: index)
+        let found = state.withLock { state in
+            let closed = state.closed.count
+            state.closed.removeAll { $0.name == name }
+            guard let index = state.loaded.firstIndex(where: { $0.info.name == name }) else {
+                return state.closed.count < closed
+            }
+            state.loaded.remove(at: index)
             return true
         }
         guard found else {
@@ -98,7 +178,23 @@ final class PluginSet: Sendable {
     }
 
     /// Whether `name` is a loaded plugin.
-    func contains(_ name: String) -> Bool { loaded.withLock { $0.contains { $0.info.name == name } } }
+    func contains(_ name: String) -> Bool {
+        state.withLock { $0.loaded.contains { $0.info.name == name } || $0.closed.contains { $0.name == name } }
+    }
+
+    /// The JSON object of a manifest section.
+    private static func parse(_ manifest: Data, path: String) throws(SDKException) -> [String: String] {
+        // objcopy may pad the section with NULs.
+        let text = manifest.prefix { $0 != 0 }
+        guard let object = try? JSONSerialization.jsonObject(with: text) as? [String: String] else {
+            throw SDKException(
+                .invalidPlugin,
+                "\(path): its \(SharedLibraryFile.manifestSection) section holds "
+                    + "\(String(decoding: text.prefix(200), as: UTF8.self)), not a plugin description"
+            )
+        }
+        return object
+    }
 
     private static func open(_ path: String) throws(SDKException) -> Entry {
         // Never closed (RTLD_NODELETE too): the Swift runtime keeps pointers into every
@@ -141,7 +237,8 @@ final class PluginSet: Sendable {
 
     private static func checkDescription(
         _ description: [String: String],
-        path: String
+        path: String,
+        open: Bool
     ) throws(SDKException) -> PluginInfo {
         guard let version = description["api_version"].flatMap(UInt32.init), let toolchain = description["toolchain"],
             let sdkVersion = description["sdk_version"], let name = description["name"], !name.isEmpty,
@@ -165,7 +262,14 @@ final class PluginSet: Sendable {
             apiVersion: version,
             toolchain: toolchain,
             sdkVersion: sdkVersion,
-            staysMapped: true
+            staysMapped: true,
+            frameworks: list(description["frameworks"]),
+            provides: list(description["provides"]),
+            isOpen: open
         )
+    }
+
+    private static func list(_ value: String?) -> [String] {
+        (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -5,8 +5,12 @@ import Foundation
 /// Opening a library runs its initializers, so a text file, a library for another machine or
 /// any shared library that is not a plugin is refused from its bytes first: only a 64-bit ELF
 /// shared object for this machine whose dynamic symbol table defines the plugin entry point
-/// is handed to `dlopen`.
+/// is handed to `dlopen`. A plugin's manifest (``PluginManifest``) is read from the same bytes,
+/// so a plugin can be registered to open on first use without being opened.
 struct SharedLibraryFile {
+    /// The ELF section holding a plugin's manifest: its description as JSON.
+    static let manifestSection = ".runanywhere_plugin"
+
     /// The ELF `e_machine` of this process.
     static var hostMachine: UInt16 {
         #if arch(x86_64)
@@ -18,10 +22,12 @@ struct SharedLibraryFile {
         #endif
     }
 
-    /// Checks `url` and returns nothing when it is a plugin this process could open.
+    /// Checks `url` and returns its manifest section's bytes, if it has one, when it is a
+    /// plugin this process could open.
     ///
     /// - Throws: `.invalidPlugin` naming what the file is instead.
-    static func check(_ url: URL, entryPoint: String) throws(SDKException) {
+    @discardableResult
+    static func check(_ url: URL, entryPoint: String) throws(SDKException) -> Data? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw SDKException(.invalidPlugin, "No plugin at \(url.path): the file does not exist")
@@ -36,12 +42,15 @@ struct SharedLibraryFile {
             throw SDKException(.invalidPlugin, "Cannot read \(url.path)", underlying: error)
         }
         #if os(Linux)
-        try checkELF(bytes, path: url.path, entryPoint: entryPoint)
+        return try checkELF(bytes, path: url.path, entryPoint: entryPoint)
+        #else
+        return nil
         #endif
     }
 
-    /// The ELF checks: header, type, machine, then the entry point among the defined dynamic symbols.
-    static func checkELF(_ bytes: Data, path: String, entryPoint: String) throws(SDKException) {
+    /// The ELF checks: header, type, machine, then the entry point among the defined dynamic
+    /// symbols; returns the manifest section's bytes, if any.
+    static func checkELF(_ bytes: Data, path: String, entryPoint: String) throws(SDKException) -> Data? {
         let reader = Reader(bytes: bytes)
         guard bytes.count >= 64, bytes.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]) else {
             throw SDKException(.invalidPlugin, "\(path) is not a shared library (no ELF header)")
@@ -59,36 +68,79 @@ struct SharedLibraryFile {
                 "\(path) is built for another processor (ELF machine \(machine), this one is \(hostMachine))"
             )
         }
-        guard try definesSymbol(entryPoint, reader: reader, path: path) else {
+        let sections = try Sections(reader: reader, path: path)
+        guard try definesSymbol(entryPoint, in: sections) else {
             throw SDKException(
                 .invalidPlugin,
                 "\(path) is a shared library but not a RunAnywhere plugin: it does not define \(entryPoint)",
                 recovery: "Plugins export \(entryPoint) (see PluginEntry); build one with scripts/build_plugins.sh"
             )
         }
+        return try sections.named(manifestSection)
     }
 
-    /// Whether the dynamic symbol table defines `name`; a malformed table is `.invalidPlugin`.
-    private static func definesSymbol(_ name: String, reader: Reader, path: String) throws(SDKException) -> Bool {
-        let malformed = SDKException(.invalidPlugin, "\(path) has malformed ELF section headers")
-        guard let sectionsOffset = reader.u64(0x28), let entrySize = reader.u16(0x3A), let count = reader.u16(0x3C),
-            entrySize >= 64, count > 0, sectionsOffset < UInt64(Int.max / 2)
-        else { throw malformed }
-        func section(_ index: Int) -> (type: UInt32, offset: Int, size: Int, link: Int, entrySize: Int)? {
-            let base = Int(sectionsOffset) + index * Int(entrySize)
-            guard let type = reader.u32(base + 4), let offset = reader.u64(base + 0x18),
+    /// The section header table.
+    private struct Sections {
+        typealias Header = (name: Int, type: UInt32, offset: Int, size: Int, link: Int, entrySize: Int)
+
+        let reader: Reader
+        let malformed: SDKException
+        let offset: Int
+        let entrySize: Int
+        let count: Int
+        let namesIndex: Int
+
+        init(reader: Reader, path: String) throws(SDKException) {
+            self.reader = reader
+            malformed = SDKException(.invalidPlugin, "\(path) has malformed ELF section headers")
+            guard let offset = reader.u64(0x28), let entrySize = reader.u16(0x3A), let count = reader.u16(0x3C),
+                let namesIndex = reader.u16(0x3E), entrySize >= 64, count > 0, offset < UInt64(Int.max / 2)
+            else { throw malformed }
+            self.offset = Int(offset)
+            self.entrySize = Int(entrySize)
+            self.count = Int(count)
+            self.namesIndex = Int(namesIndex)
+        }
+
+        func header(_ index: Int) throws(SDKException) -> Header {
+            let base = offset + index * entrySize
+            guard let name = reader.u32(base), let type = reader.u32(base + 4), let offset = reader.u64(base + 0x18),
                 let size = reader.u64(base + 0x20), let link = reader.u32(base + 0x28),
                 let entrySize = reader.u64(base + 0x38),
                 offset < UInt64(Int.max / 2), size < UInt64(Int.max / 2), entrySize < UInt64(Int.max / 2)
-            else { return nil }
-            return (type, Int(offset), Int(size), Int(link), Int(entrySize))
+            else { throw malformed }
+            return (Int(name), type, Int(offset), Int(size), Int(link), Int(entrySize))
         }
+
+        /// The bytes of the section called `name`, if there is one.
+        func named(_ name: String) throws(SDKException) -> Data? {
+            guard namesIndex > 0, namesIndex < count else { return nil }
+            let names = try header(namesIndex)
+            let wanted = Array(name.utf8)
+            for index in 0..<count {
+                let section = try header(index)
+                guard section.name < names.size,
+                    reader.cString(at: names.offset + section.name, equals: wanted)
+                else { continue }
+                guard section.offset + section.size <= reader.bytes.count else { throw malformed }
+                let start = reader.bytes.startIndex + section.offset
+                return reader.bytes.subdata(in: start..<(start + section.size))
+            }
+            return nil
+        }
+    }
+
+    /// Whether the dynamic symbol table defines `name`; a malformed table is `.invalidPlugin`.
+    private static func definesSymbol(_ name: String, in sections: Sections) throws(SDKException) -> Bool {
+        let malformed = sections.malformed
+        let reader = sections.reader
         let wanted = Array(name.utf8)
-        for index in 0..<Int(count) {
-            guard let symbols = section(index) else { throw malformed }
+        for index in 0..<sections.count {
+            let symbols = try sections.header(index)
             // SHT_DYNSYM, with Elf64_Sym entries of 24 bytes.
             guard symbols.type == 11 else { continue }
-            guard symbols.entrySize == 24, let strings = section(symbols.link) else { throw malformed }
+            guard symbols.entrySize == 24, symbols.link < sections.count else { throw malformed }
+            let strings = try sections.header(symbols.link)
             for symbol in 0..<(symbols.size / 24) {
                 let base = symbols.offset + symbol * 24
                 guard let nameOffset = reader.u32(base), let sectionIndex = reader.u16(base + 6) else {

@@ -74,8 +74,11 @@ public enum RunAnywhere {
         shared?.register(module)
     }
 
-    /// The backend modules registered for the shared instance, in registration order.
-    public static var registeredModules: [any BackendModule] { state.withLock { $0.modules } }
+    /// The backend modules registered for the shared instance, in registration order, then,
+    /// once it is initialized, the modules of its open plugins (see ``PluginLoader``).
+    public static var registeredModules: [any BackendModule] {
+        shared?.registeredModules ?? state.withLock { $0.modules }
+    }
 
     // MARK: Initialization
 

@@ -45,6 +45,7 @@ final class SDKRuntime: Sendable {
         // Modules first: their inspectors take part in discovering models at load.
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
+        services.demand.set { [plugins, services] need in plugins.open(for: need, into: services) }
         plugins.loadFolders(Self.pluginFolders(paths), into: services, linked: modules.map(\.name))
         registry = ModelRegistry(paths: paths, inspectors: services.inspectors)
         try registry.load()

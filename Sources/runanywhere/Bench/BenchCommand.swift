@@ -72,7 +72,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let info = try RunAnywhere.model(model)
             guard let path = info.localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")

@@ -54,7 +54,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let corpus = try realSet.map { try SpeechCorpus(folder: URL(fileURLWithPath: $0)) } ?? .bootstrapped()
             let modelId = try await CLI.loadDiarization(model: model, vadModel: nil)
             let conversations = try AssembledConversation.standardSet(from: corpus)

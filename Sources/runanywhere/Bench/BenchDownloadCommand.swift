@@ -58,7 +58,7 @@ extension BenchCommand {
 
             var options = output.global
             options.home = work.appendingPathComponent("home").path
-            try CLI.start(options)
+            try await CLI.start(options)
             let curlBinary = URL(fileURLWithPath: "/usr/bin/env")
             let curlOut = work.appendingPathComponent("curl.out")
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 @_spi(Backend) import RunAnywhere
-import RunAnywhereLlamaCPP
 
 extension BenchCommand {
     /// Generation with 0, 1 and 2 LoRA adapters, and the cost of switching adapters between
@@ -115,7 +114,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let info = try RunAnywhere.model(model)
             let header = try GGUFFile(contentsOf: try info.localFile())
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

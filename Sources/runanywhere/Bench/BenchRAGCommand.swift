@@ -65,7 +65,7 @@ extension BenchCommand {
         func execute() async throws {
             let sizes = self.sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 1 }) else { throw ValidationError("Bad --sizes") }
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let log: (String) -> Void = { line in if !output.json { CLI.printError(line) } }
             let prefix = "bench-rag-\(UUID().uuidString.prefix(8))"
             var created: [String] = []

@@ -49,7 +49,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             guard let served = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
             var logger = Logger(label: "bench.remote")
             logger.logLevel = .critical

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunAnywhere
-import RunAnywhereWhisperCPP
+import RunAnywhereWhisperWindow
 
 extension BenchCommand {
     /// SDK vs a plain C program on the same libwhisper, model, audio, threads and audio context.
@@ -69,7 +69,7 @@ extension BenchCommand {
 
         func execute() async throws {
             if real { return try await executeReal() }
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let rawBinary = try CLI.siblingExecutable("raw-whisper-bench", override: baseline.rawBinary)
             let info = try RunAnywhere.model(model)
             guard let path = info.localPath else {
@@ -81,7 +81,7 @@ extension BenchCommand {
             )
             try audio.float32Data.write(to: audioFile)
             defer { try? FileManager.default.removeItem(at: audioFile) }
-            let audioContext = WhisperCPP.audioContext(forSeconds: audio.duration)
+            let audioContext = WhisperWindow.audioContext(forSeconds: audio.duration)
 
             try await RunAnywhere.loadSTTModel(model)
             let options = STTOptions(language: "en", threads: baseline.threads)
@@ -94,7 +94,7 @@ extension BenchCommand {
                     rawBinary,
                     [
                         path.path, audioFile.path, String(baseline.threads), String(audioContext),
-                        String(WhisperCPP.maxTokens(forSeconds: audio.duration)), "2",
+                        String(WhisperWindow.maxTokens(forSeconds: audio.duration)), "2",
                     ]
                 )
                 let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")

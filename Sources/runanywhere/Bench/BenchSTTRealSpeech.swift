@@ -1,6 +1,6 @@
 import Foundation
 import RunAnywhere
-import RunAnywhereWhisperCPP
+import RunAnywhereWhisperWindow
 
 extension BenchCommand.STT {
     /// One clip of the real-speech set, transcribed.
@@ -56,7 +56,7 @@ extension BenchCommand.STT {
     /// `bench stt --real`: every clip of the real-speech set through the SDK, and through
     /// plain whisper.cpp with the full window for the error rate the SDK must not exceed.
     func executeReal() async throws {
-        try CLI.start(output.global)
+        try await CLI.start(output.global)
         let corpus =
             try realSet.map { try SpeechCorpus(folder: URL(fileURLWithPath: $0)) } ?? SpeechCorpus.bootstrapped()
         let info = try RunAnywhere.model(model)
@@ -107,7 +107,7 @@ extension BenchCommand.STT {
                     rawBinary,
                     [
                         path.path, audioFile.path, String(baseline.threads), "0",
-                        String(WhisperCPP.maxTokens(forSeconds: audio.duration)), "1",
+                        String(WhisperWindow.maxTokens(forSeconds: audio.duration)), "1",
                     ]
                 )
                 let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "{}"

@@ -103,7 +103,7 @@ extension BenchCommand {
         ]
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
             guard let modelPath = try RunAnywhere.model(model).localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")

@@ -50,7 +50,7 @@ extension BenchCommand {
             guard reps >= 1, tokens >= 2, threads >= 1 else {
                 throw ValidationError("--reps, --threads must be at least 1 and --tokens at least 2")
             }
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let gbnf = try grammarFile.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? Self.defaultGrammar
             try await RunAnywhere.loadModel(model, threads: threads)
             let free = LLMGenerationOptions(

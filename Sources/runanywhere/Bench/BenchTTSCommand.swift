@@ -35,7 +35,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let voiceId = voice ?? CLI.model(nil, orDefault: CLI.Defaults.tts)
             if let voiceId, (try? RunAnywhere.model(voiceId))?.category == .speechSynthesis {
                 try await RunAnywhere.loadTTSModel(voiceId)

@@ -39,7 +39,7 @@ extension BenchCommand {
                 return routing
             }
             let evaluation = try ToolCallingEvaluation(contentsOf: URL(fileURLWithPath: fixture))
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             try await RunAnywhere.loadModel(model, threads: threads)
             guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
             var results: [ToolCallingEvaluation.Report] = []

@@ -26,7 +26,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             let detector = model == "energy" ? nil : CLI.model(model, orDefault: CLI.Defaults.vad)
             if let detector { try await RunAnywhere.loadVADModel(detector) }
             // Speech-like input: the system voice reading, with pauses between sentences.

@@ -87,7 +87,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global)
+            try await CLI.start(output.global)
             var configuration = models.configuration()
             // Turns must not wait for each other's playback: the recorder below plays instantly.
             configuration.bargeIn = false

@@ -63,7 +63,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            try CLI.start(output.global, keywordSpotter: engine == .pocketsphinx)
+            try await CLI.start(output.global, keywordSpotter: engine == .pocketsphinx)
             let corpus = try realSet.map { try SpeechCorpus(folder: URL(fileURLWithPath: $0)) } ?? .bootstrapped()
             if engine == .transcript {
                 try await RunAnywhere.loadSTTModel(CLI.Defaults.stt)

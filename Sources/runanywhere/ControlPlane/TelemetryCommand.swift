@@ -21,7 +21,7 @@ struct TelemetryCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global, keywordSpotter: false)
             // Phase 2 has tried the control plane once by then: the state is its answer.
             try await RunAnywhere.completeServicesInitialization()
             let pending = try RunAnywhere.pendingTelemetryCount()
@@ -42,7 +42,7 @@ struct TelemetryCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
         func execute() async throws {
-            try CLI.start(global, keywordSpotter: false)
+            try await CLI.start(global, keywordSpotter: false)
             let receipt = try await RunAnywhere.flushTelemetry()
             let pending = try RunAnywhere.pendingTelemetryCount()
             let status = RunAnywhere.controlPlaneStatus

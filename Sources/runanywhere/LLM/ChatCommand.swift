@@ -30,7 +30,7 @@ struct ChatCommand: SDKCommand {
 
     func execute() async throws {
         let fileTools = try tools.map { try ToolDefinition.list(openAI: try CLI.readText($0, what: "tool list")) } ?? []
-        try CLI.start(global)
+        try await CLI.start(global)
         guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
         var sources: [MCPToolSource] = []
         for commandLine in mcp {

@@ -98,7 +98,7 @@ struct GenerateCommand: SDKCommand {
                 options: JSONSchemaGrammar.Options(strictObjects: strict, bestEffort: bestEffort)
             )
         }
-        try CLI.start(global)
+        try await CLI.start(global)
         let adapters = try LoRAArgument.resolve(lora)
         do {
             if !lora.isEmpty { options.loraAdapters = adapters.selections }

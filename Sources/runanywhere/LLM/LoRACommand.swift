@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import RunAnywhere
-import RunAnywhereLlamaCPP
 
 /// `runanywhere lora …`: the LoRA adapter catalog.
 struct LoRACommand: AsyncParsableCommand {
@@ -22,7 +21,7 @@ struct LoRACommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let adapters =
                 if let model { try await RunAnywhere.lora.adaptersForModel(model) } else {
                     try RunAnywhere.lora.allRegistered()
@@ -60,7 +59,7 @@ struct LoRACommand: AsyncParsableCommand {
         }
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let entry = try RunAnywhere.lora.register(
                 LoraAdapterCatalogEntry(
                     id: id,
@@ -92,7 +91,7 @@ struct LoRACommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print the result as JSON.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let result = await RunAnywhere.lora.checkCompatibility(id, model: model)
             if json {
                 try CLI.printJSON(result)

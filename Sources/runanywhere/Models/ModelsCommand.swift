@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import RunAnywhere
-import RunAnywhereResemblyzer
 
 /// `runanywhere models …`: the model registry.
 struct ModelsCommand: AsyncParsableCommand {
@@ -21,7 +20,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let models = try RunAnywhere.models(category: category)
             if json { return try CLI.printJSON(models, pretty: true) }
             if models.isEmpty { return print("No models registered. Import one with `runanywhere models import`.") }
@@ -73,7 +72,7 @@ struct ModelsCommand: AsyncParsableCommand {
             guard let url = URL(string: baseURL) else {
                 throw SDKException(.invalidBaseURL, "'\(baseURL)' is not a URL")
             }
-            try CLI.start(global)
+            try await CLI.start(global)
             let model = try RunAnywhere.registerRemoteModel(
                 id: id,
                 baseURL: url,
@@ -105,7 +104,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             if let projector {
                 guard category == .vision else {
                     throw SDKException(.invalidInput, "--projector is for vision-language models (--category vlm)")
@@ -163,7 +162,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print the registered model as JSON.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let urls = try url.map { text throws(SDKException) -> URL in
                 guard let url = URL(string: text) else { throw SDKException(.invalidInput, "'\(text)' is not a URL") }
                 return url
@@ -250,7 +249,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Argument(help: "The model id.") var id: String
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let downloadable = try RunAnywhere.model(id).isDownloadable
             try await RunAnywhere.deleteModel(id)
             print(downloadable ? "Deleted the files of \(id); it can be downloaded again" : "Deleted \(id)")
@@ -263,7 +262,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Argument(help: "The model id.") var id: String
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             try await RunAnywhere.removeModel(id)
             print("Removed \(id)")
         }
@@ -273,10 +272,13 @@ struct ModelsCommand: AsyncParsableCommand {
 extension ModelCategory: ExpressibleByArgument {}
 extension ArchiveType: ExpressibleByArgument {}
 extension InferenceFramework: ExpressibleByArgument {
-    /// The frameworks this CLI's backends run; anything else is a usage error, as it was
-    /// when the ids were a closed enum.
+    /// llama.cpp's id (its backend, a plugin here, declares it as `.llamaCpp` too).
+    static let llamaCpp = InferenceFramework("llamacpp")
+
+    /// The frameworks this CLI's backends run (the ids their plugins declare); anything else
+    /// is a usage error, as it was when the ids were a closed enum.
     static let known: [InferenceFramework] = [
-        .llamaCpp, .whisperCpp, .sherpaOnnx, .systemVoice, Resemblyzer.framework, .deterministic,
+        .llamaCpp, "whispercpp", "sherpa", "system", "resemblyzer", .deterministic,
     ]
 
     /// A known framework id, or `nil` (a usage error listing the choices).

@@ -14,7 +14,7 @@ extension ModelsCommand {
         @Flag(name: .long, help: "Print one JSON line per progress report.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let bar = !json && isatty(STDOUT_FILENO) == 1
             var lastStage: DownloadStage?
             var last: DownloadProgress?

@@ -18,7 +18,7 @@ struct StorageCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             let info = try RunAnywhere.getStorageInfo()
             if json { return try CLI.printJSON(Report(info), pretty: true) }
             let b = CLI.bytes
@@ -44,7 +44,7 @@ struct StorageCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             print("Freed \(CLI.bytes(try RunAnywhere.clearCache()))")
         }
     }
@@ -57,7 +57,7 @@ struct StorageCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func execute() async throws {
-            try CLI.start(global)
+            try await CLI.start(global)
             print("Freed \(CLI.bytes(try RunAnywhere.cleanTempFiles()))")
         }
     }

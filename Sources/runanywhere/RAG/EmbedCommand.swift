@@ -28,7 +28,7 @@ struct EmbedCommand: SDKCommand {
 
     func execute() async throws {
         guard !text.isEmpty else { throw ValidationError("Give at least one --text") }
-        try CLI.start(global)
+        try await CLI.start(global)
         guard let id = CLI.model(model, orDefault: CLI.Defaults.embedding) else {
             throw SDKException(
                 .modelNotFound,

@@ -25,7 +25,7 @@ struct RAGCreateCommand: SDKCommand {
     @Option(help: "Tokens of whole sentences shared by consecutive chunks.") var overlap = 24
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let index = try await RunAnywhere.createRAGIndex(
             name,
             embeddingModel: embeddingModel,
@@ -59,7 +59,7 @@ struct RAGIngestCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let index = try await RunAnywhere.openRAGIndex(name)
         let showProgress = !json && isatty(STDERR_FILENO) != 0
         let start = ContinuousClock.now
@@ -132,7 +132,7 @@ struct RAGSearchCommand: SDKCommand {
             guard parts.count == 2 else { throw ValidationError("--filter takes key=value, not \(pair)") }
             metadata[String(parts[0])] = String(parts[1])
         }
-        try CLI.start(global)
+        try await CLI.start(global)
         let index = try await RunAnywhere.openRAGIndex(name)
         let reranker = try await reranking.prepare(llm: nil)
         let options = RAGSearchOptions(topK: topK, mode: mode, filter: metadata, reranker: reranker)
@@ -214,7 +214,7 @@ struct RAGAskCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         guard let llm = CLI.model(model, orDefault: CLI.Defaults.llm) else {
             throw SDKException(.modelNotFound, "No LLM given and \(CLI.Defaults.llm) is not installed")
         }
@@ -269,7 +269,7 @@ struct RAGStatsCommand: SDKCommand {
     @Flag(name: .long, help: "Print one JSON object.") var json = false
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let stats = try await RunAnywhere.openRAGIndex(name).stats()
         if json { return try CLI.printJSON(stats) }
         print("\(stats.name): \(stats.documents) documents, \(stats.chunks) chunks, \(stats.tokens) tokens")
@@ -292,7 +292,7 @@ struct RAGDeleteCommand: SDKCommand {
     @Option(help: "Delete only this document.") var document: String?
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         if let document {
             guard try await RunAnywhere.openRAGIndex(name).delete(documentId: document) else {
                 throw SDKException(.invalidInput, "Index \(name) has no document '\(document)'")
@@ -312,7 +312,7 @@ struct RAGListCommand: SDKCommand {
     @Flag(name: .long, help: "Print one JSON array.") var json = false
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let names = try RunAnywhere.ragIndexNames()
         if json { return try CLI.printJSON(names) }
         for name in names { print(name) }
@@ -330,7 +330,7 @@ struct RAGRepairCommand: SDKCommand {
     @Flag(name: .long, help: "Print one JSON object.") var json = false
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let report = try await RunAnywhere.repairRAGIndex(name)
         if json { return try CLI.printJSON(report) }
         if !report.rebuilt {

@@ -38,7 +38,7 @@ struct ServeCommand: SDKCommand {
     var maxSpeechCharacters = 4096
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
         for id in models { _ = try sdk.model(id) }
         let configuration = OpenAIServerConfiguration(

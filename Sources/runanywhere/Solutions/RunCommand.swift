@@ -23,7 +23,7 @@ struct RunCommand: SDKCommand {
 
     func execute() async throws {
         let yaml = try CLI.readText(file, what: "solution")
-        try CLI.start(global, keywordSpotter: false)
+        try await CLI.start(global, keywordSpotter: false)
         let solutions = try RunAnywhere.solutions
         if check {
             let config = try solutions.parse(yaml: yaml)

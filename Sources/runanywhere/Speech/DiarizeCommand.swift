@@ -29,7 +29,7 @@ struct DiarizeCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: file))
         let id = try await CLI.loadDiarization(model: model, vadModel: vadModel)
         let options = DiarizationOptions(speakerCount: speakers, similarityThreshold: threshold)

@@ -39,7 +39,7 @@ struct SpeakCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         if listVoices {
             let voices = try await RunAnywhere.availableTTSVoices()
             if json { return try CLI.printJSON(voices) }

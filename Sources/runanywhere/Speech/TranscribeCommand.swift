@@ -29,7 +29,7 @@ struct TranscribeCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         guard let id = CLI.model(model, orDefault: CLI.Defaults.stt) else {
             throw SDKException(
                 .modelNotFound,

@@ -31,7 +31,7 @@ struct VADCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: file))
         let detector = model == "energy" ? nil : CLI.model(model, orDefault: CLI.Defaults.vad)
         if let detector { try await RunAnywhere.loadVADModel(detector) }

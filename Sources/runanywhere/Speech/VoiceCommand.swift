@@ -35,7 +35,7 @@ struct VoiceCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         try await RunAnywhere.initializeVoiceAgent(models.configuration())
         let source: any AudioInput
         let sink: AudioRecorderOutput

@@ -37,7 +37,7 @@ struct WakeWordCommand: SDKCommand {
     }
 
     func execute() async throws {
-        try CLI.start(global, keywordSpotter: engine == .pocketsphinx)
+        try await CLI.start(global, keywordSpotter: engine == .pocketsphinx)
         let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: file))
         if engine == .transcript {
             guard let stt = CLI.model(model, orDefault: CLI.Defaults.stt) else {

@@ -23,7 +23,7 @@ struct DescribeCommand: SDKCommand {
     @Flag(name: .long, help: "Print one JSON object with the text and metrics.") var json = false
 
     func execute() async throws {
-        try CLI.start(global)
+        try await CLI.start(global)
         // The image is checked before the model loads: a bad file fails at once.
         let picture = try VLMImage.fromFilePath(image).prepared().image
         let options = VLMGenerationOptions(prompt: prompt, generation: sampling.options)
