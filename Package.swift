@@ -212,6 +212,8 @@ let package = Package(
         .target(name: "RunAnywhereLlamaCPPPlugin", dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP"]),
         // What the raw C baselines share (a clock, reading a file).
         .target(name: "RawBenchSupport"),
+        // Wall time and peak memory of a whole process, for `runanywhere bench startup`.
+        .executableTarget(name: "process-meter", dependencies: ["RawBenchSupport"]),
         // The raw-engine baseline of `runanywhere bench llm`: plain C against the same libllama.
         .executableTarget(
             name: "raw-llama-bench",

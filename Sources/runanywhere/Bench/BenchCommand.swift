@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
             LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Diarize.self, Voice.self, Structured.self,
             Tools.self, Embed.self, LoRA.self,
             RAG.self,
-            Serve.self, Remote.self, Download.self,
+            Serve.self, Remote.self, Download.self, Startup.self,
             FileServer.self,
         ]
     )
