@@ -100,10 +100,32 @@ enum CLI {
         }
     }()
 
+    /// This executable's file, symlinks resolved: `argv[0]` is only `runanywhere` when the
+    /// CLI is started through `PATH`, which would put its plugins in the working directory.
+    static let executable: URL = {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        #endif
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    }()
+
     /// The engine backends' plugins, next to this executable (scripts/build_plugins.sh puts them there).
     static var pluginsFolder: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("plugins", isDirectory: true)
+        executable.deletingLastPathComponent().appendingPathComponent("plugins", isDirectory: true)
+    }
+
+    /// `RUNANYWHERE_PLUGIN_PATH` as this process got it, before ``start(_:keywordSpotter:)``
+    /// put the CLI's own plugins first.
+    static let userPluginPath = ProcessInfo.processInfo.environment[PluginLoader.pathVariable]
+
+    /// The environment as this process got it: for child processes that are measured or are
+    /// another build of the CLI, which must not inherit this one's plugins.
+    static var inheritedEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[PluginLoader.pathVariable] = userPluginPath
+        return environment
     }
 
     /// The keyword spotter's module: the plugin `--engine transcript` does without.
@@ -118,8 +140,9 @@ enum CLI {
         // Through the SDK's plugin path, so the plugins take part in initialization (their
         // model inspectors in discovering dropped-in models) like the home's `plugins/`.
         let environment = ProcessInfo.processInfo.environment
-        let pluginPath = [pluginsFolder.path] + (environment[PluginLoader.pathVariable].map { [$0] } ?? [])
-        setenv(PluginLoader.pathVariable, pluginPath.joined(separator: ":"), 1)
+        let userPath = userPluginPath
+        let folders = (userPath?.split(separator: ":").map(String.init) ?? []).filter { $0 != pluginsFolder.path }
+        setenv(PluginLoader.pathVariable, ([pluginsFolder.path] + folders).joined(separator: ":"), 1)
         RemoteModule.register()
         // A control plane only when one is named: phase 2 then authenticates, registers this
         // device and queues telemetry, as an app's would.
@@ -209,8 +232,7 @@ enum CLI {
     static func siblingExecutable(_ name: String, override: String?) throws -> URL {
         let binary =
             override.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(name)
+            ?? executable.deletingLastPathComponent().appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw SDKException(
                 .fileSystemError,

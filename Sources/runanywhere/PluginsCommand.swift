@@ -130,7 +130,10 @@ struct PluginsCommand: AsyncParsableCommand {
                 throw SDKException(
                     .pluginNotFound,
                     "\(name) is not installed in \(folder) (it was loaded from \(plugin?.path ?? "?"))",
-                    recovery: "Remove it from $\(PluginLoader.pathVariable) instead"
+                    recovery: plugin.map { URL(fileURLWithPath: $0.path).deletingLastPathComponent().path }
+                        == CLI.pluginsFolder.standardizedFileURL.path
+                        ? "It ships with this runanywhere, in \(CLI.pluginsFolder.path)"
+                        : "Remove it from $\(PluginLoader.pathVariable) instead"
                 )
             }
             do {

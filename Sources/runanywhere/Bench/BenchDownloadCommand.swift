@@ -161,7 +161,7 @@ extension BenchCommand {
         /// The file server as a child process, so its memory and threads are not the SDK's.
         static func startServer(root: URL) throws -> Process {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.executableURL = CLI.executable
             process.arguments = ["bench", "file-server", "--root", root.path]
             process.standardOutput = Pipe()
             try process.run()

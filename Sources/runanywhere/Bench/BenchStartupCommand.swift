@@ -87,7 +87,7 @@ extension BenchCommand {
             guard let path = info.localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
             }
-            let cli = URL(fileURLWithPath: cliBinary ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
+            let cli = cliBinary.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() } ?? CLI.executable
             let rawBinary = try CLI.siblingExecutable("raw-llama-bench", override: baseline.rawBinary)
             let meter = try CLI.siblingExecutable("process-meter", override: nil)
             let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -131,7 +131,7 @@ extension BenchCommand {
                 let traced = try MeasuredProcess.run(
                     cli,
                     scenario.arguments,
-                    environment: ["LD_DEBUG": "files"],
+                    environment: CLI.inheritedEnvironment.merging(["LD_DEBUG": "files"]) { $1 },
                     meter: meter
                 )
                 let opened = MeasuredProcess.librariesOpened(byLoaderDebugOutput: traced.errors)

@@ -21,14 +21,14 @@ struct MeasuredProcess {
         var maxRssKib: Int
     }
 
-    /// Runs `binary` with `arguments`, the environment this process has plus `environment`,
-    /// under `meter` (the `process-meter` program).
+    /// Runs `binary` with `arguments` and `environment` (the one this process got, by
+    /// default) under `meter` (the `process-meter` program).
     ///
     /// - Throws: `.backendError` when it cannot be started or exits non-zero.
     static func run(
         _ binary: URL,
         _ arguments: [String],
-        environment: [String: String] = [:],
+        environment: [String: String] = CLI.inheritedEnvironment,
         meter: URL
     ) throws(SDKException) -> MeasuredProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -52,9 +52,8 @@ struct MeasuredProcess {
         posix_spawn_file_actions_addopen(&actions, 1, outFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let argv = ([meter.path, reportFile.path, binary.path] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv + envp { free(pointer) }
         }
