@@ -159,11 +159,8 @@ struct SharedLibraryFile {
 
         private func value<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T? {
             guard offset >= 0, offset <= bytes.count - MemoryLayout<T>.size else { return nil }
-            var result: T = 0
-            for byte in 0..<MemoryLayout<T>.size {
-                result |= T(bytes[bytes.startIndex + offset + byte]) << (8 * byte)
-            }
-            return result
+            // Whole loads, not byte by byte: every plugin's symbol table is read at start-up.
+            return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) })
         }
 
         func u16(_ offset: Int) -> UInt16? { value(offset, UInt16.self) }
@@ -172,11 +169,11 @@ struct SharedLibraryFile {
 
         /// Whether the NUL-terminated string at `offset` is `wanted`.
         func cString(at offset: Int, equals wanted: [UInt8]) -> Bool {
-            guard offset >= 0, offset + wanted.count < bytes.count else { return false }
-            for (index, byte) in wanted.enumerated() where bytes[bytes.startIndex + offset + index] != byte {
-                return false
+            guard offset >= 0, offset + wanted.count < bytes.count, !wanted.isEmpty else { return false }
+            return bytes.withUnsafeBytes { raw in
+                raw[offset + wanted.count] == 0
+                    && wanted.withUnsafeBytes { memcmp(raw.baseAddress! + offset, $0.baseAddress!, wanted.count) == 0 }
             }
-            return bytes[bytes.startIndex + offset + wanted.count] == 0
         }
     }
 }
