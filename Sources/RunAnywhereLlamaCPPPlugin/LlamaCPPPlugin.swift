@@ -9,6 +9,7 @@ public func runanywherePluginEntry(_ registrar: UnsafeMutableRawPointer?) -> Uns
         registrar,
         name: LlamaCPPModule().name,
         frameworks: [InferenceFramework.llamaCpp.rawValue],
-        provides: []
+        provides: [],
+        inspects: [InferenceFramework.llamaCpp.rawValue]
     ) { LlamaCPPModule() }
 }

@@ -202,8 +202,14 @@ extension RealEngineTests {
                 #expect(run.steps[2]["registered_names"] as? [String] == ["llamacpp"], "registered by its description")
                 let mapped = try #require(run.steps[3]["mapped_libraries"] as? [String])
                 #expect(!mapped.contains { $0.contains("Plugin") }, "refused unopened: \(mapped)")
-                // Opened for the whisper model, it turns out to be another module: dropped, nothing registered.
+                // Opened for the whisper model, it turns out to be another module: dropped, nothing
+                // registered, and the load's error says why.
                 #expect(run.steps[4]["registered_names"] as? [String] == [], "\(run.steps[4])")
+                let error = try #require(run.steps[4]["error"] as? String)
+                #expect(
+                    error.contains("could not be opened") && error.contains("is now the module whispercpp"),
+                    "\(error)"
+                )
                 #expect(
                     run.steps[4]["plugins"] as? [Any] == nil || (run.steps[4]["plugins"] as? [Any])?.isEmpty == true
                 )

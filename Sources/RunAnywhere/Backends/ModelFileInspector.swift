@@ -59,21 +59,21 @@ final class ModelFileInspectors: Sendable {
     }
 
     /// `model` as the first inspector that applies to `file` sees it; unchanged when none applies.
-    /// A closed plugin serving the model's framework is opened first when none applies.
+    /// A closed plugin that inspects the model's framework is opened first when none applies.
     func inspect(_ model: ModelInfo, file: URL) throws(SDKException) -> ModelInfo {
         let applies = { self.inspectors.withLock { $0 }.first { $0.appliesTo(model, file) } }
-        guard let inspector = applies() ?? (demand?.open(for: .framework(model.framework)) == true ? applies() : nil)
+        guard let inspector = applies() ?? (demand?.open(for: .inspection(model.framework)) == true ? applies() : nil)
         else { return model }
         return try inspector.inspect(model, file)
     }
 
-    /// The entry the first inspector recognizing `folder` makes of it; a closed plugin serving
-    /// `framework` is opened first when none does.
+    /// The entry the first inspector recognizing `folder` makes of it; a closed plugin that
+    /// inspects `framework` is opened first when none does.
     func discover(folder: URL, id: String, framework: InferenceFramework) -> ModelInfo? {
         let recognized = {
             self.inspectors.withLock { $0 }.lazy.compactMap { $0.discover(folder, id, framework) }.first
         }
         if let model = recognized() { return model }
-        return demand?.open(for: .framework(framework)) == true ? recognized() : nil
+        return demand?.open(for: .inspection(framework)) == true ? recognized() : nil
     }
 }

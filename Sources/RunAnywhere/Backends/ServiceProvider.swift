@@ -60,13 +60,14 @@ final class ProviderList<Factory: Sendable>: Sendable {
     /// no registered provider can.
     func provider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<Factory> {
         if let provider = providers.withLock({ $0 }).first(where: { $0.canHandle(model) }) { return provider }
-        _ = demand.open(for: .framework(model.framework))
+        let outcome = demand.openReporting(.framework(model.framework))
         let providers = providers.withLock { $0 }
         guard let provider = providers.first(where: { $0.canHandle(model) }) else {
             let known = providers.map(\.name)
+            let failed = outcome.failures.isEmpty ? "" : ": " + outcome.failures.joined(separator: "; ")
             throw SDKException(
                 .noBackendForModel,
-                "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))",
+                "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))\(failed)",
                 recovery: known.isEmpty
                     ? "Register a backend module first: RunAnywhereSDK(home:modules:), or RunAnywhere.register(_:)"
                     : "Registered \(capability) backends: \(known.joined(separator: ", "))"

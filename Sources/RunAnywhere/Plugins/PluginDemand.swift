@@ -2,8 +2,12 @@ import Synchronization
 
 /// What a lookup found no provider for: a plugin registered to open on first use may bring one.
 enum PluginNeed: Sendable, Equatable {
-    /// A model of this framework is to be loaded, inspected or discovered.
+    /// A model of this framework is to be loaded.
     case framework(InferenceFramework)
+    /// A model file of this framework is to be inspected (import, download) or a folder of
+    /// it recognized (discovery): only plugins that inspect it are opened, so an unrecognized
+    /// folder in the store does not open an engine at every start.
+    case inspection(InferenceFramework)
     /// A service that takes no model: ``systemTTS`` or ``wakeWord``.
     case service(String)
 
@@ -18,16 +22,29 @@ enum PluginNeed: Sendable, Equatable {
 /// Lookups ask only after no registered provider could serve, so a plugin stays closed, and
 /// its engine unmapped, while a linked backend or an open plugin does the work.
 final class PluginDemand: Sendable {
-    private let handler = Mutex<(@Sendable (PluginNeed) -> Bool)?>(nil)
+    /// What asking for a need did.
+    struct Outcome: Sendable {
+        /// Whether a plugin serving the need is open now.
+        var opened: Bool
+        /// Why the plugins serving it that were tried could not be opened.
+        var failures: [String] = []
+    }
 
-    /// Sets what opens plugins: it returns whether a plugin serving the need is now open.
-    func set(_ handler: @escaping @Sendable (PluginNeed) -> Bool) {
+    private let handler = Mutex<(@Sendable (PluginNeed) -> Outcome)?>(nil)
+
+    /// Sets what opens plugins.
+    func set(_ handler: @escaping @Sendable (PluginNeed) -> Outcome) {
         self.handler.withLock { $0 = handler }
     }
 
     /// Opens the closed plugins that serve `need`; whether any is now open.
     func open(for need: PluginNeed) -> Bool {
-        guard let handler = handler.withLock({ $0 }) else { return false }
+        openReporting(need).opened
+    }
+
+    /// Opens the closed plugins that serve `need`, with the failures, for error messages.
+    func openReporting(_ need: PluginNeed) -> Outcome {
+        guard let handler = handler.withLock({ $0 }) else { return Outcome(opened: false) }
         return handler(need)
     }
 }

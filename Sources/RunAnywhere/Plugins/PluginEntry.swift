@@ -16,11 +16,11 @@ import Foundation
 /// }
 /// ```
 ///
-/// ``handle(_:name:frameworks:provides:module:)`` is emitted into the plugin, so the versions
+/// ``handle(_:name:frameworks:provides:inspects:module:)`` is emitted into the plugin, so the versions
 /// it reports are the ones the plugin was compiled with, not the host's.
 ///
-/// The description names the model frameworks the module serves and the model-less services
-/// it provides. `scripts/build_plugins.sh` copies it into the library's
+/// The description names the model frameworks the module serves, the model-less services
+/// it provides and the frameworks whose model files it inspects. `scripts/build_plugins.sh` copies it into the library's
 /// `.runanywhere_plugin` ELF section, from which a host registers the plugin to be opened
 /// only when a model of one of those frameworks is first loaded.
 @_spi(Backend) public enum PluginEntry {
@@ -56,6 +56,8 @@ import Foundation
     ///   - name: The module's name (its ``BackendModule/name``).
     ///   - frameworks: The model frameworks its services run, e.g. `["llamacpp"]`.
     ///   - provides: The services it offers without a model: `system-tts`, `wake-word`.
+    ///   - inspects: The frameworks whose model files its ``ModelFileInspector`` reads at
+    ///     import, download and discovery, e.g. `["llamacpp"]` for GGUF headers.
     ///   - module: Makes the module; called only when registering.
     /// - Returns: A JSON C string the host frees: the description, or `{"registered": …}`
     ///   with the plugin's view of the core, or `{"error": …}`.
@@ -65,6 +67,7 @@ import Foundation
         name: String,
         frameworks: [String] = [],
         provides: [String] = [],
+        inspects: [String] = [],
         module: () -> any BackendModule
     ) -> UnsafeMutablePointer<CChar>? {
         var reply: [String: String] = [:]
@@ -83,6 +86,7 @@ import Foundation
             reply = [
                 "api_version": String(apiVersion), "toolchain": toolchain, "sdk_version": sdkVersion, "name": name,
                 "frameworks": frameworks.joined(separator: ","), "provides": provides.joined(separator: ","),
+                "inspects": inspects.joined(separator: ","),
             ]
         }
         let json = (try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])) ?? Data("{}".utf8)

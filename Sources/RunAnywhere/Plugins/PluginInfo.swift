@@ -18,6 +18,9 @@ public struct PluginInfo: Sendable, Codable, Equatable {
     /// The services it offers without a model: `system-tts` (the system voice), `wake-word`
     /// (a keyword spotter).
     public var provides: [String]
+    /// The frameworks whose model files its inspector reads (at import, download and
+    /// discovery), e.g. `["llamacpp"]`: a closed plugin is opened for those, and only those.
+    public var inspects: [String]
     /// Whether the library is open and its module registered. A plugin registered with
     /// ``PluginLoader/Opening/onFirstUse`` stays closed, its engine unmapped, until a model of
     /// one of its ``frameworks`` is loaded or one of the services it ``provides`` is needed.
@@ -33,6 +36,7 @@ public struct PluginInfo: Sendable, Codable, Equatable {
         staysMapped: Bool,
         frameworks: [String] = [],
         provides: [String] = [],
+        inspects: [String] = [],
         isOpen: Bool = true
     ) {
         self.name = name
@@ -43,6 +47,7 @@ public struct PluginInfo: Sendable, Codable, Equatable {
         self.staysMapped = staysMapped
         self.frameworks = frameworks
         self.provides = provides
+        self.inspects = inspects
         self.isOpen = isOpen
     }
 }

@@ -16,10 +16,11 @@ import Foundation
 /// the core is refused (`pluginIncompatible`): its types would not be the host's.
 ///
 /// **Engines open when used.** A plugin built by `scripts/build_plugins.sh` carries its
-/// description in an ELF section: the model frameworks it serves and the services it provides
-/// without a model. Registered with ``Opening/onFirstUse``, it is not opened, and its engine's
-/// libraries are not mapped, until a model of one of those frameworks is loaded (or inspected
-/// at import), or one of those services is needed, and no linked backend serves it.
+/// description in an ELF section: the model frameworks it serves, the services it provides
+/// without a model and the frameworks whose model files it inspects. Registered with
+/// ``Opening/onFirstUse``, it is not opened, and its engine's libraries are not mapped, until a
+/// model of one of those frameworks is loaded (or a file of a framework it inspects is imported,
+/// downloaded or discovered), or one of those services is needed, and no linked backend serves it.
 ///
 /// Plugins in `$RUNANYWHERE_HOME/plugins/` and in the folders of `RUNANYWHERE_PLUGIN_PATH`
 /// (separated by `:`) are registered at initialization to open on first use (those without a
@@ -41,7 +42,7 @@ public struct PluginLoader: Sendable {
         /// At once: its module's services are registered before ``load(path:opening:)`` returns.
         case now
         /// When first needed (see ``PluginInfo/isOpen``); at once for a library without the
-        /// description section.
+        /// description section, or whose description names no framework or service.
         case onFirstUse
     }
 

@@ -38,6 +38,9 @@ final class PluginSet: Sendable {
                 (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
             for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
             where ["so", "dylib"].contains(file.pathExtension) {
+                // The same file reached through another folder name (a symlink) is registered once.
+                let resolved = file.standardizedFileURL.resolvingSymlinksInPath().path
+                guard !infos.contains(where: { $0.path == resolved }) else { continue }
                 do throws(SDKException) {
                     let info = try load(file.path, opening: .onFirstUse, into: services, linked: linked)
                     logger.info("Registered plugin \(info.name) from \(file.path) (open: \(info.isOpen))")
@@ -63,9 +66,13 @@ final class PluginSet: Sendable {
         return try state.withLock { (state: inout State) throws(SDKException) -> PluginInfo in
             if opening == .onFirstUse, let manifest {
                 let info = try Self.checkDescription(Self.parse(manifest, path: url.path), path: url.path, open: false)
-                try Self.checkFree(info.name, path: url.path, state: state, linked: linked)
-                state.closed.append(info)
-                return info
+                // A description that names nothing to open it for is opened now: closed, it
+                // would only ever open for `openAll`.
+                if !(info.frameworks.isEmpty && info.provides.isEmpty && info.inspects.isEmpty) {
+                    try Self.checkFree(info.name, path: url.path, state: state, linked: linked)
+                    state.closed.append(info)
+                    return info
+                }
             }
             return try Self.open(url.path, expecting: nil, into: services, linked: linked, state: &state)
         }
@@ -73,12 +80,13 @@ final class PluginSet: Sendable {
 
     /// Opens the closed plugins that serve `need`, in registration order; whether one serving
     /// it is open afterwards. A plugin that fails to open is logged, remembered in
-    /// ``folderFailures`` and dropped.
-    func open(for need: PluginNeed, into services: ServiceRegistry) -> Bool {
+    /// ``folderFailures`` and dropped; the outcome says why.
+    func open(for need: PluginNeed, into services: ServiceRegistry) -> PluginDemand.Outcome {
         let serves = { (info: PluginInfo) -> Bool in
             switch need {
             case .framework(let framework): info.frameworks.contains(framework.rawValue)
             case .service(let service): info.provides.contains(service)
+            case .inspection(let framework): info.inspects.contains(framework.rawValue)
             }
         }
         return openClosed(where: serves, reason: "\(need)", into: services)
@@ -89,25 +97,27 @@ final class PluginSet: Sendable {
         _ = openClosed(where: { _ in true }, reason: "a list of every engine", into: services)
     }
 
+    /// Opens the closed plugins `wanted` picks; whether one it picks is open afterwards.
     private func openClosed(
         where wanted: (PluginInfo) -> Bool,
         reason: String,
         into services: ServiceRegistry
-    ) -> Bool {
+    ) -> PluginDemand.Outcome {
         state.withLock { state in
-            var opened = state.loaded.contains { wanted($0.info) }
+            var outcome = PluginDemand.Outcome(opened: state.loaded.contains { wanted($0.info) })
             while let index = state.closed.firstIndex(where: wanted) {
                 let info = state.closed.remove(at: index)
                 do throws(SDKException) {
                     _ = try Self.open(info.path, expecting: info.name, into: services, linked: [], state: &state)
                     logger.info("Opened plugin \(info.name) for \(reason)")
-                    opened = true
+                    outcome.opened = true
                 } catch {
                     logger.error("Plugin \(info.name) (\(info.path)) could not be opened: \(error)")
                     failures.withLock { $0[info.path] = error.description }
+                    outcome.failures.append("plugin \(info.name) (\(info.path)) could not be opened: \(error)")
                 }
             }
-            return opened
+            return outcome
         }
     }
 
@@ -131,6 +141,11 @@ final class PluginSet: Sendable {
         linked: [String],
         state: inout State
     ) throws(SDKException) -> PluginInfo {
+        if expecting != nil {
+            // Registered closed from its bytes: they may have changed since, and opening runs
+            // the library's initializers, so the file is checked again first.
+            try SharedLibraryFile.check(URL(fileURLWithPath: path), entryPoint: PluginLoader.entryPoint)
+        }
         let entry = try Self.open(path)
         let info = try Self.checkDescription(Self.call(entry, registrar: nil, path: path), path: path, open: true)
         if let expecting, info.name != expecting {
@@ -265,6 +280,7 @@ final class PluginSet: Sendable {
             staysMapped: true,
             frameworks: list(description["frameworks"]),
             provides: list(description["provides"]),
+            inspects: list(description["inspects"]),
             isOpen: open
         )
     }

@@ -45,7 +45,11 @@ final class SDKRuntime: Sendable {
         // Modules first: their inspectors take part in discovering models at load.
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
-        services.demand.set { [plugins, services] need in plugins.open(for: need, into: services) }
+        // Weakly: the registry holds the handler.
+        services.demand.set { [plugins, weak services] need in
+            guard let services else { return PluginDemand.Outcome(opened: false) }
+            return plugins.open(for: need, into: services)
+        }
         plugins.loadFolders(Self.pluginFolders(paths), into: services, linked: modules.map(\.name))
         registry = ModelRegistry(paths: paths, inspectors: services.inspectors)
         try registry.load()
@@ -195,7 +199,10 @@ final class SDKRuntime: Sendable {
     /// `RUNANYWHERE_PLUGIN_PATH`'s.
     static func pluginFolders(_ paths: SDKPaths) -> [URL] {
         let extra = ProcessInfo.processInfo.environment[PluginLoader.pathVariable]?.split(separator: ":") ?? []
-        return [paths.pluginsDirectory] + extra.map { URL(fileURLWithPath: String($0), isDirectory: true) }
+        var seen: Set<String> = []
+        // A folder named twice (the home's again, say) is read once.
+        return ([paths.pluginsDirectory] + extra.map { URL(fileURLWithPath: String($0), isDirectory: true) })
+            .filter { seen.insert($0.standardizedFileURL.resolvingSymlinksInPath().path).inserted }
     }
 
     /// Unloads every loaded model for which `matches` holds.
