@@ -62,7 +62,10 @@ struct PluginsCommand: AsyncParsableCommand {
     }
 
     struct List: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "The backends: linked, and loaded from plugins.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "The backends: linked, and loaded from plugins."
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
@@ -74,6 +77,7 @@ struct PluginsCommand: AsyncParsableCommand {
 
     struct Load: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "load",
             abstract: "Load a plugin to check it, then install it for every later command."
         )
         @OptionGroup var global: GlobalOptions
@@ -115,6 +119,7 @@ struct PluginsCommand: AsyncParsableCommand {
 
     struct Unload: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unload",
             abstract: "Unload an installed plugin and remove it from $RUNANYWHERE_HOME/plugins/."
         )
         @OptionGroup var global: GlobalOptions

@@ -17,7 +17,10 @@ struct SecretsCommand: AsyncParsableCommand {
     )
 
     struct Set: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Store a secret read from standard input.")
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Store a secret read from standard input."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The secret's name (letters, digits, '.', '_', '-').") var name: String
         @Option(name: .customLong("from-env"), help: "Read the value from this environment variable instead.")
@@ -42,7 +45,7 @@ struct SecretsCommand: AsyncParsableCommand {
     }
 
     struct Get: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a secret's value.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a secret's value.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The secret's name.") var name: String
 
@@ -57,7 +60,7 @@ struct SecretsCommand: AsyncParsableCommand {
     }
 
     struct Delete: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a secret.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a secret.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The secret's name.") var name: String
 
@@ -71,7 +74,10 @@ struct SecretsCommand: AsyncParsableCommand {
     }
 
     struct List: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "List the secrets' names (never their values).")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the secrets' names (never their values)."
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 

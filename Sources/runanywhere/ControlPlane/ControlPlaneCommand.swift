@@ -15,6 +15,7 @@ struct ControlPlaneCommand: AsyncParsableCommand {
 
     struct Serve: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve the control-plane API (auth, devices, assignments, telemetry) until SIGINT or SIGTERM.",
             discussion: """
                 Keeps everything in memory. SDKs reach it when $\(CLI.controlPlaneURLVariable) (the CLI) \

@@ -16,7 +16,10 @@ struct TelemetryCommand: AsyncParsableCommand {
     )
 
     struct Status: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Events waiting, and the control plane's state.")
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Events waiting, and the control plane's state."
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
@@ -36,6 +39,7 @@ struct TelemetryCommand: AsyncParsableCommand {
 
     struct Flush: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "flush",
             abstract: "Connect to the control plane and upload every queued event now."
         )
         @OptionGroup var global: GlobalOptions

@@ -15,7 +15,7 @@ struct LoRACommand: AsyncParsableCommand {
     )
 
     struct List: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "List registered LoRA adapters.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List registered LoRA adapters.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only adapters made for this model.") var model: String?
         @Flag(name: .long, help: "Print a JSON array.") var json = false
@@ -42,6 +42,7 @@ struct LoRACommand: AsyncParsableCommand {
 
     struct Register: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "register",
             abstract: "Register a LoRA adapter: a GGUF file on this machine, or one to download."
         )
         @OptionGroup var global: GlobalOptions
@@ -83,6 +84,7 @@ struct LoRACommand: AsyncParsableCommand {
 
     struct Check: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check whether a registered adapter fits a model, from the files alone."
         )
         @OptionGroup var global: GlobalOptions

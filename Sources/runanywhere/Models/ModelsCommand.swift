@@ -13,7 +13,7 @@ struct ModelsCommand: AsyncParsableCommand {
     )
 
     struct List: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "List registered models.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List registered models.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only this category (llm, embedding, stt, tts, vad, vlm, speaker-embedding, lora).") var category:
             ModelCategory?
@@ -88,6 +88,7 @@ struct ModelsCommand: AsyncParsableCommand {
 
     struct Import: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Copy (or move) a local model file or model folder into the store."
         )
         @OptionGroup var global: GlobalOptions
@@ -136,6 +137,7 @@ struct ModelsCommand: AsyncParsableCommand {
 
     struct Register: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "register",
             abstract: "Register a model by URL, to download later with `models download`.",
             discussion: """
                 One --url registers a single file, or an archive with --archive. Several --url \
@@ -243,6 +245,7 @@ struct ModelsCommand: AsyncParsableCommand {
 
     struct Delete: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a model's files; a model registered by URL stays registered for a later download."
         )
         @OptionGroup var global: GlobalOptions
@@ -257,7 +260,10 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Remove: SDKCommand {
-        static let configuration = CommandConfiguration(abstract: "Unregister a model and delete its stored files.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Unregister a model and delete its stored files."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model id.") var id: String
 

@@ -6,6 +6,7 @@ extension ModelsCommand {
     /// `runanywhere models download ID`: a progress bar on a terminal, JSON lines with `--json`.
     struct Download: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "download",
             abstract: "Download a registered model into the store.",
             discussion: "An interrupted download resumes where it stopped when run again."
         )

@@ -12,6 +12,7 @@ struct StorageCommand: AsyncParsableCommand {
 
     struct Info: SDKCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Device space, and the size and last use of every stored model."
         )
         @OptionGroup var global: GlobalOptions
