@@ -6,6 +6,15 @@ import PackageDescription
 // wants the registry, downloads or a remote engine never links llama.cpp, and each engine
 // backend is its own opt-in product. The core's only native libraries are libcurl and
 // libarchive, which every Linux distribution ships, and SQLite for RAG indexes.
+// A program that loads plugins exports its copy of the core for them to bind to, and only
+// that: the core's symbols, listed by pattern in scripts/plugin-host-exports.list.
+let pluginHostLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags([
+        "-Xlinker", "--export-dynamic",
+        "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/plugin-host-exports.list",
+    ])
+]
+
 let package = Package(
     name: "RunAnywhere",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -307,7 +316,7 @@ let package = Package(
         .executableTarget(
             name: "runanywhere-plugin-host",
             dependencies: ["RunAnywhere"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+            linkerSettings: pluginHostLinkerSettings
         ),
 
         // MARK: CLI
@@ -330,7 +339,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+            linkerSettings: pluginHostLinkerSettings
         ),
 
         // MARK: Tests

@@ -8,7 +8,8 @@
 # targets into it, so such a plugin would carry its own copy of the RunAnywhere core, whose
 # types are not the host's. Here a plugin gets the backend's objects and its entry point's,
 # nothing else: the core's symbols stay unresolved and the loader binds them to the host's
-# core (executables export it with -Xlinker --export-dynamic). `-z nodelete` keeps the
+# core (executables export it: -Xlinker --export-dynamic, limited to the core's symbols by
+# scripts/plugin-host-exports.list). `-z nodelete` keeps the
 # library mapped for the life of the process, as the Swift runtime needs.
 #
 # Every plugin gets its description (see PluginEntry) in a `.runanywhere_plugin` section, read
