@@ -462,13 +462,14 @@ final class ModelRegistry: Sendable {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = InternetTimestamp.encodingStrategy
         return encoder
     }()
 
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        // Not `.iso8601`: its calendar loads ICU's time zones into every process that reads this.
+        decoder.dateDecodingStrategy = InternetTimestamp.decodingStrategy
         return decoder
     }()
 
