@@ -89,7 +89,8 @@ import Foundation
                 "inspects": inspects.joined(separator: ","),
             ]
         }
-        let json = (try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])) ?? Data("{}".utf8)
+        // Unsorted: JSONSerialization sorts keys with a locale, whose first use loads ICU's data.
+        let json = (try? JSONSerialization.data(withJSONObject: reply)) ?? Data("{}".utf8)
         return strdup(String(decoding: json, as: UTF8.self))
     }
 }
