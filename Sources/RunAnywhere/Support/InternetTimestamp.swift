@@ -4,9 +4,8 @@ import Foundation
 ///
 /// Foundation's `.iso8601` date strategies go through a Gregorian `Calendar` in the current time
 /// zone, whose first use loads ICU's time-zone data: 3 MiB of resident memory and milliseconds
-/// for every process that reads the model registry, `runanywhere --version` excepted. The text is
-/// the same as theirs: whole seconds and `Z` when written; fractional seconds and offsets are
-/// also read.
+/// for every process that reads the model registry. The text is the same as theirs: whole
+/// seconds and `Z` when written; fractional seconds and offsets are also read.
 enum InternetTimestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SSZ`, its fraction of a second dropped.
     static func string(from date: Date) -> String {
