@@ -140,9 +140,9 @@ enum CLI {
         // Through the SDK's plugin path, so the plugins take part in initialization (their
         // model inspectors in discovering dropped-in models) like the home's `plugins/`.
         let environment = ProcessInfo.processInfo.environment
-        let userPath = userPluginPath
-        let folders = (userPath?.split(separator: ":").map(String.init) ?? []).filter { $0 != pluginsFolder.path }
-        setenv(PluginLoader.pathVariable, ([pluginsFolder.path] + folders).joined(separator: ":"), 1)
+        // A folder named twice is read once (SDKRuntime.pluginFolders).
+        let pluginPath = [pluginsFolder.path] + (userPluginPath.map { [$0] } ?? [])
+        setenv(PluginLoader.pathVariable, pluginPath.joined(separator: ":"), 1)
         RemoteModule.register()
         // A control plane only when one is named: phase 2 then authenticates, registers this
         // device and queues telemetry, as an app's would.
