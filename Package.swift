@@ -4,8 +4,9 @@ import PackageDescription
 
 // Products are split so the core library carries no inference engine: an app that only
 // wants the registry, downloads or a remote engine never links llama.cpp, and each engine
-// backend is its own opt-in product. The core's only native libraries are libcurl and
-// libarchive, which every Linux distribution ships, and SQLite for RAG indexes.
+// backend is its own opt-in product. The core links one native library, SQLite for RAG
+// indexes; it opens libcurl and libarchive, which every Linux distribution ships, on the first
+// download and the first archive.
 // A program that loads plugins exports its copy of the core for them to bind to, and only
 // that: the core's symbols, listed by pattern in scripts/plugin-host-exports.list.
 let pluginHostLinkerSettings: [LinkerSetting] = [
@@ -78,9 +79,11 @@ let package = Package(
     targets: [
         // MARK: Core
         // Downloads run on libcurl and archives open with libarchive (both from Debian, see
-        // scripts/bootstrap); checksums use swift-crypto.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // scripts/bootstrap); checksums use swift-crypto. Only their headers are used at build
+        // time (no pkgConfig: it would link them): CurlLibrary and ArchiveLibrary open them on
+        // first use, so a process that downloads and unpacks nothing maps neither.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
         .target(
             name: "RunAnywhere",
             dependencies: [
@@ -129,6 +132,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The MCP client as a plugin (scripts/build_plugins.sh): the CLI opens it for `chat --mcp`.
+        .target(name: "RunAnywhereMCPPlugin", dependencies: ["RunAnywhere", "RunAnywhereMCP"]),
 
         // MARK: HTTP serving
         // Starting a Hummingbird application and stopping it, shared by the servers below.
@@ -329,7 +334,6 @@ let package = Package(
                 "RunAnywhere",
                 "RunAnywhereWhisperWindow",
                 "RunAnywhereTesting",
-                "RunAnywhereMCP",
                 "RunAnywhereServer",
                 "RunAnywhereRemote",
                 "RunAnywhereControlPlane",

@@ -21,7 +21,7 @@ case "$config" in debug|release) ;; *) echo "usage: $0 [debug|release]" >&2; exi
 
 # Each engine backend ships as a plugin: the targets whose objects go in, the pkg-config
 # packages of its engine, and the plugins it takes code from (linked, found next to it).
-plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer)   # dependencies first
+plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer MCP)   # dependencies first
 declare -A targets=(
   [WhisperCPP]="RunAnywhereWhisperCPP RunAnywhereWhisperWindow"
   [LlamaCPP]="RunAnywhereLlamaCPP"
@@ -29,18 +29,23 @@ declare -A targets=(
   [Sherpa]="RunAnywhereSherpa"
   [PocketSphinx]="RunAnywherePocketSphinx"
   [Resemblyzer]="RunAnywhereResemblyzer"
+  # The MCP client and the MCP SDK with swift-system; swift-log is the host's (exported).
+  [MCP]="RunAnywhereMCP MCP SystemPackage CSystem"
 )
 declare -A packages=(
   [WhisperCPP]="" [LlamaCPP]="runanywhere-llama" [SystemVoice]="espeak-ng" [Sherpa]="runanywhere-sherpa"
-  [PocketSphinx]="pocketsphinx" [Resemblyzer]="openblas"
+  [PocketSphinx]="pocketsphinx" [Resemblyzer]="openblas" [MCP]=""
 )
 # Piper voices take espeak-ng phonemes from the system voice's code: one copy of it, one espeak-ng.
 declare -A uses=([Sherpa]="SystemVoice")
+# Tool-server plugins are no engines: they go in plugins/tools/, which hosts do not scan, and
+# are opened only when asked for (`chat --mcp`); they carry no engine description.
+declare -A folders=([MCP]="tools")
 
 bin=$(swift build -c "$config" --show-bin-path)
 host="$bin/runanywhere-plugin-host"
 [ -x "$host" ] || { echo "$0: no $host: run swift build -c $config first" >&2; exit 1; }
-mkdir -p "$bin/plugins"
+mkdir -p "$bin/plugins/tools"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for plugin in "${plugins[@]}"; do
@@ -50,7 +55,7 @@ for plugin in "${plugins[@]}"; do
     [ -e "${found[0]}" ] || { echo "$0: no objects in $bin/$target.build: run swift build -c $config first" >&2; exit 1; }
     objects+=("${found[@]}")
   done
-  out="$bin/plugins/libRunAnywhere${plugin}Plugin.so"
+  out="$bin/plugins/${folders[$plugin]:+${folders[$plugin]}/}libRunAnywhere${plugin}Plugin.so"
   links=()
   for used in ${uses[$plugin]:-}; do
     links+=("$bin/plugins/libRunAnywhere${used}Plugin.so")
@@ -74,6 +79,11 @@ for plugin in "${plugins[@]}"; do
   # Nothing of the core may be inside: its type descriptors must come from the host.
   if nm --defined-only "$partial" | grep -q ' [RrDd] \$s11RunAnywhere9ModelInfoVMn$'; then
     echo "$0: $partial defines the core's ModelInfo: a second core" >&2; exit 1
+  fi
+  if [ -n "${folders[$plugin]:-}" ]; then
+    mv "$partial" "$out"
+    echo "plugin $out"
+    continue
   fi
   # Its description (module, frameworks, services) goes into an ELF section of its own, which
   # hosts read without opening the library: engines are then opened only when first used.

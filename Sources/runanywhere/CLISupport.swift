@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import RunAnywhere
+@_spi(Backend) import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereRemote
 
@@ -114,6 +114,18 @@ enum CLI {
     /// The engine backends' plugins, next to this executable (scripts/build_plugins.sh puts them there).
     static var pluginsFolder: URL {
         executable.deletingLastPathComponent().appendingPathComponent("plugins", isDirectory: true)
+    }
+
+    /// The MCP client, from its plugin in `plugins/tools/`: linked, the MCP SDK would bring
+    /// FoundationNetworking, libcurl and its TLS stack into every command's process.
+    static func mcpConnector() throws(SDKException) -> ToolServerConnector {
+        if let connector = ToolServerConnector.installed("mcp") { return connector }
+        let plugin = pluginsFolder.appendingPathComponent("tools/libRunAnywhereMCPPlugin.so")
+        try ToolServerConnector.open(plugin: plugin.path)
+        guard let connector = ToolServerConnector.installed("mcp") else {
+            throw SDKException(.invalidPlugin, "\(plugin.path) installed no MCP client")
+        }
+        return connector
     }
 
     /// `RUNANYWHERE_PLUGIN_PATH` as this process got it, before ``start(_:keywordSpotter:)``

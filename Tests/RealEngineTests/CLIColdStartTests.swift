@@ -9,16 +9,35 @@ extension RealEngineTests {
             "llama", "ggml", "mtmd", "whisper", "onnxruntime", "sherpa", "espeak", "pocketsphinx", "openblas", "Plugin",
         ]
 
-        /// Runs the CLI with the dynamic loader's `files` log and returns the libraries it opened.
-        static func librariesOpened(_ arguments: [String]) throws -> (status: Int32, err: String, opened: Set<String>) {
+        /// File-name fragments of the network and archive libraries, which only a download, an
+        /// extraction or an MCP server (through its plugin) may open.
+        static let networkNames = ["libcurl", "FoundationNetworking", "libssl", "libgnutls", "libarchive", "MCPPlugin"]
+
+        /// Runs the CLI with the dynamic loader's `files` log and returns the libraries it opened;
+        /// `input` is its standard input.
+        static func librariesOpened(
+            _ arguments: [String],
+            input: String = "",
+            environment: [String: String] = [:]
+        ) throws -> (status: Int32, err: String, opened: Set<String>) {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-ld-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             // To files (one per process) rather than stderr, which a full pipe would block.
-            let run = try cli(
+            let stdin = Pipe()
+            let (process, out, err) = try startCLI(
                 arguments,
-                environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("ld").path]
+                environment: environment.merging([
+                    "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("ld").path,
+                ]) { $1 },
+                input: stdin
             )
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let run = (status: process.terminationStatus, err: errors)
             var opened: Set<String> = []
             for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
@@ -31,7 +50,10 @@ extension RealEngineTests {
         }
 
         @Test(
-            "--version and models list open no engine library; a generation opens llama.cpp's plugin and no other engine"
+            """
+            --version and models list open no engine library; a generation opens llama.cpp's plugin and no \
+            other engine; none of them opens libcurl, libarchive or FoundationNetworking
+            """
         )
         func enginesOpenOnlyWhenUsed() throws {
             for arguments in [["--version"], ["models", "list"]] {
@@ -40,6 +62,8 @@ extension RealEngineTests {
                 #expect(run.opened.contains { $0.hasPrefix("libc.so") }, "the loader's log was read: \(run.opened)")
                 let engines = run.opened.filter { name in Self.engineNames.contains { name.contains($0) } }
                 #expect(engines.isEmpty, "\(arguments) opened \(engines.sorted())")
+                let network = run.opened.filter { name in Self.networkNames.contains { name.contains($0) } }
+                #expect(network.isEmpty, "\(arguments) opened \(network.sorted())")
             }
             let generation = try Self.librariesOpened([
                 "generate", "--model", DefaultModels.llmId, "--prompt", "The capital of France is", "--max-tokens", "2",
@@ -54,6 +78,57 @@ extension RealEngineTests {
                 }
             }
             #expect(others.isEmpty, "a generation opened \(others.sorted())")
+            let network = generation.opened.filter { name in Self.networkNames.contains { name.contains($0) } }
+            #expect(network.isEmpty, "a generation opened \(network.sorted())")
+        }
+
+        @Test("chat --mcp opens the MCP client's plugin, starts the server and calls its tool")
+        func chatOpensTheMCPPlugin() throws {
+            let tools = try #require(
+                ProcessInfo.processInfo.environment["RUNANYWHERE_PYTHON_TOOLS"],
+                "run the tests with `make test`, or after `source scripts/env.sh`"
+            )
+            let server = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("scripts/mcp_test_server.py").path
+            let run = try Self.librariesOpened(
+                [
+                    "chat", "--model", DefaultModels.llmId, "--mcp", "python3 '\(server)'", "--tool-choice", "required",
+                    "--temperature", "0", "--max-tokens", "48",
+                ],
+                input: "What is 17 plus 25?\n",
+                environment: ["PYTHONPATH": tools]
+            )
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.opened.contains("libRunAnywhereMCPPlugin.so"), "\(run.opened.sorted())")
+            // The server's own name and tools, as it listed them over MCP.
+            #expect(run.err.contains("[mcp: runanywhere-test-server: add, reverse_text, lookup_capital, slow_echo]"))
+            // Tool choice `required`: the model called one of them, and the server answered.
+            #expect(run.err.contains("[call "), "\(run.err)")
+            #expect(run.err.contains("[result "), "\(run.err)")
+        }
+
+        @Test("chat --mcp without the MCP plugin is a typed invalid_plugin error naming the file")
+        func chatWithoutTheMCPPlugin() throws {
+            // A copy of the CLI in a folder of its own has no plugins/tools/ next to it.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let copy = folder.appendingPathComponent("runanywhere")
+            try FileManager.default.copyItem(at: cliBinary, to: copy)
+            let process = Process()
+            process.executableURL = copy
+            process.arguments = ["chat", "--model", DefaultModels.llmId, "--mcp", "python3 -c pass"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0)
+            #expect(errors.contains("invalid_plugin"), "\(errors)")
+            #expect(errors.contains("plugins/tools/libRunAnywhereMCPPlugin.so"), "\(errors)")
         }
 
         @Test("bench startup --json reports the three commands, the model loads and the engine-library targets")

@@ -19,7 +19,12 @@ enum ArchiveExtractor {
     }
 
     /// libarchive's version and its compression libraries.
-    static var libraryVersion: String { String(cString: archive_version_details()) }
+    static var libraryVersion: String {
+        switch ArchiveLibrary.shared {
+        case .success(let lib): lib.versionDetails().map { String(cString: $0) } ?? "unknown"
+        case .failure(let error): "not available: \(error.message)"
+        }
+    }
 
     /// Extracts `archive` into `folder` (which must exist and should be empty).
     ///
@@ -35,26 +40,27 @@ enum ArchiveExtractor {
         cancel: CancellationFlag? = nil,
         progress: (Double) -> Void = { _ in }
     ) throws(SDKException) -> [String] {
-        guard let reader = archive_read_new() else { throw SDKException(.internalError, "libarchive could not start") }
-        defer { archive_read_free(reader) }
-        archive_read_support_filter_gzip(reader)
-        archive_read_support_filter_bzip2(reader)
-        archive_read_support_filter_xz(reader)
+        let lib = try ArchiveLibrary.load()
+        guard let reader = lib.readNew() else { throw SDKException(.internalError, "libarchive could not start") }
+        defer { _ = lib.readFree(reader) }
+        _ = lib.readSupportFilterGzip(reader)
+        _ = lib.readSupportFilterBzip2(reader)
+        _ = lib.readSupportFilterXz(reader)
         switch type {
-        case .zip: archive_read_support_format_zip(reader)
+        case .zip: _ = lib.readSupportFormatZip(reader)
         case .tarGz, .tarBz2, .tarXz:
-            archive_read_support_format_tar(reader)
-            archive_read_support_format_gnutar(reader)
+            _ = lib.readSupportFormatTar(reader)
+            _ = lib.readSupportFormatGnutar(reader)
         }
         let archiveSize = max(1, FileSystem.allocatedSize(of: archive))
-        guard archive_read_open_filename(reader, archive.path, 1 << 20) == ARCHIVE_OK else {
-            throw invalid(archive, reader)
+        guard lib.readOpenFilename(reader, archive.path, 1 << 20) == ARCHIVE_OK else {
+            throw invalid(archive, reader, lib)
         }
-        guard let writer = archive_write_disk_new() else {
+        guard let writer = lib.writeDiskNew() else {
             throw SDKException(.internalError, "libarchive could not start")
         }
-        defer { archive_write_free(writer) }
-        archive_write_disk_set_options(
+        defer { _ = lib.writeFree(writer) }
+        _ = lib.writeDiskSetOptions(
             writer,
             ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_NODOTDOT
                 | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_NO_OVERWRITE
@@ -67,24 +73,24 @@ enum ArchiveExtractor {
             if cancel?.isCancelled == true {
                 throw SDKException(.downloadCancelled, "The download was cancelled while unpacking")
             }
-            let status = archive_read_next_header(reader, &entry)
+            let status = lib.readNextHeader(reader, &entry)
             if status == ARCHIVE_EOF { break }
-            guard status >= ARCHIVE_WARN, let entry else { throw invalid(archive, reader) }
-            guard let rawPath = archive_entry_pathname(entry).map({ String(cString: $0) }) else {
+            guard status >= ARCHIVE_WARN, let entry else { throw invalid(archive, reader, lib) }
+            guard let rawPath = lib.entryPathname(entry).map({ String(cString: $0) }) else {
                 throw SDKException(.invalidArchive, "\(archive.lastPathComponent) holds an entry without a name")
             }
-            let kind = Self.kind(of: entry)
+            let kind = Self.kind(of: entry, lib)
             let path = try Self.checkedPath(rawPath, kind: kind)
             guard let path else { continue }  // the archive's root folder itself
 
-            archive_entry_set_pathname(entry, folder.appendingPathComponent(path).path)
+            _ = lib.entrySetPathname(entry, folder.appendingPathComponent(path).path)
             if case .hardlink(let target) = kind {
-                archive_entry_set_hardlink(entry, folder.appendingPathComponent(Self.normalized(target)).path)
+                _ = lib.entrySetHardlink(entry, folder.appendingPathComponent(Self.normalized(target)).path)
             }
-            guard archive_write_header(writer, entry) >= ARCHIVE_WARN else {
+            guard lib.writeHeader(writer, entry) >= ARCHIVE_WARN else {
                 throw SDKException(
                     .invalidArchive,
-                    "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer))"
+                    "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer, lib))"
                 )
             }
             if kind == .file {
@@ -93,9 +99,9 @@ enum ArchiveExtractor {
                 var size = 0
                 var offset: la_int64_t = 0
                 while true {
-                    let read = archive_read_data_block(reader, &block, &size, &offset)
+                    let read = lib.readDataBlock(reader, &block, &size, &offset)
                     if read == ARCHIVE_EOF { break }
-                    guard read >= ARCHIVE_WARN else { throw invalid(archive, reader) }
+                    guard read >= ARCHIVE_WARN else { throw invalid(archive, reader, lib) }
                     written += Int64(size)
                     if let maxBytes, written > maxBytes {
                         throw SDKException(
@@ -105,12 +111,12 @@ enum ArchiveExtractor {
                                 "Free some space (RunAnywhere.deleteModel, cleanTempFiles) or raise the storage limit"
                         )
                     }
-                    guard archive_write_data_block(writer, block, size, offset) >= ARCHIVE_WARN else {
+                    guard lib.writeDataBlock(writer, block, size, offset) >= ARCHIVE_WARN else {
                         let code: SDKException.Code =
-                            archive_errno(writer) == ENOSPC ? .insufficientStorage : .fileSystemError
+                            lib.errno(writer) == ENOSPC ? .insufficientStorage : .fileSystemError
                         throw SDKException(
                             code,
-                            "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer))"
+                            "Cannot write '\(path)' from \(archive.lastPathComponent): \(message(writer, lib))"
                         )
                     }
                     if cancel?.isCancelled == true {
@@ -118,13 +124,13 @@ enum ArchiveExtractor {
                     }
                 }
             }
-            guard archive_write_finish_entry(writer) >= ARCHIVE_WARN else {
+            guard lib.writeFinishEntry(writer) >= ARCHIVE_WARN else {
                 throw SDKException(
                     .fileSystemError,
-                    "Cannot finish '\(path)' from \(archive.lastPathComponent): \(message(writer))"
+                    "Cannot finish '\(path)' from \(archive.lastPathComponent): \(message(writer, lib))"
                 )
             }
-            progress(min(1, Double(archive_filter_bytes(reader, -1)) / Double(archiveSize)))
+            progress(min(1, Double(lib.filterBytes(reader, -1)) / Double(archiveSize)))
         }
         progress(1)
         return files
@@ -181,15 +187,15 @@ enum ArchiveExtractor {
 
     private static func normalized(_ path: String) -> String { components(path).joined(separator: "/") }
 
-    private static func kind(of entry: OpaquePointer) -> EntryKind {
-        if let hardlink = archive_entry_hardlink(entry) {
+    private static func kind(of entry: OpaquePointer, _ lib: ArchiveLibrary) -> EntryKind {
+        if let hardlink = lib.entryHardlink(entry) {
             return .hardlink(target: String(cString: hardlink))
         }
         // The file-type bits of a mode, as tar and zip store them on every platform.
-        switch archive_entry_filetype(entry) & 0o170000 {
+        switch lib.entryFiletype(entry) & 0o170000 {
         case 0o100000: return .file
         case 0o040000: return .directory
-        case 0o120000: return .symlink(target: archive_entry_symlink(entry).map { String(cString: $0) } ?? "")
+        case 0o120000: return .symlink(target: lib.entrySymlink(entry).map { String(cString: $0) } ?? "")
         case 0o020000, 0o060000: return .other("device file")
         case 0o010000: return .other("FIFO")
         case 0o140000: return .other("socket")
@@ -197,14 +203,14 @@ enum ArchiveExtractor {
         }
     }
 
-    private static func message(_ handle: OpaquePointer) -> String {
-        archive_error_string(handle).map { String(cString: $0) } ?? "unknown error"
+    private static func message(_ handle: OpaquePointer, _ lib: ArchiveLibrary) -> String {
+        lib.errorString(handle).map { String(cString: $0) } ?? "unknown error"
     }
 
-    private static func invalid(_ archive: URL, _ reader: OpaquePointer) -> SDKException {
+    private static func invalid(_ archive: URL, _ reader: OpaquePointer, _ lib: ArchiveLibrary) -> SDKException {
         SDKException(
             .invalidArchive,
-            "\(archive.lastPathComponent) is not a readable archive: \(message(reader))",
+            "\(archive.lastPathComponent) is not a readable archive: \(message(reader, lib))",
             recovery: "Check the archive type given at registration and that the file is complete"
         )
     }

@@ -18,6 +18,8 @@ enum HTTPTransfer {
         var userAgent = "RunAnywhere-Swift/\(RunAnywhere.version)"
         /// Extra request headers (checked by ``HTTPDownloadStrategy``: no line breaks).
         var headers: [String: String] = [:]
+        /// The longest a POST may take in all, in seconds.
+        var totalTimeout: Double?
     }
 
     /// What a HEAD request told.
@@ -42,17 +44,31 @@ enum HTTPTransfer {
         case writeFailed(errno: Int32)
     }
 
-    /// libcurl's version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.17 zlib/1.2.13 …`.
-    static var libraryVersion: String { String(cString: curl_version()) }
-
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl's version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.17 zlib/1.2.13 …`, or why it
+    /// cannot be opened.
+    static var libraryVersion: String {
+        switch CurlLibrary.shared {
+        case .success(let curl): curl.version().map { String(cString: $0) } ?? "unknown"
+        case .failure(let error): "not available: \(error.message)"
+        }
+    }
 
     /// A HEAD request; redirects are followed.
     static func head(_ url: URL, options: Options) -> Result<Head, TransportFailure> {
         let context = Context(fd: -1, offset: 0, cancel: nil, progress: nil)
-        let result = perform(url, head: true, range: nil, ifRange: nil, options: options, context: context)
+        let result = perform(url, method: .head, range: nil, ifRange: nil, options: options, context: context)
         if let failure = result { return .failure(failure) }
         return .success(Head(status: context.status, contentLength: context.contentLength, etag: context.etag))
+    }
+
+    /// A POST of `body`; redirects are not followed and the response body is dropped.
+    ///
+    /// - Returns: The response's status.
+    static func post(_ url: URL, body: Data, options: Options) -> Result<Int, TransportFailure> {
+        let context = Context(fd: -1, offset: 0, cancel: nil, progress: nil)
+        let result = perform(url, method: .post(body), range: nil, ifRange: nil, options: options, context: context)
+        if let failure = result { return .failure(failure) }
+        return .success(context.status)
     }
 
     /// A connection-level failure: a libcurl code and its message.
@@ -78,7 +94,7 @@ enum HTTPTransfer {
         let context = Context(fd: fd, offset: offset, cancel: cancel, progress: progress)
         let failure = perform(
             url,
-            head: false,
+            method: .get,
             range: offset > 0 ? "\(offset)-" : nil,
             ifRange: ifRange,
             options: options,
@@ -122,6 +138,8 @@ enum HTTPTransfer {
         var cancelled = false
         var rangeMismatch = false
         var lastReport = ContinuousClock.now
+        /// The library, for `decide()`; set by `perform`.
+        var curl: CurlLibrary?
 
         init(fd: Int32, offset: Int64, cancel: (@Sendable () -> Bool)?, progress: (@Sendable (Int64) -> Void)?) {
             self.fd = fd
@@ -134,8 +152,8 @@ enum HTTPTransfer {
         /// At the first body byte: append to the partial file, start it over, or swallow an error page.
         func decide() {
             decided = true
-            guard let handle else { return }
-            status = ra_curl_response_code(handle)
+            guard let handle, let curl else { return }
+            status = ra_curl_response_code(curl.getinfo, handle)
             switch status {
             case 200:
                 // The whole body, though we may have asked for a range: the partial file is stale.
@@ -154,69 +172,105 @@ enum HTTPTransfer {
         }
     }
 
+    private enum Method {
+        case head
+        case get
+        case post(Data)
+    }
+
     private static func perform(
         _ url: URL,
-        head: Bool,
+        method: Method,
         range: String?,
         ifRange: String?,
         options: Options,
         context: Context
     ) -> TransportFailure? {
-        _ = globalInit
-        guard let handle = curl_easy_init() else {
+        let curl: CurlLibrary
+        switch CurlLibrary.shared {
+        case .success(let library): curl = library
+        case .failure(let error): return TransportFailure(code: -1, message: error.message)
+        }
+        let setopt = curl.setopt
+        guard let handle = curl.easyInit() else {
             return TransportFailure(code: -1, message: "libcurl could not create a handle")
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { curl.easyCleanup(handle) }
         context.handle = handle
+        context.curl = curl
         var headers: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headers) }
+        defer { curl.slistFreeAll(headers) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
 
         let unmanaged = Unmanaged.passUnretained(context).toOpaque()
-        _ = ra_curl_setopt_string(handle, CURLOPT_URL, url.absoluteString)
-        _ = ra_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = ra_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = ra_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        _ = ra_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 10)
-        _ = ra_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = ra_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        _ = ra_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        _ = ra_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.stallTimeout.rounded(.up))))
-        _ = ra_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 1 << 20)
-        _ = ra_curl_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent)
-        _ = ra_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        _ = ra_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback)
-        _ = ra_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, unmanaged)
-        if head {
-            _ = ra_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
-        } else {
-            _ = ra_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback)
-            _ = ra_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, unmanaged)
-            _ = ra_curl_setopt_progress_callback(handle, progressCallback)
-            _ = ra_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, unmanaged)
-            _ = ra_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        _ = ra_curl_setopt_string(setopt, handle, CURLOPT_URL, url.absoluteString)
+        _ = ra_curl_setopt_string(setopt, handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = ra_curl_setopt_string(setopt, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_FOLLOWLOCATION, 1)
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_MAXREDIRS, 10)
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOSIGNAL, 1)
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.stallTimeout.rounded(.up))))
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_BUFFERSIZE, 1 << 20)
+        _ = ra_curl_setopt_string(setopt, handle, CURLOPT_USERAGENT, options.userAgent)
+        _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = ra_curl_setopt_data_callback(setopt, handle, CURLOPT_HEADERFUNCTION, headerCallback)
+        _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_HEADERDATA, unmanaged)
+        switch method {
+        case .head:
+            _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOBODY, 1)
+        case .get:
+            _ = ra_curl_setopt_data_callback(setopt, handle, CURLOPT_WRITEFUNCTION, writeCallback)
+            _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, unmanaged)
+            _ = ra_curl_setopt_progress_callback(setopt, handle, progressCallback)
+            _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_XFERINFODATA, unmanaged)
+            _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOPROGRESS, 0)
+        case .post(let body):
+            _ = ra_curl_setopt_long(setopt, handle, CURLOPT_FOLLOWLOCATION, 0)
+            _ = ra_curl_setopt_long(setopt, handle, CURLOPT_POST, 1)
+            // libcurl copies the body (COPYPOSTFIELDS), so it need not outlive this call.
+            _ = ra_curl_setopt_offset(setopt, handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            let empty: StaticString = ""
+            _ = body.withUnsafeBytes { bytes in
+                ra_curl_setopt_pointer(
+                    setopt,
+                    handle,
+                    CURLOPT_COPYPOSTFIELDS,
+                    bytes.baseAddress ?? UnsafeRawPointer(empty.utf8Start)
+                )
+            }
+            _ = ra_curl_setopt_data_callback(setopt, handle, CURLOPT_WRITEFUNCTION, writeCallback)
+            _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, unmanaged)
+            if let total = options.totalTimeout {
+                _ = ra_curl_setopt_long(setopt, handle, CURLOPT_TIMEOUT_MS, Int(total * 1000))
+            }
         }
         if let range {
-            _ = ra_curl_setopt_string(handle, CURLOPT_RANGE, range)
-            if let ifRange { headers = curl_slist_append(headers, "If-Range: \(ifRange)") }
+            _ = ra_curl_setopt_string(setopt, handle, CURLOPT_RANGE, range)
+            if let ifRange { headers = curl.slistAppend(headers, "If-Range: \(ifRange)") }
         }
         for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) {
-            headers = curl_slist_append(headers, "\(name): \(value)")
+            headers = curl.slistAppend(headers, "\(name): \(value)")
         }
-        if headers != nil { _ = ra_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers) }
+        // libcurl would otherwise send `Expect: 100-continue` before a large body and wait for it.
+        if case .post = method { headers = curl.slistAppend(headers, "Expect:") }
+        if headers != nil { _ = ra_curl_setopt_slist(setopt, handle, CURLOPT_HTTPHEADER, headers) }
 
-        let code = curl_easy_perform(handle)
-        context.status = ra_curl_response_code(handle)
-        if head {
-            let length = ra_curl_content_length(handle)
+        let code = curl.easyPerform(handle)
+        context.status = ra_curl_response_code(curl.getinfo, handle)
+        if case .head = method {
+            let length = ra_curl_content_length(curl.getinfo, handle)
             context.contentLength = length >= 0 ? Int64(length) : nil
         }
         context.progress?(context.position)
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let message =
+                detail.isEmpty
+                ? curl.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : detail
             return TransportFailure(code: Int(code.rawValue), message: message)
         }
         return nil
@@ -256,6 +310,7 @@ enum HTTPTransfer {
         let total = size * count
         guard let data, let user else { return 0 }
         let context = Unmanaged<Context>.fromOpaque(user).takeUnretainedValue()
+        guard context.fd >= 0 else { return total }  // a POST's answer: not kept
         if !context.decided { context.decide() }
         if context.writeErrno != nil || context.rangeMismatch { return 0 }
         if context.discarding { return total }

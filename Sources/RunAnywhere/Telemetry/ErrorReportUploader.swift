@@ -1,9 +1,6 @@
+internal import CCurl
 import Foundation
 import Synchronization
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Uploads the queued error reports of one instance to a Sentry-compatible collector, one
 /// envelope per event, oldest first; an event leaves the queue only once the collector has
@@ -14,7 +11,8 @@ actor ErrorReportUploader {
     let dsn: SentryDSN
     let queue: TelemetryQueue
     private let environment: String
-    private let session: URLSession
+    /// Seconds to connect, and to get an answer once connected (three times that in all).
+    private let timeout: TimeInterval
     private let logger = SDKLogger(category: "ErrorReporting")
     private var loop: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
@@ -30,10 +28,7 @@ actor ErrorReportUploader {
         self.dsn = dsn
         self.queue = queue
         self.environment = environment
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 3
-        self.session = URLSession(configuration: configuration)
+        self.timeout = timeout
         (wakes, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -126,20 +121,28 @@ actor ErrorReportUploader {
     }
 
     private func send(_ event: TelemetryEvent) async throws(SDKException) -> Outcome {
-        var request = URLRequest(url: dsn.envelopeURL)
-        request.httpMethod = "POST"
-        request.setValue("application/x-sentry-envelope", forHTTPHeaderField: "Content-Type")
-        request.setValue(dsn.authHeader, forHTTPHeaderField: "X-Sentry-Auth")
-        request.httpBody = SentryEnvelope(event, dsn: dsn, environment: environment).body
-        let response: URLResponse
-        do {
-            (_, response) = try await session.data(for: request)
-        } catch let error as URLError where error.code == .timedOut {
-            throw SDKException(.remoteTimeout, "The error collector at \(dsn) did not answer in time")
-        } catch {
-            throw SDKException(.remoteUnreachable, "Cannot reach the error collector at \(dsn)", underlying: error)
+        // On libcurl like downloads (URLSession would link FoundationNetworking, and with it
+        // libcurl, into every process that links the SDK).
+        var options = HTTPTransfer.Options(connectTimeout: timeout, stallTimeout: timeout)
+        options.totalTimeout = timeout * 3
+        options.headers = [
+            "Content-Type": "application/x-sentry-envelope",
+            "X-Sentry-Auth": dsn.authHeader,
+        ]
+        let url = dsn.envelopeURL
+        let body = SentryEnvelope(event, dsn: dsn, environment: environment).body
+        let result = await runOnDetachedThread(name: "runanywhere-error-report") { [options] in
+            HTTPTransfer.post(url, body: body, options: options)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let status: Int
+        switch result {
+        case .success(let code):
+            status = code
+        case .failure(let failure) where failure.code == Int(CURLE_OPERATION_TIMEDOUT.rawValue):
+            throw SDKException(.remoteTimeout, "The error collector at \(dsn) did not answer in time")
+        case .failure(let failure):
+            throw SDKException(.remoteUnreachable, "Cannot reach the error collector at \(dsn): \(failure.message)")
+        }
         switch status {
         case 200..<300: return .taken
         case 400, 413: return .refused(status)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import RunAnywhere
-import RunAnywhereMCP
+@_spi(Backend) import RunAnywhere
 
 /// An interactive (or scripted) conversation: one user turn per line of stdin.
 struct ChatCommand: SDKCommand {
@@ -32,10 +31,10 @@ struct ChatCommand: SDKCommand {
         let fileTools = try tools.map { try ToolDefinition.list(openAI: try CLI.readText($0, what: "tool list")) } ?? []
         try await CLI.start(global)
         guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
-        var sources: [MCPToolSource] = []
+        var sources: [any ToolServerConnection] = []
         for commandLine in mcp {
-            let source = try await MCPToolSource(commandLine: commandLine)
-            try source.register(in: sdk.tools)
+            let source = try await CLI.mcpConnector().connect(commandLine: commandLine)
+            try source.register(in: sdk.tools, prefix: nil)
             sources.append(source)
             CLI.printError("[mcp: \(source.name): \(source.tools.map(\.name).joined(separator: ", "))]")
         }
@@ -75,7 +74,11 @@ struct ChatCommand: SDKCommand {
 
     /// Each line is a user turn answered through the tool loop; calls and results are shown
     /// on stderr, the answer on stdout.
-    private func toolLoop(_ sdk: RunAnywhereSDK, tools: [ToolDefinition], sources: [MCPToolSource]) async throws {
+    private func toolLoop(
+        _ sdk: RunAnywhereSDK,
+        tools: [ToolDefinition],
+        sources: [any ToolServerConnection]
+    ) async throws {
         var history: [ChatMessage] = sampling.system.map { [.system($0)] } ?? []
         var options = sampling.options
         options.systemPrompt = nil
