@@ -231,6 +231,8 @@ let package = Package(
         .target(name: "RawBenchSupport"),
         // Wall time and peak memory of a whole process, for `runanywhere bench startup`.
         .executableTarget(name: "process-meter", dependencies: ["RawBenchSupport"]),
+        // The Swift floor of `bench startup`: a Foundation hello world with an async main.
+        .executableTarget(name: "foundation-hello"),
         // The raw-engine baseline of `runanywhere bench llm`: plain C against the same libllama.
         .executableTarget(
             name: "raw-llama-bench",

@@ -120,13 +120,15 @@ enum CLI {
     /// FoundationNetworking, libcurl and its TLS stack into every command's process.
     static func mcpConnector() throws(SDKException) -> ToolServerConnector {
         if let connector = ToolServerConnector.installed("mcp") { return connector }
-        let plugin = pluginsFolder.appendingPathComponent("tools/libRunAnywhereMCPPlugin.so")
-        try ToolServerConnector.open(plugin: plugin.path)
+        try ToolServerConnector.open(plugin: mcpPlugin.path)
         guard let connector = ToolServerConnector.installed("mcp") else {
-            throw SDKException(.invalidPlugin, "\(plugin.path) installed no MCP client")
+            throw SDKException(.invalidPlugin, "\(mcpPlugin.path) installed no MCP client")
         }
         return connector
     }
+
+    /// The MCP client's plugin file.
+    static var mcpPlugin: URL { pluginsFolder.appendingPathComponent("tools/libRunAnywhereMCPPlugin.so") }
 
     /// `RUNANYWHERE_PLUGIN_PATH` as this process got it, before ``start(_:keywordSpotter:)``
     /// put the CLI's own plugins first.

@@ -25,6 +25,8 @@ struct DoctorCommand: SDKCommand {
         /// Why `--accelerator gpu` is refused here, when it is.
         var gpuUnavailableReason: String?
         var plugins: PluginsCommand.Report
+        /// Tool-server clients by protocol (`mcp`): the plugin's path, or why it cannot be opened.
+        var toolServers: [String: String]
     }
 
     func execute() async throws {
@@ -35,6 +37,13 @@ struct DoctorCommand: SDKCommand {
         let missing = models.filter { model in
             model.localPath.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
         }.map(\.id)
+        let mcp: String
+        do {
+            _ = try CLI.mcpConnector()
+            mcp = CLI.mcpPlugin.path
+        } catch {
+            mcp = "not available: \(error.message)"
+        }
         let report = Report(
             sdkVersion: RunAnywhere.version,
             home: RunAnywhere.paths?.home.path ?? "",
@@ -46,7 +55,8 @@ struct DoctorCommand: SDKCommand {
             accelerators: RunAnywhere.hardware.getAccelerators(),
             acceleratorPreference: RunAnywhere.hardware.acceleratorPreference,
             gpuUnavailableReason: RunAnywhere.hardware.gpuUnavailableReason,
-            plugins: PluginsCommand.report()
+            plugins: PluginsCommand.report(),
+            toolServers: ["mcp": mcp]
         )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
@@ -81,9 +91,13 @@ struct DoctorCommand: SDKCommand {
         if report.plugins.loaded.isEmpty && report.plugins.failed.isEmpty { print("  none loaded") }
         for plugin in report.plugins.loaded { print("  ✓ \(plugin.name): \(plugin.path)") }
         for (path, reason) in report.plugins.failed.sorted(by: { $0.key < $1.key }) { print("  ✗ \(path): \(reason)") }
+        print("tool servers:")
+        for (name, plugin) in report.toolServers.sorted(by: { $0.key < $1.key }) {
+            print("  \(plugin.hasPrefix("not available") ? "✗" : "✓") \(name): \(plugin)")
+        }
         print("downloads:")
         for (name, version) in report.downloadLibraries.sorted(by: { $0.key < $1.key }) {
-            print("  ✓ \(name): \(version)")
+            print("  \(version.hasPrefix("not available") ? "✗" : "✓") \(name): \(version)")
         }
         print("models:  \(models.count)")
         for model in models {

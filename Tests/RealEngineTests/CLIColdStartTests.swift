@@ -144,6 +144,8 @@ extension RealEngineTests {
             #expect(rows[1]["engine_libraries"] as? [String] == [])
             #expect((rows[2]["engine_libraries"] as? [String])?.contains("libRunAnywhereLlamaCPPPlugin.so") == true)
             #expect((report["sdk_load_ms"] as? Double ?? 0) > 0 && (report["raw_load_ms"] as? Double ?? 0) > 0)
+            #expect((report["foundation_hello_ms"] as? Double ?? 0) > 0, "\(report)")
+            #expect((report["foundation_hello_peak_rss"] as? Double ?? 0) > 0, "\(report)")
             let targets = try #require(report["targets"] as? [[String: Any]])
             #expect(targets.count == 5)
             // Only the library targets are checked here: times belong to the benchmark, not to tests.

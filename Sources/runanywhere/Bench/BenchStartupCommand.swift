@@ -62,6 +62,10 @@ extension BenchCommand {
             var sdkLoadMs: Double
             var rawLoadMs: Double
             var loadOverheadMs: Double
+            /// The floor: a Foundation hello world with an async main (`foundation-hello`), which
+            /// maps what every command of the CLI maps before any SDK code runs.
+            var foundationHelloMs: Double
+            var foundationHelloPeakRSS: Double
             var targets: [Target]
         }
 
@@ -90,6 +94,7 @@ extension BenchCommand {
             let cli = cliBinary.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() } ?? CLI.executable
             let rawBinary = try CLI.siblingExecutable("raw-llama-bench", override: baseline.rawBinary)
             let meter = try CLI.siblingExecutable("process-meter", override: nil)
+            let hello = try CLI.siblingExecutable("foundation-hello", override: nil)
             let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "runanywhere-bench-\(UUID().uuidString).txt"
             )
@@ -114,6 +119,7 @@ extension BenchCommand {
             // repetitions, so that drift in the machine's speed falls on both sides alike.
             var sdkRuns = Array(repeating: [MeasuredProcess](), count: scenarios.count)
             var rawRuns = Array(repeating: [MeasuredProcess](), count: scenarios.count)
+            var helloRuns: [MeasuredProcess] = []
             for rep in 0...baseline.reps {
                 for (index, scenario) in scenarios.enumerated() {
                     let sdk = try MeasuredProcess.run(cli, scenario.arguments, meter: meter)
@@ -124,6 +130,8 @@ extension BenchCommand {
                     sdkRuns[index].append(sdk)
                     if let raw { rawRuns[index].append(raw) }
                 }
+                let floor = try MeasuredProcess.run(hello, [], meter: meter)
+                if rep > 0 { helloRuns.append(floor) }
             }
 
             var rows: [Row] = []
@@ -183,6 +191,8 @@ extension BenchCommand {
                 sdkLoadMs: sdkLoadMs,
                 rawLoadMs: rawLoadMs,
                 loadOverheadMs: sdkLoadMs - rawLoadMs,
+                foundationHelloMs: CLI.median(helloRuns.map(\.wallMs)),
+                foundationHelloPeakRSS: CLI.median(helloRuns.map(\.peakRSSMiB)),
                 targets: [
                     Target(
                         name: "engine libraries opened by --version",
@@ -231,6 +241,10 @@ extension BenchCommand {
                 )
             }
             print("model load ms: SDK \(CLI.format(sdkLoadMs, 1)), raw \(CLI.format(rawLoadMs, 1))")
+            print(
+                "floor: a Foundation hello world (async main) takes \(CLI.format(report.foundationHelloMs, 1)) ms "
+                    + "and \(CLI.format(report.foundationHelloPeakRSS, 1)) MiB"
+            )
             for target in report.targets {
                 print(
                     "\(target.met ? "✓" : "✗") \(target.name): \(CLI.format(target.value, 1)) (limit \(CLI.format(target.limit, 0)))"
