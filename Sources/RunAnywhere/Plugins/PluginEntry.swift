@@ -89,9 +89,27 @@ import Foundation
                 "inspects": inspects.joined(separator: ","),
             ]
         }
-        // Unsorted: JSONSerialization sorts keys with a locale, whose first use loads ICU's data.
-        let json = (try? JSONSerialization.data(withJSONObject: reply)) ?? Data("{}".utf8)
-        return strdup(String(decoding: json, as: UTF8.self))
+        return strdup(json(reply))
+    }
+
+    /// A flat JSON object of strings, as entry points reply and description sections hold.
+    ///
+    /// Written and read with ``JSONValue`` rather than `JSONSerialization`, whose bridging to
+    /// `NSDictionary` made dozens of dynamic casts, each a scan of every protocol conformance
+    /// in the process, at every start that reads the plugins' descriptions.
+    public static func json(_ object: [String: String]) -> String {
+        JSONValue.object(JSONObject(object.map { ($0.key, JSONValue.string($0.value)) })).jsonText()
+    }
+
+    /// The object `text` holds, if it is a JSON object whose members are all strings.
+    static func stringObject(_ text: String) -> [String: String]? {
+        guard let members = (try? JSONValue(parsing: text))?.objectValue else { return nil }
+        var object: [String: String] = [:]
+        for (key, value) in members {
+            guard let string = value.stringValue else { return nil }
+            object[key] = string
+        }
+        return object
     }
 }
 

@@ -201,7 +201,7 @@ final class PluginSet: Sendable {
     private static func parse(_ manifest: Data, path: String) throws(SDKException) -> [String: String] {
         // objcopy may pad the section with NULs.
         let text = manifest.prefix { $0 != 0 }
-        guard let object = try? JSONSerialization.jsonObject(with: text) as? [String: String] else {
+        guard let object = PluginEntry.stringObject(String(decoding: text, as: UTF8.self)) else {
             throw SDKException(
                 .invalidPlugin,
                 "\(path): its \(SharedLibraryFile.manifestSection) section holds "
@@ -241,7 +241,7 @@ final class PluginSet: Sendable {
         }
         defer { free(reply) }
         let text = String(cString: reply)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else {
+        guard let object = PluginEntry.stringObject(text) else {
             throw SDKException(
                 .invalidPlugin,
                 "\(path): the plugin entry point returned \(text.prefix(200)), not its JSON"
