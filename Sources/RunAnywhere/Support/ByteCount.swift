@@ -47,30 +47,26 @@ extension Int64 {
                 roundUp = (last - zero) % 2 == 1
             }
         }
-        if roundUp {
-            // Add one at the last kept place, carrying into the whole part.
-            var carry = true
-            for index in kept.indices.reversed() where carry {
-                if kept[index] == UInt8(ascii: "9") {
-                    kept[index] = zero
-                } else {
-                    kept[index] += 1
-                    carry = false
-                }
-            }
-            for index in whole.indices.reversed() where carry {
-                if whole[index] == UInt8(ascii: "9") {
-                    whole[index] = zero
-                } else {
-                    whole[index] += 1
-                    carry = false
-                }
-            }
-            if carry { whole.insert(UInt8(ascii: "1"), at: 0) }
+        // One more at the last kept place, carried into the whole part, then a new leading digit.
+        if roundUp, addOne(&kept), addOne(&whole) {
+            whole.insert(UInt8(ascii: "1"), at: 0)
         }
         while kept.last == zero { kept.removeLast() }
         let integer = grouped(String(decoding: whole, as: UTF8.self))
         return kept.isEmpty ? integer : "\(integer).\(String(decoding: kept, as: UTF8.self))"
+    }
+
+    /// Adds one to the decimal digits, in place; true when the carry leaves the first digit
+    /// (or there are none), for the digits before them to take.
+    private static func addOne(_ digits: inout [UInt8]) -> Bool {
+        for index in digits.indices.reversed() {
+            if digits[index] != UInt8(ascii: "9") {
+                digits[index] += 1
+                return false
+            }
+            digits[index] = UInt8(ascii: "0")
+        }
+        return true
     }
 
     /// Thousands separated by commas: "1,000".
