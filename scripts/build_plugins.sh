@@ -12,8 +12,9 @@
 # scripts/plugin-host-exports.list). `-z nodelete` keeps the
 # library mapped for the life of the process, as the Swift runtime needs.
 #
-# Every plugin gets its description (see PluginEntry) in a `.runanywhere_plugin` section, read
-# by hosts without opening it; `runanywhere` links no engine and finds these next to it.
+# Every engine plugin gets its description (see PluginEntry) in a `.runanywhere_plugin` section,
+# read by hosts without opening it; `runanywhere` links no engine and finds these next to it.
+# The MCP client's plugin (plugins/tools/) has none: it is opened only when asked for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config="${1:-debug}"
@@ -29,7 +30,8 @@ declare -A targets=(
   [Sherpa]="RunAnywhereSherpa"
   [PocketSphinx]="RunAnywherePocketSphinx"
   [Resemblyzer]="RunAnywhereResemblyzer"
-  # The MCP client and the MCP SDK with swift-system; swift-log is the host's (exported).
+  # The MCP client and the MCP SDK with swift-system; swift-log is the host's (exported). The
+  # plugin keeps its own swift-system: a host need not link it, and none of its types cross.
   [MCP]="RunAnywhereMCP MCP SystemPackage CSystem"
 )
 declare -A packages=(
@@ -79,6 +81,10 @@ for plugin in "${plugins[@]}"; do
   # Nothing of the core may be inside: its type descriptors must come from the host.
   if nm --defined-only "$partial" | grep -q ' [RrDd] \$s11RunAnywhere9ModelInfoVMn$'; then
     echo "$0: $partial defines the core's ModelInfo: a second core" >&2; exit 1
+  fi
+  # Nor swift-log: its logging system must be the host's, one per process.
+  if nm --defined-only "$partial" | grep -q ' [RrDd] \$s7Logging6LoggerVMn$'; then
+    echo "$0: $partial defines swift-log's Logger: a second logging system" >&2; exit 1
   fi
   if [ -n "${folders[$plugin]:-}" ]; then
     mv "$partial" "$out"

@@ -110,12 +110,17 @@ extension RealEngineTests {
 
         @Test("chat --mcp without the MCP plugin is a typed invalid_plugin error naming the file")
         func chatWithoutTheMCPPlugin() throws {
-            // A copy of the CLI in a folder of its own has no plugins/tools/ next to it.
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-cli-\(UUID().uuidString)")
+            // The CLI in a folder of its own has no plugins/tools/ next to it: a hard link beside
+            // the build (the same file system), or a copy where linking is refused.
+            let folder = cliBinary.deletingLastPathComponent().appendingPathComponent("ra-cli-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let copy = folder.appendingPathComponent("runanywhere")
-            try FileManager.default.copyItem(at: cliBinary, to: copy)
+            do {
+                try FileManager.default.linkItem(at: cliBinary, to: copy)
+            } catch {
+                try FileManager.default.copyItem(at: cliBinary, to: copy)
+            }
             let process = Process()
             process.executableURL = copy
             process.arguments = ["chat", "--model", DefaultModels.llmId, "--mcp", "python3 -c pass"]

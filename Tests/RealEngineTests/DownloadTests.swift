@@ -790,6 +790,31 @@ extension RealEngineTests {
             }
         }
 
+        @Test("The HTTP strategy fetches an empty file and a small one, with infinite timeouts allowed")
+        func emptyFileAndInfiniteTimeouts() async throws {
+            try await withDownloadServer { server, _ in
+                try Data().write(to: server.root.appendingPathComponent("empty.bin"))
+                try Data("twelve bytes".utf8).write(to: server.root.appendingPathComponent("small.bin"))
+                // The configuration allows infinite timeouts; libcurl gets them capped, not a trap.
+                var configuration = DownloadConfiguration(connectTimeout: .infinity, stallTimeout: .infinity)
+                configuration.reservedFreeBytes = 0
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "ra-get-\(UUID().uuidString)"
+                )
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let http = HTTPDownloadStrategy()
+                for (name, expected) in [("empty.bin", Data()), ("small.bin", Data("twelve bytes".utf8))] {
+                    let url = server.url(for: name)
+                    #expect(try await http.size(of: url, configuration: configuration) == Int64(expected.count))
+                    let destination = folder.appendingPathComponent(name)
+                    let request = DownloadRequest(url: url, destination: destination, configuration: configuration)
+                    #expect(try await http.fetch(request) == Int64(expected.count))
+                    #expect(try Data(contentsOf: destination) == expected, "\(name)")
+                }
+            }
+        }
+
         @Test("A strategy that fails half-way leaves nothing behind, whether it throws an SDK error or another")
         func failsHalfWay() async throws {
             try await withDownloadServer { _, sdk in

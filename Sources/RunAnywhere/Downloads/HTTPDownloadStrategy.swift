@@ -32,6 +32,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
     /// server does not say (the download then goes ahead without a space check).
     public func size(of url: URL, configuration: DownloadConfiguration) async throws -> Int64? {
         try checkHeaders()
+        _ = try CurlLibrary.load()  // a missing libcurl is its own error, with what to install
         var retry = 0
         while true {
             let options = self.options(configuration)
@@ -62,6 +63,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
     /// Streams the file into the destination, resuming what it holds and retrying.
     public func fetch(_ request: DownloadRequest) async throws -> Int64 {
         try checkHeaders()
+        _ = try CurlLibrary.load()
         let part = request.destination
         var etag = request.resumeToken
         var retry = 0

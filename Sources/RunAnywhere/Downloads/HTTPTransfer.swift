@@ -61,7 +61,8 @@ enum HTTPTransfer {
         return .success(Head(status: context.status, contentLength: context.contentLength, etag: context.etag))
     }
 
-    /// A POST of `body`; redirects are not followed and the response body is dropped.
+    /// A POST of `body`; redirects are followed as URLSession follows them (307 and 308 keep the
+    /// POST, 301 to 303 become a GET) and the response body is dropped.
     ///
     /// - Returns: The response's status.
     static func post(_ url: URL, body: Data, options: Options) -> Result<Int, TransportFailure> {
@@ -152,8 +153,9 @@ enum HTTPTransfer {
         /// At the first body byte: append to the partial file, start it over, or swallow an error page.
         func decide() {
             decided = true
-            guard let handle, let curl else { return }
-            status = ra_curl_response_code(curl.getinfo, handle)
+            // During the transfer the handle tells; after it (an empty body), the status that
+            // `perform` read before freeing the handle.
+            if let handle, let curl { status = ra_curl_response_code(curl.getinfo, handle) }
             switch status {
             case 200:
                 // The whole body, though we may have asked for a range: the partial file is stale.
@@ -195,7 +197,10 @@ enum HTTPTransfer {
         guard let handle = curl.easyInit() else {
             return TransportFailure(code: -1, message: "libcurl could not create a handle")
         }
-        defer { curl.easyCleanup(handle) }
+        defer {
+            context.handle = nil
+            curl.easyCleanup(handle)
+        }
         context.handle = handle
         context.curl = curl
         var headers: UnsafeMutablePointer<curl_slist>?
@@ -211,9 +216,14 @@ enum HTTPTransfer {
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_FOLLOWLOCATION, 1)
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_MAXREDIRS, 10)
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOSIGNAL, 1)
-        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        _ = ra_curl_setopt_long(setopt, handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.stallTimeout.rounded(.up))))
+        _ = ra_curl_setopt_long(
+            setopt,
+            handle,
+            CURLOPT_LOW_SPEED_TIME,
+            max(1, (milliseconds(options.stallTimeout) + 999) / 1000)
+        )
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_BUFFERSIZE, 1 << 20)
         _ = ra_curl_setopt_string(setopt, handle, CURLOPT_USERAGENT, options.userAgent)
         _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -229,7 +239,6 @@ enum HTTPTransfer {
             _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_XFERINFODATA, unmanaged)
             _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOPROGRESS, 0)
         case .post(let body):
-            _ = ra_curl_setopt_long(setopt, handle, CURLOPT_FOLLOWLOCATION, 0)
             _ = ra_curl_setopt_long(setopt, handle, CURLOPT_POST, 1)
             // libcurl copies the body (COPYPOSTFIELDS), so it need not outlive this call.
             _ = ra_curl_setopt_offset(setopt, handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
@@ -245,7 +254,7 @@ enum HTTPTransfer {
             _ = ra_curl_setopt_data_callback(setopt, handle, CURLOPT_WRITEFUNCTION, writeCallback)
             _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, unmanaged)
             if let total = options.totalTimeout {
-                _ = ra_curl_setopt_long(setopt, handle, CURLOPT_TIMEOUT_MS, Int(total * 1000))
+                _ = ra_curl_setopt_long(setopt, handle, CURLOPT_TIMEOUT_MS, milliseconds(total))
             }
         }
         if let range {
@@ -345,6 +354,12 @@ enum HTTPTransfer {
             return 1
         }
         return 0
+    }
+
+    /// Seconds as whole milliseconds for libcurl, at most a day: an infinite timeout, which the
+    /// configuration allows, would trap converting to `Int`.
+    private static func milliseconds(_ seconds: Double) -> Int {
+        Int((min(seconds, 86_400) * 1000).rounded(.up))
     }
 
     /// Whether a failure is worth another attempt: the network, not the request, is at fault.

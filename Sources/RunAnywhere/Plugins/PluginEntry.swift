@@ -97,6 +97,8 @@ import Foundation
     /// Written and read with ``JSONValue`` rather than `JSONSerialization`, whose bridging to
     /// `NSDictionary` made dozens of dynamic casts, each a scan of every protocol conformance
     /// in the process, at every start that reads the plugins' descriptions.
+    /// Emitted into each plugin, so a plugin needs nothing from its host that older hosts lack.
+    @_alwaysEmitIntoClient
     public static func json(_ object: [String: String]) -> String {
         JSONValue.object(JSONObject(object.map { ($0.key, JSONValue.string($0.value)) })).jsonText()
     }

@@ -129,6 +129,7 @@ actor ErrorReportUploader {
             "Content-Type": "application/x-sentry-envelope",
             "X-Sentry-Auth": dsn.authHeader,
         ]
+        _ = try CurlLibrary.load()  // without libcurl nothing can be sent: say why, typed
         let url = dsn.envelopeURL
         let body = SentryEnvelope(event, dsn: dsn, environment: environment).body
         let result = await runOnDetachedThread(name: "runanywhere-error-report") { [options] in
