@@ -24,20 +24,13 @@ extension RealEngineTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             // To files (one per process) rather than stderr, which a full pipe would block.
-            let stdin = Pipe()
-            let (process, out, err) = try startCLI(
+            let run = try cli(
                 arguments,
                 environment: environment.merging([
                     "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("ld").path,
                 ]) { $1 },
-                input: stdin
+                input: input
             )
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-            _ = out.fileHandleForReading.readDataToEndOfFile()
-            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let run = (status: process.terminationStatus, err: errors)
             var opened: Set<String> = []
             for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {

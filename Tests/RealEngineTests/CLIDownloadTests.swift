@@ -14,13 +14,19 @@ let cliBinary: URL = {
     return folder.appendingPathComponent(".build/debug/runanywhere")
 }()
 
-/// Runs the CLI, with `environment` added to the test's own; returns its exit status,
-/// standard output and standard error.
+/// Runs the CLI, with `environment` added to the test's own and `input`, when given, as its
+/// standard input; returns its exit status, standard output and standard error.
 func cli(
     _ arguments: [String],
-    environment: [String: String] = [:]
+    environment: [String: String] = [:],
+    input: String? = nil
 ) throws -> (status: Int32, out: String, err: String) {
-    let (process, out, err) = try startCLI(arguments, environment: environment)
+    let stdin = input.map { _ in Pipe() }
+    let (process, out, err) = try startCLI(arguments, environment: environment, input: stdin)
+    if let stdin, let input {
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let errors = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
