@@ -78,12 +78,13 @@ for plugin in "${plugins[@]}"; do
   partial="$scratch/libRunAnywhere${plugin}Plugin.so"
   swiftc -emit-library -o "$partial" "${objects[@]}" "${flags[@]}" \
     -Xlinker -z -Xlinker nodelete -Xlinker -rpath -Xlinker '$ORIGIN'
-  # Nothing of the core may be inside: its type descriptors must come from the host.
-  if nm --defined-only "$partial" | grep -q ' [RrDd] \$s11RunAnywhere9ModelInfoVMn$'; then
+  # Nothing of the core may be inside: its type descriptors must come from the host. Nor
+  # swift-log: its logging system must be the host's, one per process.
+  defined=$(nm --defined-only "$partial")
+  if grep -q ' [RrDd] \$s11RunAnywhere9ModelInfoVMn$' <<<"$defined"; then
     echo "$0: $partial defines the core's ModelInfo: a second core" >&2; exit 1
   fi
-  # Nor swift-log: its logging system must be the host's, one per process.
-  if nm --defined-only "$partial" | grep -q ' [RrDd] \$s7Logging6LoggerVMn$'; then
+  if grep -q ' [RrDd] \$s7Logging6LoggerVMn$' <<<"$defined"; then
     echo "$0: $partial defines swift-log's Logger: a second logging system" >&2; exit 1
   fi
   if [ -n "${folders[$plugin]:-}" ]; then
