@@ -428,5 +428,32 @@ extension RealEngineTests {
             let failed = try #require(plugins["failed"] as? [String: String])
             #expect(failed.keys.contains { $0.hasSuffix("libbroken.so") }, "\(plugins)")
         }
+
+        @Test("A file that is not a tool-server plugin is refused from its headers, before it is opened")
+        func toolServerPluginChecks() throws {
+            try #require(FileManager.default.fileExists(atPath: whisperPlugin.path), "run scripts/build_plugins.sh")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-tools-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let text = folder.appendingPathComponent("notes.so")
+            try Data("not a library".utf8).write(to: text)
+            let cases: [(path: String, says: String)] = [
+                (folder.appendingPathComponent("missing.so").path, "does not exist"),
+                (folder.path, "is a folder"),
+                (text.path, "no ELF header"),
+                // An engine plugin: a real library, refused for lacking the tool-server entry point
+                // (opening it here would fail instead on the core this test process does not export).
+                (whisperPlugin.path, "does not define \(ToolServerConnector.entryPoint)"),
+            ]
+            for bad in cases {
+                do throws(SDKException) {
+                    try ToolServerConnector.open(plugin: bad.path)
+                    Issue.record("\(bad.path) opened")
+                } catch {
+                    #expect(error.code == .invalidPlugin, "\(bad.path): \(error)")
+                    #expect(error.description.contains(bad.says), "\(bad.path): \(error.description)")
+                }
+            }
+        }
     }
 }

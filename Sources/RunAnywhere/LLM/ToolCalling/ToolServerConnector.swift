@@ -64,6 +64,9 @@ public struct ToolServerConnector: Sendable {
         let library: DynamicLibrary
         let entry: @convention(c) () -> Void
         do throws(SDKException) {
+            // Checked from its ELF headers first, as engine plugins are: no initializer of a file
+            // that is not such a plugin runs.
+            try SharedLibraryFile.check(URL(fileURLWithPath: path), entryPoint: entryPoint)
             library = try DynamicLibrary([path], flags: RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
             entry = try library.symbol(entryPoint)
         } catch {
