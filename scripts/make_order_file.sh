@@ -16,19 +16,21 @@
 #    while it runs the commands `runanywhere bench startup` measures and a chat-template
 #    generation: their functions in first-call order.
 # 2. The instrumented build inlines and merges a little differently, so the release CLI, linked
-#    with that order, runs the same commands with its code pages trapped (scripts/page_trace.c);
-#    the functions on executed pages outside the order join it, and on the next round those
-#    whose pages stayed idle leave it again. Three rounds (scripts/order_file.py).
+#    with that order, runs the same commands with its code pages trapped (scripts/page_trace.c):
+#    the function first run on each page outside the order joins it, and the CLI is linked
+#    again, until a round adds nothing (scripts/order_file.py).
 # The compiler's unnamed private functions have no name to order; scripts/plugin-host-layout.ld
 # groups them. Names the linker does not find are skipped, so a stale order costs memory, never
 # a build. Refresh it when the start-up path changes much: `runanywhere bench startup` shows it.
+# SwiftPM does not track the order or the linker script: after changing either, remove the
+# plugin hosts' binaries (this script relinks the CLI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 eval "$(print_env)"
 
-build=${RUNANYWHERE_ORDER_BUILD:-.build-order}
-release_flags=$(make -s -C "$PWD" print-release-flags)
+build=$(realpath -m "${RUNANYWHERE_ORDER_BUILD:-.build-order}")
+release_flags=$(make -s --no-print-directory print-release-flags)
 model=${RUNANYWHERE_ORDER_MODEL:-smollm2-135m-instruct}
 plugins=$(swift build -c release --show-bin-path)/plugins
 [ -d "$plugins" ] || { echo "$0: no $plugins: run make build-release first" >&2; exit 1; }
@@ -36,19 +38,23 @@ plugins=$(swift build -c release --show-bin-path)/plugins
 # The CLI's version script exports only the core's symbols; the sanitizer's allocator must be
 # exported too, or the Swift libraries would allocate with libc's malloc and the program ask
 # the sanitizer for the size of that memory.
-asan_symbols=$(ls "$(dirname "$(readlink -f "$(command -v swiftc)")")"/../lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a.syms)
+toolchain=$(dirname "$(readlink -f "$(command -v swiftc)")")/..
+asan_symbols=$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.asan-"$(uname -m)".a.syms | head -n 1)
+[ -f "$asan_symbols" ] || { echo "$0: the toolchain has no address sanitizer runtime" >&2; exit 1; }
 mkdir -p "$build"
 cc -O2 -fPIC -Wall -c scripts/order_trace.c -o "$build/order_trace.o"
 swift build -c release --build-path "$build" --product runanywhere \
     -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=func,trace-pc-guard \
-    -Xlinker "$PWD/$build/order_trace.o" -Xlinker "--version-script=$asan_symbols"
+    -Xlinker "$build/order_trace.o" -Xlinker "--version-script=$asan_symbols"
 bin=$(swift build -c release --build-path "$build" --show-bin-path)
 # The instrumented CLI opens the release build's engine plugins, found beside it.
 rm -rf "$bin/plugins"
 cp -R "$plugins" "$bin/plugins"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+cp scripts/runanywhere.order "$work/previous.order"
+# A run that fails half-way puts the committed order back.
+trap 'status=$?; [ $status -eq 0 ] || cp "$work/previous.order" scripts/runanywhere.order; rm -rf "$work"' EXIT
 scenarios() {
     "$@" --version
     "$@" models list
@@ -64,30 +70,29 @@ nm --defined-only -S "$bin/runanywhere" >"$work/instrumented.nm"
 scripts/order_file.py traced "$work/instrumented.nm" "$work/trace.txt" >"$work/traced.txt"
 echo "traced: $(wc -l <"$work/traced.txt") functions"
 
-# Then the release CLI, linked with that order, runs the same commands with its code pages
-# traced (scripts/page_trace.c); functions on executed pages outside the ordered ones join the
-# order, and those that turn out idle on a later round leave it. Three rounds.
 release=$(swift build -c release --show-bin-path)
 cc -O2 -shared -fPIC -Wall scripts/page_trace.c -o "$work/page_trace.so"
 paged_run() {
-    RUNANYWHERE_PAGE_TRACE="$work/pages.txt" LD_PRELOAD="$work/page_trace.so" SWIFT_BACKTRACE=enable=no \
+    # The Swift runtime's crash reporter would take the fault handler the trace needs.
+    RUNANYWHERE_PAGE_TRACE="$work/faults.txt" LD_PRELOAD="$work/page_trace.so" SWIFT_BACKTRACE=enable=no \
         "$release/runanywhere" "$@" >/dev/null
 }
 link_release() {
-    cat "$work/traced.txt" "$work/supplement.txt" >scripts/runanywhere.order
-    rm -f "$release/runanywhere"  # the order file is not an input SwiftPM tracks
+    rm -f "$release/runanywhere"
     swift build -c release $release_flags --product runanywhere
 }
-: >"$work/supplement.txt"
-for round in 1 2 3; do
+cp "$work/traced.txt" scripts/runanywhere.order
+for round in 1 2 3 4 5 6 7 8 9 10; do
     link_release
-    : >"$work/pages.txt"
+    : >"$work/faults.txt"
     scenarios paged_run
     nm --defined-only -S "$release/runanywhere" >"$work/release.nm"
     echo -n "round $round: "
-    scripts/order_file.py refine "$work/release.nm" "$work/traced.txt" "$work/supplement.txt" "$work/pages.txt" \
-        >"$work/next.txt"
-    mv "$work/next.txt" "$work/supplement.txt"
+    scripts/order_file.py refine "$work/release.nm" scripts/runanywhere.order "$work/faults.txt" >"$work/added.txt"
+    [ -s "$work/added.txt" ] || break
+    cat "$work/added.txt" >>scripts/runanywhere.order
 done
-link_release
+if [ -s "$work/added.txt" ]; then
+    link_release
+fi
 echo "scripts/runanywhere.order: $(wc -l <scripts/runanywhere.order) functions"

@@ -25,7 +25,8 @@ static void write_trace(void) {
     for (uint32_t i = 0; i < count; i++) {
         Dl_info info;
         if (dladdr(called[i], &info) && info.dli_fname) {
-            fprintf(file, "%s %lx\n", info.dli_fname, (unsigned long)((char *)called[i] - (char *)info.dli_fbase));
+            unsigned long offset = (unsigned long)((char *)called[i] - (char *)info.dli_fbase);
+            fprintf(file, "%s %lx\n", info.dli_fname, offset);
         }
     }
     pthread_mutex_unlock(&lock);

@@ -1,16 +1,15 @@
-// A preloaded library for scripts/make_order_file.sh: it records which 4 KiB pages of the
-// program's code run, and at exit appends their link-time addresses, one hexadecimal number per
-// line, to the file named by RUNANYWHERE_PAGE_TRACE.
+// A preloaded library for scripts/make_order_file.sh: it records the first address run on each
+// page of the program's code, and at exit appends those addresses (link-time, hexadecimal, one
+// per line) to the file named by RUNANYWHERE_PAGE_TRACE.
 //
 //   cc -O2 -shared -fPIC scripts/page_trace.c -o page_trace.so
 //   RUNANYWHERE_PAGE_TRACE=pages.txt LD_PRELOAD=./page_trace.so PROGRAM ...
 //
-// Why: code the compiler generates without a coverage callback (some value witnesses,
-// functions merged or specialized differently in the instrumented build) still runs in a
-// release build. The kernel counts code 64 KiB around each page touched, so this finds what the
-// ordering missed, page by page. How: the program's executable segment is made non-executable;
-// the first instruction fetched from each page faults, and the handler records the page and
-// makes it executable again.
+// Why: code the compiler generates without a coverage callback, or inlines and merges
+// differently in the instrumented build, still runs in a release build, and the kernel keeps
+// 64 KiB resident around each page run. How: the program's executable segment is made
+// non-executable; the first instruction fetched from each page faults, and the handler records
+// the address and makes the page executable again.
 #define _GNU_SOURCE
 #include <link.h>
 #include <signal.h>
@@ -19,35 +18,58 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
-enum { maximum_pages = 1 << 16 };
-static uintptr_t text_start, text_end, load_base;
-static uintptr_t pages[maximum_pages];
-static volatile uint32_t page_count;
+enum { maximum_faults = 1 << 16 };
+static uintptr_t text_start, text_end, load_base, page_size;
+static uint8_t *released;  // one byte per page of the segment: made executable again
+static uintptr_t faults[maximum_faults];
+static uint32_t fault_count;
 static struct sigaction previous;
+static char trace_path[4096];
+
+// Gives the whole segment back and the previous handler, so the fault runs again and is
+// reported as it would have been without this library.
+static void stand_aside(int signal) {
+    mprotect((void *)text_start, text_end - text_start, PROT_READ | PROT_EXEC);
+    sigaction(signal, &previous, NULL);
+}
+
+// Whether the fault was an instruction fetch (the page-fault error code's bit 4, on x86-64).
+static int is_fetch(const void *context) {
+#if defined(__x86_64__)
+    return (((const ucontext_t *)context)->uc_mcontext.gregs[REG_ERR] & 0x10) != 0;
+#else
+    (void)context;
+    return 1;
+#endif
+}
 
 static void on_fault(int signal, siginfo_t *info, void *context) {
     uintptr_t address = (uintptr_t)info->si_addr;
-    if (address >= text_start && address < text_end) {
-        uintptr_t page = address & ~(uintptr_t)4095;
-        if (mprotect((void *)page, 4096, PROT_READ | PROT_EXEC) == 0) {
-            uint32_t slot = __atomic_fetch_add(&page_count, 1, __ATOMIC_RELAXED);
-            if (slot < maximum_pages) pages[slot] = page;
-            return;
-        }
+    if (info->si_code != SEGV_ACCERR || address < text_start || address >= text_end || !is_fetch(context)) {
+        stand_aside(signal);
+        return;
     }
-    // Not ours: the program's own fault, reported as it would have been.
-    sigaction(signal, &previous, NULL);
-    (void)context;
+    uintptr_t index = (address - text_start) / page_size;
+    // Another thread released this page between the fault and now: run the instruction again.
+    if (__atomic_exchange_n(&released[index], 1, __ATOMIC_ACQ_REL)) return;
+    if (mprotect((void *)(text_start + index * page_size), page_size, PROT_READ | PROT_EXEC)) {
+        stand_aside(signal);
+        return;
+    }
+    uint32_t slot = __atomic_fetch_add(&fault_count, 1, __ATOMIC_RELAXED);
+    if (slot < maximum_faults) faults[slot] = address;
 }
 
 static void write_trace(void) {
-    const char *path = getenv("RUNANYWHERE_PAGE_TRACE");
-    FILE *file = path ? fopen(path, "a") : NULL;
+    FILE *file = fopen(trace_path, "a");
     if (!file) return;
-    uint32_t count = page_count < maximum_pages ? page_count : maximum_pages;
-    for (uint32_t i = 0; i < count; i++) fprintf(file, "%lx\n", (unsigned long)(pages[i] - load_base));
+    uint32_t count = fault_count < maximum_faults ? fault_count : maximum_faults;
+    for (uint32_t i = 0; i < count; i++) {
+        fprintf(file, "%lx\n", (unsigned long)(faults[i] - load_base));
+    }
     fclose(file);
 }
 
@@ -58,8 +80,9 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *data) {
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[i];
         if (header->p_type == PT_LOAD && (header->p_flags & PF_X)) {
-            text_start = (info->dlpi_addr + header->p_vaddr) & ~(uintptr_t)4095;
-            text_end = (info->dlpi_addr + header->p_vaddr + header->p_memsz + 4095) & ~(uintptr_t)4095;
+            uintptr_t start = info->dlpi_addr + header->p_vaddr;
+            text_start = start & ~(page_size - 1);
+            text_end = (start + header->p_memsz + page_size - 1) & ~(page_size - 1);
             load_base = info->dlpi_addr;
             break;
         }
@@ -68,15 +91,26 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *data) {
 }
 
 __attribute__((constructor)) static void start_tracing(void) {
-    if (!getenv("RUNANYWHERE_PAGE_TRACE")) return;
+    const char *path = getenv("RUNANYWHERE_PAGE_TRACE");
+    if (!path) return;
+    snprintf(trace_path, sizeof trace_path, "%s", path);
+    // The program's own children (nvidia-smi, say) would otherwise trace themselves into the file.
+    unsetenv("LD_PRELOAD");
+    unsetenv("RUNANYWHERE_PAGE_TRACE");
+    page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
     dl_iterate_phdr(find_text, NULL);
-    if (!text_start) return;
+    released = text_start ? calloc((text_end - text_start) / page_size, 1) : NULL;
+    if (!released) {
+        fprintf(stderr, "page_trace: no executable segment found\n");
+        return;
+    }
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_fault;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, &previous);
-    atexit(write_trace);
-    mprotect((void *)text_start, text_end - text_start, PROT_READ);
+    if (sigaction(SIGSEGV, &action, &previous) || atexit(write_trace)
+        || mprotect((void *)text_start, text_end - text_start, PROT_READ)) {
+        perror("page_trace");
+    }
 }
