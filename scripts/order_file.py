@@ -19,50 +19,49 @@ import os
 import sys
 
 
-def functions(listing):
-    """(address, size, name) of every function symbol, by address."""
-    found = []
+def function_lookup(listing):
+    """A function from an address to the name of the function symbol whose code holds it, or
+    None in code no symbol covers."""
+    table = []
     for line in open(listing):
         parts = line.split()
         if len(parts) == 4 and parts[2] in "tTwW":
-            found.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
-    found.sort()
-    return found
+            table.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    table.sort()
+    starts = [start for start, _, _ in table]
 
+    def function_at(address):
+        i = bisect.bisect_right(starts, address) - 1
+        if i < 0:
+            return None
+        start, size, name = table[i]
+        return name if address < start + size else None
 
-def function_at(table, starts, address):
-    """The name of the function whose code holds address, or None in code no symbol covers."""
-    i = bisect.bisect_right(starts, address) - 1
-    if i < 0:
-        return None
-    start, size, name = table[i]
-    return name if address < start + size else None
+    return function_at
 
 
 def traced(listing, trace):
-    table = functions(listing)
-    starts = [start for start, _, _ in table]
+    function_at = function_lookup(listing)
     seen = set()
     for line in open(trace):
         module, offset = line.rsplit(None, 1)
         if os.path.basename(module) != "runanywhere":  # dladdr names the program by its argv[0]
             continue
-        name = function_at(table, starts, int(offset, 16))
+        name = function_at(int(offset, 16))
         if name and name not in seen and not name.startswith("__asan"):
             seen.add(name)
             print(name)
 
 
 def refine(listing, order_file, faults_file):
-    table = functions(listing)
-    starts = [start for start, _, _ in table]
+    function_at = function_lookup(listing)
     ordered = {line.strip() for line in open(order_file)}
     faults = [int(line, 16) for line in open(faults_file) if line.strip()]
     if not faults:
         sys.exit("order_file.py: no code page was traced (is scripts/page_trace.c loaded?)")
     added = []
     for address in faults:
-        name = function_at(table, starts, address)
+        name = function_at(address)
         if name and name not in ordered:
             ordered.add(name)
             added.append(name)
