@@ -455,5 +455,36 @@ extension RealEngineTests {
                 }
             }
         }
+
+        @Test(
+            "The plugin hosts export what the core adds to other modules' types, so a plugin can call trimmed() or use String as Generable"
+        )
+        func hostsExportTheCoresExtensions() throws {
+            // Mangled after the extended type, not the core ($s11RunAnywhere...): a version
+            // script matching only the core's prefix left them out, and a plugin calling one
+            // failed to load with "undefined symbol".
+            let expected = [
+                "$sSy11RunAnywhereE7trimmedSSyF",  // StringProtocol.trimmed()
+                "$sSS11RunAnywhere9GenerableAAMc",  // String: Generable, its conformance
+                "$sSS11RunAnywhere9GenerableAAWP",  // ... and witness table
+            ]
+            for host in [cliBinary, pluginHostBinary] {
+                let nm = Process()
+                nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                nm.arguments = ["nm", "-D", "--defined-only", host.path]
+                let out = Pipe()
+                nm.standardOutput = out
+                try nm.run()
+                let listing = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                nm.waitUntilExit()
+                try #require(nm.terminationStatus == 0, "nm failed on \(host.path)")
+                let exported = Set(
+                    listing.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+                )
+                for symbol in expected {
+                    #expect(exported.contains(symbol), "\(host.lastPathComponent) does not export \(symbol)")
+                }
+            }
+        }
     }
 }
