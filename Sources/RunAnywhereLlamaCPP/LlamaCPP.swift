@@ -137,7 +137,7 @@ public struct LlamaCPPModule: BackendModule {
             version: "ggml \(LlamaCPP.ggmlVersion)",
             available: true,
             details: [
-                "system_info": LlamaCPP.systemInfo.trimmingCharacters(in: .whitespaces),
+                "system_info": LlamaCPP.systemInfo.trimmedSpaces(),
                 "mmap": llama_supports_mmap() ? "yes" : "no",
             ],
             gpuOffload: LlamaCPP.supportsGPUOffload

@@ -155,7 +155,7 @@ final class ServerProcess: Sendable {
     /// The last few kilobytes the server wrote to stderr, trimmed.
     var errorTail: String {
         let bytes = state.withLock { $0.errorTail }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: bytes, as: UTF8.self).trimmed()
     }
 
     /// A phrase for error messages: how the server ended, and the end of its stderr.

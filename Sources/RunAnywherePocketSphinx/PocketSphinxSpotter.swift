@@ -151,7 +151,7 @@ actor PocketSphinxSpotter: WakeWordService {
             var score: Int32 = 0
             guard let hypothesis = ps_get_hyp(decoder, &score) else { continue }
             // The decoder ends its hypothesis with a space.
-            let key = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
+            let key = String(cString: hypothesis).trimmedSpaces()
             spots.append(WakeWordSpot(phrase: phrases[key] ?? key, time: Double(phraseEnd()) / 16_000))
             // Re-armed: a new utterance forgets the phrase just found.
             ps_end_utt(decoder)

@@ -26,7 +26,7 @@ struct RemoteCompletionStream {
     /// - Throws: `.remoteBadResponse` for a chunk that is not the API's JSON,
     ///   `.remoteServerError` for an error the server reports in the stream.
     mutating func consume(_ event: String, http: RemoteHTTPClient) throws(SDKException) -> String? {
-        let data = event.trimmingCharacters(in: .whitespaces)
+        let data = event.trimmedSpaces()
         if data == "[DONE]" {
             isDone = true
             return nil
@@ -87,7 +87,7 @@ struct RemoteCompletionStream {
             guard !call.name.isEmpty else {
                 throw SDKException(.remoteBadResponse, "The server sent a tool call without a function name")
             }
-            let text = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = call.arguments.trimmed()
             let arguments: JSONValue
             do {
                 arguments = text.isEmpty ? .object(JSONObject()) : try JSONValue(parsing: text)

@@ -264,7 +264,7 @@ final class RemoteHTTPClient: Sendable {
         do {
             return try JSONValue(parsing: text)
         } catch {
-            let start = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80)
+            let start = text.trimmed().prefix(80)
             let looksHTML = start.lowercased().hasPrefix("<!doctype") || start.lowercased().hasPrefix("<html")
             throw SDKException(
                 .remoteBadResponse,

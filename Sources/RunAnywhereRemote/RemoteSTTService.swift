@@ -47,7 +47,7 @@ final class RemoteSTTService: STTService {
             if let confidence { confidences.append(confidence) }
             segments.append(
                 STTSegment(
-                    text: piece.trimmingCharacters(in: .whitespaces),
+                    text: piece.trimmedSpaces(),
                     start: start,
                     end: end,
                     confidence: confidence
@@ -55,7 +55,7 @@ final class RemoteSTTService: STTService {
             )
         }
         return STTServiceResult(
-            text: text.trimmingCharacters(in: .whitespacesAndNewlines),
+            text: text.trimmed(),
             segments: segments,
             language: json["language"]?.stringValue,
             confidence: confidences.isEmpty ? nil : confidences.reduce(0, +) / Float(confidences.count)

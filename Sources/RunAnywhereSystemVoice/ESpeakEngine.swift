@@ -135,9 +135,7 @@ package final class ESpeakEngine: Sendable {
                 while let start = cursor {
                     var next: UnsafeRawPointer? = start
                     guard let result = espeak_TextToPhonemes(&next, espeakCHARS_UTF8, espeakPHONEMES_IPA) else { break }
-                    let phonemes = Self.removingLanguageSwitches(String(cString: result)).trimmingCharacters(
-                        in: .whitespaces
-                    )
+                    let phonemes = Self.removingLanguageSwitches(String(cString: result)).trimmedSpaces()
                     // The clause's source text ends where the cursor now points, except that
                     // espeak leaves it one character into the next clause.
                     var end = UnsafeRawPointer(base + buffer.count - 1)
@@ -150,8 +148,7 @@ package final class ESpeakEngine: Sendable {
                         decoding: UnsafeRawBufferPointer(start: start, count: end - start),
                         as: UTF8.self
                     )
-                    let closing = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\"')]}»”’"))
-                    let punctuation = consumed.trimmingCharacters(in: closing).last.flatMap {
+                    let punctuation = consumed.trimmed { $0.isWhitespace || "\"')]}»”’".contains($0) }.last.flatMap {
                         ",.;:!?".contains($0) ? String($0) : nil
                     }
                     if !phonemes.isEmpty { clauses.append(phonemes + (punctuation ?? "")) }

@@ -83,7 +83,7 @@ public struct WhisperCPPModule: BackendModule {
     /// Describes whisper.cpp for diagnostics; `available` is false when libwhisper cannot be opened.
     public func engineInfo() -> EngineInfo {
         WhisperCPP.ensureLogging()
-        var details = ["system_info": WhisperCPP.systemInfo.trimmingCharacters(in: .whitespaces)]
+        var details = ["system_info": WhisperCPP.systemInfo.trimmedSpaces()]
         if case .failure(let error) = WhisperLibrary.shared { details["error"] = error.message }
         return EngineInfo(
             name: "whisper.cpp",

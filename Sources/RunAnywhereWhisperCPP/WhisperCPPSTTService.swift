@@ -153,7 +153,7 @@ actor WhisperCPPSTTService: STTService {
         var probabilitySum: Float = 0
         var probabilityCount = 0
         for index in 0..<whisper.segmentCount(context) {
-            let text = WhisperLibrary.string(whisper.segmentText(context, index)).trimmingCharacters(in: .whitespaces)
+            let text = WhisperLibrary.string(whisper.segmentText(context, index)).trimmedSpaces()
             // Annotations such as "[BLANK_AUDIO]" or "(music)" are not speech, and neither is
             // text whisper itself rates as probably no speech: its classic "you" or "Thank
             // you." on silence, hum or noise comes with a no-speech probability of 0.6 and

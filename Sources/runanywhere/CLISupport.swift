@@ -200,12 +200,12 @@ enum CLI {
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeAll(STDERR_FILENO, line + "\n")
     }
 
     /// Writes text to stdout without buffering delays (token streaming).
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writeAll(STDOUT_FILENO, text)
     }
 
     static let jsonEncoder: JSONEncoder = {
@@ -274,7 +274,7 @@ enum CLI {
             throw SDKException(
                 .backendError,
                 "\(binary.lastPathComponent) failed (status \(process.terminationStatus)): "
-                    + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    + String(decoding: errors, as: UTF8.self).trimmed()
             )
         }
         return data
@@ -306,6 +306,27 @@ enum CLI {
     }
 
     static func format(_ value: Double, _ digits: Int = 1) -> String {
-        String(format: "%.\(digits)f", value)
+        value.fixed(decimals: digits)
+    }
+}
+
+/// Writes all of `text` to `descriptor` (after interrupted and partial writes); on an error
+/// (a closed pipe) the rest is dropped, as a terminal that has gone away would.
+///
+/// Foundation's `FileHandle` does this too, but on Linux it lives in full Foundation, whose
+/// first call costs a generation's process pages it needs for nothing else (`bench startup`).
+/// At file scope, where `write` is the C function and not `CLI.write`.
+private func writeAll(_ descriptor: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+        guard var next = buffer.baseAddress else { return }
+        var left = buffer.count
+        while left > 0 {
+            let written = write(descriptor, next, left)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            next += written
+            left -= written
+        }
     }
 }

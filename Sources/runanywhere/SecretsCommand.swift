@@ -37,7 +37,7 @@ struct SecretsCommand: AsyncParsableCommand {
             } else {
                 let input = FileHandle.standardInput.readDataToEndOfFile()
                 // A trailing newline is the shell's (echo, a terminal), not the secret's.
-                value = String(decoding: input, as: UTF8.self).trimmingCharacters(in: .newlines)
+                value = String(decoding: input, as: UTF8.self).trimmed(while: \.isNewline)
             }
             guard !value.isEmpty else { throw SDKException(.invalidInput, "The secret's value is empty") }
             try RunAnywhere.secureStore().set(value, for: name)

@@ -42,6 +42,13 @@ struct GenerationTextProcessorTests {
         #expect(!processor.stopSequenceHit)
     }
 
+    @Test("An empty stop sequence never stops the text")
+    func emptyStopSequence() {
+        let (answer, _, processor) = run(["plain ", "text"], stops: ["", "<end>"])
+        #expect(answer == "plain text")
+        #expect(!processor.stopSequenceHit)
+    }
+
     @Test("A think block split across tokens goes to thinking, not the answer")
     func thinkingSplit() {
         let (answer, thinking, processor) = run(["<thi", "nk>let me", " see</th", "ink>\n\nThe answer", " is 4."])

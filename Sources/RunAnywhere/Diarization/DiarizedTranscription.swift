@@ -49,7 +49,7 @@ enum DiarizedTranscription {
         for (index, output) in transcripts.enumerated() {
             guard let output else { continue }
             modelId = output.modelId
-            let text = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = output.text.trimmed()
             guard !text.isEmpty else { continue }
             texts.append(text)
             let from = starts[index]

@@ -10,7 +10,7 @@ final class DownloadStrategies: Sendable {
     ///
     /// - Throws: `.invalidInput` for a strategy whose name is empty or already registered.
     func register(_ strategy: any DownloadStrategy) throws(SDKException) {
-        let name = strategy.name.trimmingCharacters(in: .whitespaces)
+        let name = strategy.name.trimmedSpaces()
         try registered.withLock { (strategies: inout [any DownloadStrategy]) throws(SDKException) in
             guard !name.isEmpty, name != http.name, !strategies.contains(where: { $0.name == name }) else {
                 throw SDKException(

@@ -290,7 +290,7 @@ enum HTTPTransfer {
         guard let data, let user else { return total }
         let context = Unmanaged<Context>.fromOpaque(user).takeUnretainedValue()
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: total), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmed()
         if line.hasPrefix("HTTP/") {
             // A new response (after a redirect): forget the previous one's headers.
             context.etag = nil
@@ -299,7 +299,7 @@ enum HTTPTransfer {
         }
         guard let colon = line.firstIndex(of: ":") else { return total }
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmedSpaces()
         switch name {
         case "etag":
             context.etag = value

@@ -37,7 +37,7 @@ extension GPUInfo {
             return String(words[module + 1])
         }
         let memories: [Int64?] = (smi ?? "").split(separator: "\n").map { line in
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let fields = line.split(separator: ",").map { $0.trimmedSpaces() }
             return fields.count >= 2 ? Int64(fields[1]).map { $0 * 1_048_576 } : nil
         }
         return informationFiles.enumerated().map { index, text in
@@ -53,7 +53,7 @@ extension GPUInfo {
 
     /// A display-class PCI device's vendor, from its DRM `device/vendor` file (`0x10de`).
     static func vendorName(pciVendor: String) -> String {
-        switch pciVendor.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        switch pciVendor.trimmed().lowercased() {
         case "0x10de": "nvidia"
         case "0x1002": "amd"
         case "0x8086": "intel"

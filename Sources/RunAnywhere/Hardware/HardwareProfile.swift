@@ -175,7 +175,7 @@ extension HardwareProfile {
     static func linux(reading system: LinuxSystem, runSMI: () -> String? = runNvidiaSMI) -> HardwareProfile {
         let cpuinfo = system.read("/proc/cpuinfo") ?? ""
         let processors = cpuinfo.components(separatedBy: "\n\n").filter {
-            !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            !$0.trimmed().isEmpty
         }
         let first = processors.first ?? ""
         let architecture = system.machine
@@ -183,7 +183,10 @@ extension HardwareProfile {
         let flags = field("flags", in: first, separator: ":") ?? field("Features", in: first, separator: ":") ?? ""
         let cpu =
             field("model name", in: first, separator: ":")
-            ?? system.read("/proc/device-tree/model")?.trimmingCharacters(in: .controlCharacters)
+            ?? system.read("/proc/device-tree/model")?.trimmed { character in
+                // CharacterSet.controlCharacters: the categories Cc and Cf (the file ends in a NUL).
+                character.unicodeScalars.allSatisfy { [.control, .format].contains($0.properties.generalCategory) }
+            }
             ?? (isARM ? armName(implementer: field("CPU implementer", in: first, separator: ":")) : nil)
             ?? architecture
         var cores = Set<String>()
@@ -221,7 +224,7 @@ extension HardwareProfile {
         }
 
         let release = system.read("/etc/os-release") ?? ""
-        let os = field("PRETTY_NAME", in: release, separator: "=").map { $0.trimmingCharacters(in: ["\""]) } ?? "Linux"
+        let os = field("PRETTY_NAME", in: release, separator: "=").map { $0.trimmed { $0 == "\"" } } ?? "Linux"
         return HardwareProfile(
             cpu: cpu,
             architecture: architecture,
@@ -234,7 +237,7 @@ extension HardwareProfile {
             diskFreeBytes: 0,
             gpus: gpus,
             os: os,
-            osVersion: (system.read("/proc/sys/kernel/osrelease") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            osVersion: (system.read("/proc/sys/kernel/osrelease") ?? "").trimmed()
         )
     }
 
@@ -246,8 +249,8 @@ extension HardwareProfile {
             ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),
         ]
         for (limitFile, usageFile) in candidates {
-            guard let text = system.read(limitFile)?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
-            let usage = system.read(usageFile).flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            guard let text = system.read(limitFile)?.trimmed() else { continue }
+            let usage = system.read(usageFile).flatMap { Int64($0.trimmed()) }
             // "max" (v2) or a page-rounded Int64.max (v1) mean no limit.
             guard let limit = Int64(text), limit < 1 << 60 else { return (nil, usage) }
             return (limit, usage)
@@ -275,8 +278,8 @@ extension HardwareProfile {
     static func field(_ key: String, in text: String, separator: Character) -> String? {
         for line in text.split(separator: "\n") {
             guard let index = line.firstIndex(of: separator) else { continue }
-            if line[..<index].trimmingCharacters(in: .whitespaces) == key {
-                let value = line[line.index(after: index)...].trimmingCharacters(in: .whitespaces)
+            if line[..<index].trimmedSpaces() == key {
+                let value = line[line.index(after: index)...].trimmedSpaces()
                 return value.isEmpty ? nil : value
             }
         }

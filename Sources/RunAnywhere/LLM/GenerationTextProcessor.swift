@@ -30,7 +30,7 @@ struct GenerationTextProcessor {
     private(set) var sawThinking = false
 
     init(stopSequences: [String]) {
-        self.stopSequences = stopSequences
+        self.stopSequences = stopSequences.filter { !$0.isEmpty }  // "" would match at once
     }
 
     /// Feeds one token's bytes; returns the segments now safe to show.
@@ -71,7 +71,7 @@ struct GenerationTextProcessor {
     }
 
     private func earliestStopSequence(in text: String) -> String.Index? {
-        stopSequences.compactMap { text.range(of: $0)?.lowerBound }.min()
+        stopSequences.compactMap { text.firstRange(of: $0)?.lowerBound }.min()
     }
 
     private mutating func splitThinking(_ text: String, final: Bool) -> [Segment] {
@@ -79,7 +79,7 @@ struct GenerationTextProcessor {
         var segments: [Segment] = []
         while true {
             let tag = inThinking ? Self.closeTag : Self.openTag
-            if let range = tagHeld.range(of: tag) {
+            if let range = tagHeld.firstRange(of: tag) {
                 emit(String(tagHeld[..<range.lowerBound]), into: &segments)
                 tagHeld = String(tagHeld[range.upperBound...])
                 if !inThinking { sawThinking = true }

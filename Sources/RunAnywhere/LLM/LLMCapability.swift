@@ -345,13 +345,13 @@ actor LLMCapability {
     private static func validate(_ input: Input) throws(SDKException) {
         switch input {
         case .prompt(let prompt):
-            guard !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard !prompt.allSatisfy(\.isWhitespace) else {
                 throw SDKException(.emptyPrompt, "The prompt is empty")
             }
         case .messages(let messages):
             guard
                 messages.contains(where: {
-                    !$0.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || $0.images?.isEmpty == false
+                    !$0.content.allSatisfy(\.isWhitespace) || $0.images?.isEmpty == false
                 })
             else {
                 throw SDKException(.emptyPrompt, "The conversation has no message with content")
@@ -423,7 +423,7 @@ actor LLMCapability {
                 case .cancelled: .cancelled
                 }
             }
-        let thinking = progress.processor.thinking.trimmingCharacters(in: .whitespacesAndNewlines)
+        let thinking = progress.processor.thinking.trimmed()
         return LLMGenerationResult(
             text: progress.processor.answer,
             thinkingContent: progress.processor.sawThinking ? thinking : nil,

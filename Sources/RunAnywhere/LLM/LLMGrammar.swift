@@ -78,7 +78,7 @@ public struct LLMGrammar: Sendable, Codable, Equatable {
     ///
     /// - Throws: `.invalidGrammar` naming the problem.
     public func validate() throws(SDKException) {
-        guard !gbnf.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !gbnf.trimmed().isEmpty else {
             throw SDKException(.invalidGrammar, "The grammar is empty")
         }
         guard !gbnf.contains("\0"), !root.contains("\0") else {

@@ -34,9 +34,9 @@ final class PluginSet: Sendable {
     /// a failure is logged and remembered, never fatal: an app starts without a broken plugin.
     func loadFolders(_ folders: [URL], into services: ServiceRegistry, linked: [String]) {
         for folder in folders {
-            let files =
-                (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
-            for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
+            // By path: the URL form with resource keys is full Foundation's, not FoundationEssentials'.
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for file in names.sorted().map({ folder.appendingPathComponent($0) })
             where ["so", "dylib"].contains(file.pathExtension) {
                 // The same file reached through another folder name (a symlink) is registered once.
                 let resolved = file.standardizedFileURL.resolvingSymlinksInPath().path
@@ -286,6 +286,6 @@ final class PluginSet: Sendable {
     }
 
     private static func list(_ value: String?) -> [String] {
-        (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (value ?? "").split(separator: ",").map { $0.trimmedSpaces() }.filter { !$0.isEmpty }
     }
 }

@@ -92,7 +92,7 @@ enum RAGDocumentReader {
         guard let first = text.split(separator: "\n", omittingEmptySubsequences: true).first,
             first.hasPrefix("#")
         else { return nil }
-        let title = first.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces)
+        let title = first.drop(while: { $0 == "#" }).trimmedSpaces()
         return title.isEmpty ? nil : title
     }
 
@@ -106,7 +106,7 @@ enum RAGDocumentReader {
     private static func readJSONLines(_ text: String, name: String) throws(SDKException) -> [Document] {
         var documents: [Document] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard !line.trimmedSpaces().isEmpty else { continue }
             let parsed: Line
             do {
                 parsed = try JSONDecoder().decode(Line.self, from: Data(line.utf8))

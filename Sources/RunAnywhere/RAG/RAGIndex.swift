@@ -272,7 +272,7 @@ public actor RAGIndex {
         options: RAGSearchOptions = RAGSearchOptions()
     ) async throws(SDKException) -> RAGSearchResponse {
         try options.validate()
-        guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !query.trimmed().isEmpty else {
             throw SDKException(.emptyText, "The query is empty")
         }
         var queryVector: [Float]?
@@ -551,7 +551,7 @@ public actor RAGIndex {
         _ question: String,
         options: RAGQueryOptions
     ) async throws(SDKException) -> ([RAGSearchResult], [ChatMessage], Double) {
-        guard !question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !question.trimmed().isEmpty else {
             throw SDKException(.emptyPrompt, "The question is empty")
         }
         if let model = options.model { try await sdk.loadModel(model) }
@@ -630,7 +630,7 @@ public actor RAGIndex {
 
     /// `.invalidDocument` for an empty id or a text with nothing to index or a NUL byte.
     static func validateDocument(id: String, text: String) throws(SDKException) {
-        guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !id.trimmed().isEmpty else {
             throw SDKException(.invalidDocument, "A document needs a non-empty id")
         }
         guard !text.utf8.contains(0) else {
@@ -640,7 +640,7 @@ public actor RAGIndex {
                 recovery: "Extract its text first"
             )
         }
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !text.trimmed().isEmpty else {
             throw SDKException(.invalidDocument, "Document '\(id)' is empty")
         }
     }

@@ -66,7 +66,7 @@ public struct RemoteEndpoint: Sendable, Codable, Equatable {
         guard components.query == nil, components.fragment == nil else {
             throw SDKException(.invalidBaseURL, "The remote base URL '\(text)' has a query or fragment")
         }
-        let name = remoteModelName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = remoteModelName.trimmed()
         guard !name.isEmpty, name.count <= 256, !name.contains(where: \.isNewline) else {
             throw SDKException(.invalidInput, "The remote model name must be 1–256 characters on one line")
         }

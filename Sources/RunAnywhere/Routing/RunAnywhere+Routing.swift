@@ -62,7 +62,7 @@ extension RunAnywhereSDK {
                 "A remote model must be an llm, embedding or stt model, not \(category.rawValue)"
             )
         }
-        if let apiKey, apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let apiKey, apiKey.trimmed().isEmpty {
             throw SDKException(.invalidAPIKey, "The API key of remote model '\(id)' is empty")
         }
         let secret = apiKey == nil ? apiKeySecret : (apiKeySecret ?? Self.remoteAPIKeySecret(for: id))

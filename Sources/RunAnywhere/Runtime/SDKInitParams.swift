@@ -18,8 +18,8 @@ public struct SDKInitParams: Sendable, Equatable {
     /// - Throws: ``SDKException`` with `.invalidAPIKey` or `.invalidBaseURL` when the
     ///   environment's rules are not met.
     public init(apiKey: String?, baseURL: String?, environment: SDKEnvironment) throws(SDKException) {
-        let key = apiKey?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let urlText = baseURL?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = apiKey?.trimmed()
+        let urlText = baseURL?.trimmed()
         if environment.requiresAPIKey {
             guard let key, !key.isEmpty else {
                 throw SDKException(

@@ -83,7 +83,7 @@ public struct SDKLogger: Sendable {
         keep: Bool = false
     ) -> String? {
         guard let text, keep || isEnabled(level) else { return nil }
-        let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = String(cString: text).trimmed()
         return line.isEmpty ? nil : line
     }
 

@@ -137,14 +137,16 @@ final class SDKRuntime: Sendable {
     private func cleanStaleTempFiles() {
         let fm = FileManager.default
         let now = Date()
+        // By path throughout: URL resource values are full Foundation's, not FoundationEssentials'.
         func age(_ url: URL) -> TimeInterval {
-            let modified =
-                (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate)
-                ?? .distantPast
+            let modified = (try? fm.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? .distantPast
             return now.timeIntervalSince(modified)
         }
+        func contents(of folder: URL) -> [URL]? {
+            (try? fm.contentsOfDirectory(atPath: folder.path))?.map { folder.appendingPathComponent($0) }
+        }
         let active = Set(downloads.activeDownloads)
-        if let items = try? fm.contentsOfDirectory(at: paths.downloadsDirectory, includingPropertiesForKeys: nil) {
+        if let items = contents(of: paths.downloadsDirectory) {
             for item in items {
                 let id = item.lastPathComponent
                 guard !active.contains(id), !FileLock.isHeld(item.appendingPathComponent(DownloadManager.lockName))
@@ -157,9 +159,7 @@ final class SDKRuntime: Sendable {
                 }
             }
         }
-        guard let items = try? fm.contentsOfDirectory(at: paths.tempDirectory, includingPropertiesForKeys: nil) else {
-            return
-        }
+        guard let items = contents(of: paths.tempDirectory) else { return }
         for item in items where item.lastPathComponent != paths.downloadsDirectory.lastPathComponent && age(item) > 3600
         {
             try? fm.removeItem(at: item)

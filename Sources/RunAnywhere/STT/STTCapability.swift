@@ -206,8 +206,8 @@ actor STTCapability {
     }
 
     private static func join(_ a: String, _ b: String) -> String {
-        let a = a.trimmingCharacters(in: .whitespaces)
-        let b = b.trimmingCharacters(in: .whitespaces)
+        let a = a.trimmedSpaces()
+        let b = b.trimmedSpaces()
         return a.isEmpty ? b : b.isEmpty ? a : a + " " + b
     }
 }

@@ -129,8 +129,8 @@ struct SecretServiceKeyring: Sendable {
         }
         return (
             process.terminationStatus,
-            String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-            String(decoding: errorData.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            String(decoding: output, as: UTF8.self).trimmed(),
+            String(decoding: errorData.withLock { $0 }, as: UTF8.self).trimmed()
         )
     }
 }

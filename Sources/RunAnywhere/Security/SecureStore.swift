@@ -299,7 +299,7 @@ public final class SecureStore: Sendable {
     // MARK: Files
 
     private static func decodeKey(_ text: String, source: String) throws(SDKException) -> Data {
-        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32
+        guard let data = Data(base64Encoded: text.trimmed()), data.count == 32
         else {
             throw SDKException(.invalidConfiguration, "\(source) must hold 32 bytes in base64")
         }

@@ -97,7 +97,7 @@ struct CommandToolExecutor: Sendable {
             )
         }
         let text = String(decoding: data.prefix(maximumOutputBytes), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmed()
         guard process.terminationStatus == 0 else {
             let detail = String(decoding: stderrData.withLock { $0 }.prefix(2000), as: UTF8.self)
             throw SDKException(

@@ -62,7 +62,7 @@ public final class SolutionHandle: Sendable {
     /// - Throws: `.invalidInput` after ``closeInput()``, ``stop()`` or ``cancel()``, or for
     ///   an empty input.
     public func feed(_ input: String) throws(SDKException) {
-        guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !input.trimmed().isEmpty else {
             throw SDKException(.invalidInput, "An input of solution '\(config.name)' is empty")
         }
         try state.withLock { (state) throws(SDKException) in

@@ -91,7 +91,7 @@ enum SolutionYAML {
             )
         }
         let inputs = try top.sequence("inputs").enumerated().map { (index, node) throws(SDKException) -> String in
-            guard case .scalar(let scalar) = node, !scalar.string.trimmingCharacters(in: .whitespaces).isEmpty,
+            guard case .scalar(let scalar) = node, !scalar.string.trimmedSpaces().isEmpty,
                 !(scalar.style == .plain && node.null != nil)
             else {
                 throw SDKException(
@@ -215,7 +215,7 @@ private struct Fields {
         guard case .scalar(let scalar) = node, !(scalar.style == .plain && node.null != nil) else {
             throw error(at: key, "'\(key)' must be a string")
         }
-        if required, scalar.string.trimmingCharacters(in: .whitespaces).isEmpty {
+        if required, scalar.string.trimmedSpaces().isEmpty {
             throw error(at: key, "'\(key)' must not be empty")
         }
         return scalar.string

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 /// One long-lived thread that runs submitted jobs in order.
@@ -18,6 +18,8 @@ package final class WorkerThread: Sendable {
     private struct State {
         var jobs: [@Sendable () -> Void] = []
         var stopping = false
+        /// Why the thread never started.
+        var failure: SDKException?
     }
 
     /// Shared by the thread and the submitters; the thread does not retain `self`, so
@@ -28,22 +30,26 @@ package final class WorkerThread: Sendable {
     }
     private let queue = Queue()
 
-    /// Starts the thread.
+    /// Starts the thread; if the system starts none, every `run` fails with the reason.
     package init(name: String, stackSize: Int = 8 << 20) {
         let queue = self.queue
-        let thread = Thread {
-            while true {
-                queue.signal.wait()
-                let job = queue.state.withLock { state -> (@Sendable () -> Void)? in
-                    state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+        do throws(SDKException) {
+            try NativeThread.detach(name: name, stackSize: stackSize) {
+                while true {
+                    queue.signal.wait()
+                    let job = queue.state.withLock { state -> (@Sendable () -> Void)? in
+                        state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+                    }
+                    guard let job else { return }  // woken with no job: stop
+                    job()
                 }
-                guard let job else { return }  // woken with no job: stop
-                job()
+            }
+        } catch {
+            queue.state.withLock {
+                $0.stopping = true
+                $0.failure = error
             }
         }
-        thread.name = name
-        thread.stackSize = stackSize
-        thread.start()
     }
 
     /// Runs `body` on the thread after every job submitted before it.
@@ -51,15 +57,17 @@ package final class WorkerThread: Sendable {
     /// - Throws: what `body` throws, or `.internalError` once the thread is stopped.
     package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let accepted = queue.state.withLock { state -> Bool in
-                guard !state.stopping else { return false }
+            let refusal = queue.state.withLock { state -> SDKException? in
+                guard !state.stopping else {
+                    return state.failure ?? SDKException(.internalError, "The engine thread has been stopped")
+                }
                 state.jobs.append { continuation.resume(with: Result { try body() }) }
-                return true
+                return nil
             }
-            if accepted {
-                queue.signal.signal()
+            if let refusal {
+                continuation.resume(throwing: refusal)
             } else {
-                continuation.resume(throwing: SDKException(.internalError, "The engine thread has been stopped"))
+                queue.signal.signal()
             }
         }
     }

@@ -233,7 +233,7 @@ extension SSMLDocument {
             _ attributes: [String: String],
             at position: Int
         ) throws(SDKException) -> TimeInterval {
-            if let time = attributes["time"]?.trimmingCharacters(in: .whitespaces).lowercased() {
+            if let time = attributes["time"]?.trimmedSpaces().lowercased() {
                 let seconds: Double?
                 if time.hasSuffix("ms") {
                     seconds = Double(time.dropLast(2)).map { $0 / 1000 }

@@ -83,7 +83,7 @@ struct SpeechTextSplitter {
     }
 
     private func append(_ result: inout [String], _ piece: String) {
-        let trimmed = piece.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = piece.trimmed()
         // A piece without a letter or digit ("...", "—") has nothing to say.
         if trimmed.contains(where: { $0.isLetter || $0.isNumber }) { result.append(trimmed) }
     }

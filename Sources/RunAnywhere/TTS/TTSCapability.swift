@@ -223,7 +223,7 @@ actor TTSCapability {
         options: TTSOptions
     ) async throws(SDKException) -> (any TTSService, String, [Piece]) {
         try options.validate()
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !text.trimmed().isEmpty else {
             throw SDKException(.emptyText, "The text to speak is empty")
         }
         var pieces: [Piece] = []

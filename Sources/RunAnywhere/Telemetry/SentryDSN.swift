@@ -17,7 +17,7 @@ public struct SentryDSN: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: `.invalidConfiguration` for a DSN that is not http(s), has no public key or
     ///   no project id.
     public init(_ text: String) throws(SDKException) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed()
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
             let key = components.user, !key.isEmpty, let url = components.url

@@ -67,7 +67,7 @@ public struct VLMImage: Sendable, Codable, Equatable {
     ///
     /// - Throws: `.invalidImage` when the text is not base64.
     public static func fromBase64(_ text: String) throws(SDKException) -> VLMImage {
-        var payload = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        var payload = Substring(text.trimmed())
         if payload.hasPrefix("data:"), let comma = payload.firstIndex(of: ",") {
             payload = payload[payload.index(after: comma)...]
         }

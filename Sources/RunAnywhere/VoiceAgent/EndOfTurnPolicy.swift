@@ -62,7 +62,7 @@ public struct EndOfTurnPolicy: Sendable, Codable, Equatable {
     /// Classifies the end of a transcript.
     public func ending(of transcript: String?) -> Ending {
         guard let transcript else { return .unknown }
-        let text = transcript.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = transcript.trimmed()
         guard let last = text.last else { return .unknown }
         if last == "?" { return .complete }
         if text.hasSuffix("...") || last == "…" || ",;:-–—".contains(last) { return .incomplete }

@@ -192,7 +192,7 @@ actor VoiceAgentCapability {
         }
         // Only the part of recognition the turn had to wait for.
         timings.sttMs = sttStart.duration(to: .now).milliseconds
-        let transcript = heard.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let transcript = heard.text.trimmed()
         onTranscript(transcript)
         emit(.transcriptFinal(transcript))
         guard transcript.contains(where: { $0.isLetter || $0.isNumber }), !Task.isCancelled else { return nil }
@@ -253,7 +253,7 @@ actor VoiceAgentCapability {
         guard await gate.wait(), let clock = gate.clock else { return nil }
         let end = ContinuousClock.now
 
-        let reply = response.trimmingCharacters(in: .whitespacesAndNewlines)
+        let reply = response.trimmed()
         remember(user: transcript, assistant: reply)
         timings.silenceWaitMs = clock.silenceWait * 1000
         timings.llmFirstTokenMs = firstToken.map { llmStart.duration(to: $0).milliseconds } ?? 0

@@ -26,7 +26,7 @@ struct SpeechEndpoint: Sendable {
     func handle(_ request: Request) async throws -> Response {
         let body = try await state.decode(Body.self, from: request)
         let model = try state.host.model(body.model, for: .speechSynthesis)
-        guard !body.input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !body.input.trimmed().isEmpty else {
             throw OpenAIError.invalid("'input' must not be empty", param: "input")
         }
         let limit = state.configuration.maxSpeechCharacters

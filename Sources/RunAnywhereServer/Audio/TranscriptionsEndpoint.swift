@@ -136,17 +136,17 @@ struct TranscriptionsEndpoint: Sendable {
     static func boundary(in contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmedSpaces()
             }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let value = pair[1].trimmed { $0 == "\"" }
             return value.isEmpty ? nil : value
         }
         return nil
     }
 
     static func response(_ output: STTOutput, format: String) throws -> Response {
-        let text = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = output.text.trimmed()
         switch format {
         case "text":
             return plain(text + "\n", type: "text/plain; charset=utf-8")
@@ -203,7 +203,7 @@ struct TranscriptionsEndpoint: Sendable {
         for (index, segment) in segments.enumerated() {
             if srt { lines.append(String(index + 1)) }
             lines.append("\(stamp(segment.start)) --> \(stamp(segment.end))")
-            lines.append(segment.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            lines.append(segment.text.trimmed())
             lines.append("")
         }
         return lines.joined(separator: "\n")

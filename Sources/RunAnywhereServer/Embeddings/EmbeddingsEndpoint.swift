@@ -66,7 +66,7 @@ struct EmbeddingsEndpoint: Sendable {
         guard texts.count <= Self.maximumInputs else {
             throw OpenAIError.invalid("'input' takes at most \(Self.maximumInputs) strings", param: "input")
         }
-        if let index = texts.firstIndex(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+        if let index = texts.firstIndex(where: { $0.trimmed().isEmpty }) {
             throw OpenAIError.invalid("Input \(index) is empty", param: "input")
         }
         let base64: Bool

@@ -176,7 +176,7 @@ extension BenchCommand {
                 if data.isEmpty { return nil }
                 line.append(data)
             }
-            return Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            return Int(String(decoding: line, as: UTF8.self).trimmed())
         }
 
         /// A field of /proc/self/status, in KiB.

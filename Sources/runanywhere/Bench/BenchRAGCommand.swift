@@ -63,7 +63,7 @@ extension BenchCommand {
         }
 
         func execute() async throws {
-            let sizes = self.sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let sizes = self.sizes.split(separator: ",").compactMap { Int($0.trimmedSpaces()) }
             guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 1 }) else { throw ValidationError("Bad --sizes") }
             try await CLI.start(output.global)
             let log: (String) -> Void = { line in if !output.json { CLI.printError(line) } }

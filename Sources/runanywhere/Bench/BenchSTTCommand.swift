@@ -120,7 +120,7 @@ extension BenchCommand {
                 rtf: sdkMs / 1000 / audio.duration,
                 rawRtf: rawMs / 1000 / audio.duration,
                 text: text,
-                rawText: rawSamples.last?.text.trimmingCharacters(in: .whitespaces) ?? "",
+                rawText: rawSamples.last?.text.trimmedSpaces() ?? "",
                 sdkSamplesMs: sdk,
                 rawSamplesMs: rawSamples.map(\.ms)
             )

@@ -114,7 +114,7 @@ extension BenchCommand.STT {
                 let raw = try JSONDecoder().decode(RawSample.self, from: Data(line.utf8))
                 let fullWER = WordErrorRate(reference: clip.transcript, hypothesis: raw.text)
                 result.fullWindowErrors = fullWER
-                result.clip.fullWindowText = raw.text.trimmingCharacters(in: .whitespaces)
+                result.clip.fullWindowText = raw.text.trimmedSpaces()
                 result.clip.fullWindowWER = fullWER.rate
                 result.clip.fullWindowMs = raw.ms
             }

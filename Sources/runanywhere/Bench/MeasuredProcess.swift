@@ -79,7 +79,7 @@ struct MeasuredProcess {
             throw SDKException(
                 .backendError,
                 "\(binary.lastPathComponent) \(arguments.joined(separator: " ")) failed (status \(status)): "
-                    + text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    + text.trimmed()
             )
         }
         let decoder = JSONDecoder()

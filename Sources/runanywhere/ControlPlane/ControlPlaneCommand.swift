@@ -44,7 +44,7 @@ struct ControlPlaneCommand: AsyncParsableCommand {
         func execute() async throws {
             let keys = Set(
                 (ProcessInfo.processInfo.environment[apiKeysVariable] ?? "")
-                    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    .split(separator: ",").map { $0.trimmedSpaces() }.filter { !$0.isEmpty }
             )
             guard !keys.isEmpty else {
                 throw SDKException(

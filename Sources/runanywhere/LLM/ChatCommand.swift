@@ -50,7 +50,7 @@ struct ChatCommand: SDKCommand {
         while true {
             if interactive { CLI.write("you> ") }
             guard let line = readLine() else { break }
-            let text = line.trimmingCharacters(in: .whitespaces)
+            let text = line.trimmedSpaces()
             if text.isEmpty { continue }
             if text == "/reset" {
                 history = base
@@ -90,7 +90,7 @@ struct ChatCommand: SDKCommand {
         while true {
             if interactive { CLI.write("you> ") }
             guard let line = readLine() else { break }
-            let text = line.trimmingCharacters(in: .whitespaces)
+            let text = line.trimmedSpaces()
             if text.isEmpty { continue }
             history.append(.user(text))
             if interactive { CLI.write("assistant> ") }

@@ -35,7 +35,7 @@ struct RunCommand: SDKCommand {
         for input in inputs { try handle.feed(input) }
         if stdin {
             while let line = readLine() {
-                if !line.trimmingCharacters(in: .whitespaces).isEmpty { try handle.feed(line) }
+                if !line.trimmedSpaces().isEmpty { try handle.feed(line) }
             }
         }
         handle.closeInput()

@@ -111,7 +111,7 @@ struct TranscribeCommand: SDKCommand {
         var turns: [(speaker: Int, start: Double, end: Double, text: String)] = []
         for segment in segments {
             let speaker = segment.speaker ?? 0
-            let text = segment.text.trimmingCharacters(in: .whitespaces)
+            let text = segment.text.trimmedSpaces()
             if let last = turns.last, last.speaker == speaker {
                 turns[turns.count - 1].end = segment.end
                 turns[turns.count - 1].text += " " + text

@@ -86,7 +86,7 @@ extension RunAnywhereSDK {
         types: [String] = NamedEntity.defaultTypes,
         options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 256, temperature: 0)
     ) async throws(SDKException) -> [NamedEntity] {
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !text.trimmed().isEmpty else {
             throw SDKException(.emptyText, "The text to find entities in is empty")
         }
         guard text.count <= NamedEntity.maximumTextLength else {
@@ -96,7 +96,7 @@ extension RunAnywhereSDK {
                 recovery: "Split it into paragraphs"
             )
         }
-        let cleaned = types.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let cleaned = types.map { $0.trimmed() }
         guard !cleaned.isEmpty, !cleaned.contains(where: \.isEmpty), Set(cleaned).count == cleaned.count else {
             throw SDKException(.invalidInput, "Entity types must be a non-empty list of distinct names (got \(types))")
         }

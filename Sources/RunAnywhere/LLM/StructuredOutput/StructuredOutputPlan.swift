@@ -34,7 +34,7 @@ struct StructuredOutputPlan: Sendable {
         options.grammar = compiled.grammar
         options.responseSchema = schema
         if let instruction = JSONSchemaOutline.instruction(for: schema, style: structured.schemaInPrompt) {
-            let system = options.systemPrompt.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            let system = options.systemPrompt.map { $0.trimmed() } ?? ""
             options.systemPrompt = system.isEmpty ? instruction : system + "\n\n" + instruction
         }
         self.options = options
@@ -43,7 +43,7 @@ struct StructuredOutputPlan: Sendable {
     /// Judges the generated text: parsed, validated against the schema in Swift, and never
     /// called valid when the generation ended before the JSON did.
     func finish(_ generation: LLMGenerationResult) -> StructuredOutputResult {
-        let text = generation.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = generation.text.trimmed()
         let validation: StructuredOutputValidation
         var value: JSONValue?
         do {

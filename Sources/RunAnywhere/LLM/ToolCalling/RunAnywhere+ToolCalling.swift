@@ -58,7 +58,7 @@ extension RunAnywhereSDK {
         options: LLMGenerationOptions = LLMGenerationOptions(),
         toolOptions: ToolCallingOptions = ToolCallingOptions()
     ) async throws(SDKException) -> ToolCallingResult {
-        guard !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !prompt.trimmed().isEmpty else {
             throw SDKException(.emptyPrompt, "The prompt is empty")
         }
         return try await generateWithTools(

@@ -145,7 +145,7 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
             } else {
                 throw SDKException(.invalidStructuredOutput, "A tool call is not closed with \(closeTag)")
             }
-            let body = rest[bodyStart..<bodyEnd].trimmingCharacters(in: .whitespacesAndNewlines)
+            let body = rest[bodyStart..<bodyEnd].trimmed()
             let value: JSONValue
             do {
                 value = try JSONValue(parsing: body)
@@ -197,7 +197,7 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
             let object: JSONValue = ["name": .string(call.name), argumentsKey: call.arguments]
             return closeTag.isEmpty ? object.jsonText() : "\(openTag)\n\(object.jsonText())\n\(closeTag)"
         }
-        let prefix = content.trimmingCharacters(in: .whitespacesAndNewlines)
+        let prefix = content.trimmed()
         return .assistant((prefix.isEmpty ? "" : prefix + "\n") + written.joined(separator: "\n"))
     }
 

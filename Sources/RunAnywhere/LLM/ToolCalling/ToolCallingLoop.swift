@@ -82,7 +82,7 @@ struct ToolCallingLoop: Sendable {
                 turnCalls.append(ToolCall(id: "call_\(iteration)_\(index)", name: call.name, arguments: call.arguments))
             }
             if turnCalls.isEmpty {
-                let answer = parsed.content.trimmingCharacters(in: .whitespacesAndNewlines)
+                let answer = parsed.content.trimmed()
                 messages.append(.assistant(answer))
                 return finish(answer, iteration, false, turn, calls, results, selections, messages)
             }
@@ -90,7 +90,7 @@ struct ToolCallingLoop: Sendable {
             calls += turnCalls
             messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls))
             guard toolOptions.executeTools else {
-                let text = parsed.content.trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = parsed.content.trimmed()
                 return finish(text, iteration, false, turn, calls, results, selections, messages)
             }
             let turnResults = await execute(turnCalls)
@@ -150,7 +150,7 @@ struct ToolCallingLoop: Sendable {
                 let id = call.id.isEmpty ? "call_\(iteration)_\(index)" : call.id
                 turnCalls.append(ToolCall(id: id, name: call.name, arguments: call.arguments))
             }
-            let content = generation.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let content = generation.text.trimmed()
             messages.append(
                 ChatMessage(role: .assistant, content: content, toolCalls: turnCalls.isEmpty ? nil : turnCalls)
             )
