@@ -310,23 +310,11 @@ enum CLI {
     }
 }
 
-/// Writes all of `text` to `descriptor` (after interrupted and partial writes); on an error
-/// (a closed pipe) the rest is dropped, as a terminal that has gone away would.
-///
-/// Foundation's `FileHandle` does this too, but on Linux it lives in full Foundation, whose
-/// first call costs a generation's process pages it needs for nothing else (`bench startup`).
-/// At file scope, where `write` is the C function and not `CLI.write`.
+/// Writes all of `text` to `descriptor`; on an error (a closed pipe) the rest is dropped, as a
+/// terminal that has gone away would. Foundation's `FileHandle` would do the same, but on Linux
+/// it lives in full Foundation, whose first call costs a generation's process pages it needs for
+/// nothing else (`bench startup`).
 private func writeAll(_ descriptor: Int32, _ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-        guard var next = buffer.baseAddress else { return }
-        var left = buffer.count
-        while left > 0 {
-            let written = write(descriptor, next, left)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            next += written
-            left -= written
-        }
-    }
+    _ = text.withUTF8 { writeFully(descriptor, UnsafeRawBufferPointer($0)) }
 }
