@@ -104,7 +104,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // Each file sees only the members of modules it imports itself: without it, one file
+            // importing full Foundation would lend its String methods to every file of the core.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // MARK: Generable macros

@@ -66,7 +66,7 @@ public struct ToolCallingEvaluation: Sendable {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw SDKException(.fileSystemError, "Cannot read \(url.path): \(error.localizedDescription)")
+            throw SDKException(.fileSystemError, "Cannot read \(url.path): \(error.readableDescription)")
         }
         let value = try JSONValue(parsing: text)
         guard let toolList = value["tools"], let requests = value["requests"]?.arrayValue else {

@@ -30,9 +30,9 @@ struct ByteCountTests {
 
     @Test("Counts read as ByteCountFormatter writes them in both bases, without its locale machinery")
     func readsLikeFoundation() {
-        for style in [ByteCountFormatter.CountStyle.file, .binary] {
+        for (style, foundation) in [(ByteCountStyle.file, ByteCountFormatter.CountStyle.file), (.binary, .binary)] {
             for count in Self.counts {
-                let expected = ByteCountFormatter.string(fromByteCount: count, countStyle: style)
+                let expected = ByteCountFormatter.string(fromByteCount: count, countStyle: foundation)
                 #expect(count.formattedBytes(style) == expected, "\(count) \(style == .file ? "file" : "binary")")
             }
         }

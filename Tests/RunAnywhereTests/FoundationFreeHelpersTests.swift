@@ -67,6 +67,71 @@ struct FoundationFreeHelpersTests {
         #endif
     }
 
+    @Test("String(printf:) writes what String(format:) writes for numbers")
+    func printfMatchesFoundation() {
+        let values: [Double] = [0, -0.5, 1.25, 3.14159, 12_345.678, 1e-7, 9.99e20, -273.15]
+        for value in values {
+            for format in ["%.0f", "%.2f", "%7.3f", "%6.2f%%", "[%5.1f s] ", "%e", "%g"] {
+                #expect(String(printf: format, value) == String(format: format, value), "\(format) \(value)")
+            }
+        }
+        for count in [0, 7, -42, Int.max] {
+            #expect(
+                String(printf: "%ld speakers, %5ld", count, count) == String(format: "%ld speakers, %5ld", count, count)
+            )
+        }
+        #expect(String(printf: "no conversions") == "no conversions")
+    }
+
+    @Test("hexEncoded spells bytes as two lowercase hex digits each")
+    func hexEncodedSpellsBytes() {
+        let bytes: [UInt8] = [0, 1, 0x0F, 0x10, 0xAB, 0xFF]
+        #expect(bytes.hexEncoded == "00010f10abff")
+        #expect(bytes.hexEncoded == bytes.map { String(format: "%02x", $0) }.joined())
+        #expect([UInt8]().hexEncoded == "")
+    }
+
+    @Test("percentDecoded decodes as removingPercentEncoding does, nil for broken escapes")
+    func percentDecodedMatchesFoundation() {
+        let samples = ["", "plain", "a%20b", "%2Fdefs%2Fname", "caf%C3%A9", "%7e~", "50%", "%4", "%zz", "%FF", "%C3"]
+        for sample in samples {
+            #expect(sample.percentDecoded == sample.removingPercentEncoding, "\(sample)")
+        }
+    }
+
+    @Test("readableDescription names the system's reason for file errors and keeps SDK messages")
+    func readableDescriptionNamesTheReason() {
+        let missing = #expect(throws: (any Error).self) {
+            try Data(contentsOf: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/file"))
+        }
+        #expect(missing?.readableDescription == "No such file or directory")
+        #expect(SDKException(.invalidInput, "Bad input").readableDescription == "Bad input")
+        #expect(POSIXError(.EACCES).readableDescription == "Permission denied")
+    }
+
+    @Test("FileSystem.status, fileSize and leadingBytes read what stat(2) and the file say")
+    func fileStatusMatchesTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fs-status-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("five.bin")
+        try Data([1, 2, 3, 4, 5]).write(to: file)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub/deeper"),
+            withIntermediateDirectories: true
+        )
+        try Data(count: 1000).write(to: folder.appendingPathComponent("sub/deeper/k.bin"))
+        #expect(FileSystem.fileSize(file) == 5)
+        #expect(FileSystem.fileSize(folder) == nil)
+        #expect(FileSystem.status(folder.path)?.isDirectory == true)
+        #expect(FileSystem.status(folder.appendingPathComponent("missing").path) == nil)
+        #expect(FileSystem.leadingBytes(of: file, count: 3) == [1, 2, 3])
+        #expect(FileSystem.leadingBytes(of: file, count: 9) == [1, 2, 3, 4, 5])
+        #expect(FileSystem.leadingBytes(of: folder.appendingPathComponent("missing"), count: 4) == nil)
+        #expect(FileSystem.allocatedSize(of: folder) == 1005)
+        #expect(FileSystem.allocatedSize(of: file) == 5)
+    }
+
     @Test("A stopped worker thread refuses new jobs with a typed error")
     func stoppedWorkerRefusesJobs() async {
         let worker = WorkerThread(name: "stopped")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Captures audio from an ALSA device as 16-bit mono (or `channels`) at `sampleRate`.
 public struct ALSAAudioInput: AudioInput {
@@ -41,7 +45,7 @@ public struct ALSAAudioInput: AudioInput {
         let (device, rate, channels) = (self.device, sampleRate, self.channels)
         let frames = max(1, Int(duration * Double(rate)))
         // Capture blocks in snd_pcm_readi; it gets a thread of its own, not the Swift pool.
-        let thread = Thread {
+        let capture: @Sendable () -> Void = {
             guard let alsa = ALSALibrary.shared else {
                 continuation.finish(throwing: SDKException(.audioDeviceUnavailable, "libasound.so.2 is not installed"))
                 return
@@ -76,9 +80,12 @@ public struct ALSAAudioInput: AudioInput {
             }
             continuation.finish()
         }
-        thread.name = "alsa-in"
         continuation.onTermination = { _ in stop.cancel() }
-        thread.start()
+        do {
+            try NativeThread.detach(name: "alsa-in", capture)
+        } catch {
+            continuation.finish(throwing: error)
+        }
         return stream
     }
 }

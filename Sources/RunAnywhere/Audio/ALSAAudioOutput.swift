@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Plays audio on an ALSA device (`default`, `plughw:0,0`, or `null` for a device that
 /// discards everything).

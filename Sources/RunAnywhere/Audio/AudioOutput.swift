@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Somewhere audio goes: a sound card, a file, a recorder in a test.
 ///

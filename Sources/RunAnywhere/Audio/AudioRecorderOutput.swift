@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// An ``AudioOutput`` that keeps everything "played", with the time each buffer started,
 /// so tests and replays can check what the user would have heard and when.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A chunk of audio from an ``AudioInput`` and when it was captured.
 public struct CapturedAudio: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An ``AudioInput`` that replays a recording, so every voice behaviour can be tested
 /// without a microphone.

@@ -1,4 +1,20 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `close(2)`, out of reach of the actor's own `close()`.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
 
 /// An ``AudioOutput`` that appends everything played to a 16-bit WAV file.
 ///
@@ -7,7 +23,8 @@ import Foundation
 public actor WAVFileAudioOutput: AudioOutput {
     /// Where the audio goes.
     public nonisolated let url: URL
-    private var handle: FileHandle?
+    /// The open file (a descriptor: `FileHandle` is full Foundation's on Linux).
+    private var descriptor: Int32?
     private var format: (rate: Int, channels: Int)?
     private var dataBytes = 0
 
@@ -28,14 +45,14 @@ public actor WAVFileAudioOutput: AudioOutput {
     public func play(_ buffer: AudioBuffer) async throws(SDKException) {
         guard !buffer.isEmpty else { return }
         do {
-            let handle = try openIfNeeded(buffer)
+            let descriptor = try openIfNeeded(buffer)
             var converted = AudioBuffer(samples: [], sampleRate: format!.rate, channels: format!.channels)
             converted.append(buffer)
             let pcm = converted.pcm16Data
-            try handle.seekToEnd()
-            try handle.write(contentsOf: pcm)
+            try write(pcm, at: 44 + dataBytes, to: descriptor)
             dataBytes += pcm.count
-            try writeSizes(handle)
+            try write(Self.le32(36 + dataBytes), at: 4, to: descriptor)
+            try write(Self.le32(dataBytes), at: 40, to: descriptor)
         } catch let error as SDKException {
             throw error
         } catch {
@@ -48,31 +65,33 @@ public actor WAVFileAudioOutput: AudioOutput {
 
     /// Closes the file. Later `play` calls start a new file.
     public func close() {
-        try? handle?.close()
-        handle = nil
+        if let descriptor { closeDescriptor(descriptor) }
+        descriptor = nil
         format = nil
         dataBytes = 0
     }
 
-    private func openIfNeeded(_ buffer: AudioBuffer) throws -> FileHandle {
-        if let handle { return handle }
+    private func openIfNeeded(_ buffer: AudioBuffer) throws -> Int32 {
+        if let descriptor { return descriptor }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let header = WAVFile.encode(AudioBuffer(samples: [], sampleRate: buffer.sampleRate, channels: buffer.channels))
         guard FileManager.default.createFile(atPath: url.path, contents: header) else {
             throw SDKException(.fileSystemError, "Cannot create \(url.path)")
         }
-        let handle = try FileHandle(forWritingTo: url)
-        self.handle = handle
+        let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        self.descriptor = descriptor
         format = (buffer.sampleRate, buffer.channels)
         dataBytes = 0
-        return handle
+        return descriptor
     }
 
-    private func writeSizes(_ handle: FileHandle) throws {
-        try handle.seek(toOffset: 4)
-        try handle.write(contentsOf: Self.le32(36 + dataBytes))
-        try handle.seek(toOffset: 40)
-        try handle.write(contentsOf: Self.le32(dataBytes))
+    private func write(_ data: Data, at offset: Int, to descriptor: Int32) throws {
+        guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        let failure = data.withUnsafeBytes { writeFully(descriptor, $0) }
+        guard failure == 0 else { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
     }
 
     private static func le32(_ value: Int) -> Data {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How samples are stored in a WAV file.
 public enum WAVSampleFormat: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The engine-level request the LLM capability sends to a backend.
 @_spi(Backend) public struct LLMServiceRequest: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the backend reports when a generation ends.
 @_spi(Backend) public struct LLMServiceResult: Sendable, Equatable {

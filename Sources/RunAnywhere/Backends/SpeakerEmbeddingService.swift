@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A speaker encoder loaded by a backend: turns stretches of speech into vectors that are
 /// close for the same voice and far apart for different ones.

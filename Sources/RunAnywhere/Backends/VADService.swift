@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A voice-activity model: tells, frame by frame, how likely each frame is speech.
 ///

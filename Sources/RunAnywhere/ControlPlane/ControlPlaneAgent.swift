@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Phase 2 against a control plane: authenticates, registers the device, applies its model
 /// assignments and uploads the telemetry queue, then keeps doing the last two in the
@@ -279,7 +284,7 @@ actor ControlPlaneAgent {
     }
 
     private var keyDigest: String {
-        SHA256.hash(data: Data(apiKey.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(apiKey.utf8)).hexEncoded
     }
 
     private func loadTokens() -> ControlPlaneTokens? {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The seam between the SDK's phase 2 and a control plane: one call per operation of the
 /// control-plane API, each failing with a typed ``SDKException``.

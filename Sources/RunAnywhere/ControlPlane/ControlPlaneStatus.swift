@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where an SDK instance stands with its control plane.
 public struct ControlPlaneStatus: Sendable, Equatable {

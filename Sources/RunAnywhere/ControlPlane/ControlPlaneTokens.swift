@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An access token and the refresh token that renews it, as the control plane issues them.
 @_spi(Backend) public struct ControlPlaneTokens: Sendable, Codable, Equatable {

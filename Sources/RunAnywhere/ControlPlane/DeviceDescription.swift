@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the control plane learns about a device when it registers: the SDK, the platform and
 /// the hardware, never anything about its user.

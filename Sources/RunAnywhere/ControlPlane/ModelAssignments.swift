@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The models the control plane assigned to this device, and the etag that names this set.
 public struct ModelAssignments: Sendable, Codable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// Where this instance stands with its control plane. `.disabled` unless the instance has

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SDKRuntime {
     /// The agent for phase 2, when there is a control plane to reach: a base URL, an API key
@@ -107,7 +111,19 @@ extension DeviceDescription {
             cores: profile.cores,
             memoryTotalBytes: profile.memoryTotalBytes,
             gpu: profile.gpu?.name,
-            appId: Bundle.main.bundleIdentifier
+            appId: Self.bundleIdentifier
         )
+    }
+}
+
+extension DeviceDescription {
+    /// The app's bundle identifier: Apple platforms have one; a Linux program has none (and
+    /// `Bundle` is full Foundation's there).
+    static var bundleIdentifier: String? {
+        #if canImport(FoundationEssentials)
+        nil
+        #else
+        Bundle.main.bundleIdentifier
+        #endif
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How far a diarization is from who really spoke when: the diarization error rate, with its
 /// missed speech, false alarm and speaker confusion, in seconds.

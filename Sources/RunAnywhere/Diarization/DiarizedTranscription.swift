@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A transcript by speaker: the recording is diarized, each speaker's turn is transcribed
 /// on its own, and the turns' segments carry the speaker.

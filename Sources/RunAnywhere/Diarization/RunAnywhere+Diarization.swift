@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// Loads a speaker encoder (e.g. `resemblyzer-ge2e`) for ``diarize(_:options:)``.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The Hungarian algorithm (Kuhn–Munkres, in the O(n²m) form with potentials): a one-to-one
 /// pairing of rows with columns that maximizes the total of the paired cells. Exact for any

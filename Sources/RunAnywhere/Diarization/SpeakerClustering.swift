@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Groups voice vectors by speaker: agglomerative clustering with average linkage on
 /// cosine similarity.

@@ -1,5 +1,17 @@
 internal import CArchive
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Unpacks a model archive (zip, tar.gz, tar.bz2, tar.xz) into a folder, on libarchive.
 ///

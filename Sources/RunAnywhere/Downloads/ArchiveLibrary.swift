@@ -1,5 +1,10 @@
 internal import CArchive
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// libarchive, opened on the first extraction rather than linked.
 ///

@@ -1,5 +1,10 @@
 internal import CCurl
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// libcurl, opened on the first transfer rather than linked.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Downloads registered models: fetch, verify, unpack, install.
 ///
@@ -164,7 +169,7 @@ final class DownloadManager: Sendable {
         case .success(let installed):
             let bytes = installed.sizeBytes ?? 0
             let ms = start.duration(to: .now).milliseconds
-            logger.info("Downloaded \(id): \(bytes) bytes in \(String(format: "%.0f", ms)) ms")
+            logger.info("Downloaded \(id): \(bytes) bytes in \(String(printf: "%.0f", ms)) ms")
             events.publish(.downloadCompleted(modelId: id, bytes: bytes, durationMs: ms))
             finish(
                 job,
@@ -283,8 +288,7 @@ final class DownloadManager: Sendable {
             )
             let size = try await Self.run(strategy, on: file) { try await strategy.fetch(request) }
             if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: parts[index].path)
-            let written = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let written = FileSystem.fileSize(parts[index]) ?? -1
             guard written == size else {
                 try? FileManager.default.removeItem(at: parts[index])
                 throw SDKException(

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a download is.
 public enum DownloadStage: String, Sendable, Codable, CaseIterable {

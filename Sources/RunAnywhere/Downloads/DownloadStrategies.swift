@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The download strategies of one SDK instance: the app's, latest first, then HTTP(S).
 final class DownloadStrategies: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Fetches the files of models whose URLs it handles: the SDK's HTTP(S) transfer is one
 /// (``HTTPDownloadStrategy``); an app adds its own for other schemes with

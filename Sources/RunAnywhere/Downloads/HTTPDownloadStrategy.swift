@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The SDK's own transfer, for `http` and `https` URLs: libcurl, resumed with Range and
 /// `If-Range` requests after a dropped connection, retried with exponential back-off after
@@ -159,7 +170,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
     ) async throws(SDKException) {
         let delay = configuration.delay(beforeRetry: retry)
         logger.info(
-            "Retry \(retry)/\(configuration.maxRetries) of \(url.lastPathComponent) in \(String(format: "%.2f", delay)) s"
+            "Retry \(retry)/\(configuration.maxRetries) of \(url.lastPathComponent) in \(String(printf: "%.2f", delay)) s"
         )
         do {
             try await Task.sleep(for: .seconds(delay))

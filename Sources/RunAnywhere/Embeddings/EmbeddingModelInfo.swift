@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the loaded embedding model produces and accepts.
 public struct EmbeddingModelInfo: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Vectors for a batch of texts, with what it cost.
 public struct EmbeddingResult: Sendable, Equatable, Codable {

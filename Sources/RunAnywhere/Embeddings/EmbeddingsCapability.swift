@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Text embeddings: owns the loaded embedding model, splits texts that exceed its window,
 /// pools the windows' vectors, normalizes, times the work and publishes events.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Options a backend receives when loading an embedding model.
 public struct EmbeddingsLoadConfiguration: Sendable, Equatable {

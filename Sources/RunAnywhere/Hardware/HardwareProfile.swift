@@ -1,4 +1,13 @@
+// Process, Pipe and FileHandle: full Foundation's (swift-subprocess is async-only; next step).
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 #if canImport(Darwin)
 import Darwin

@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Text generation: owns the loaded language model and everything around the engine
 /// call: prompt formatting, validation, stop sequences, thinking extraction, metrics,

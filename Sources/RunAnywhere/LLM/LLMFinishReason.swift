@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a generation ended.
 public enum LLMFinishReason: String, Sendable, Codable, CaseIterable {

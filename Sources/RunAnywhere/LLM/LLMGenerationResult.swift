@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The outcome of a generation, with its metrics.
 public struct LLMGenerationResult: Sendable, Codable, Equatable {

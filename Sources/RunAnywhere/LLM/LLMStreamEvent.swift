@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a generation stream delivers: text as it is produced, then the result.
 public enum LLMStreamEvent: Sendable, Equatable {

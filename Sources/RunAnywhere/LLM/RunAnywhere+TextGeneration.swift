@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// Loads a language model, unloading the one loaded before. Loading the model that is

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Size and free space of a volume.
 public struct DeviceStorageInfo: Sendable, Equatable {

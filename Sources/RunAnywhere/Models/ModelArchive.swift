@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A model shipped as an archive, and what is inside it.
 public struct ModelArchive: Sendable, Codable, Equatable {

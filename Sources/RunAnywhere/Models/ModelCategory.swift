@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a model does.
 public enum ModelCategory: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a model's weights are stored.
 public enum ModelFormat: String, Sendable, Codable, CaseIterable {
@@ -15,7 +19,9 @@ public enum ModelFormat: String, Sendable, Codable, CaseIterable {
 
     /// The format a file name's extension suggests; `.unknown` when it suggests none.
     public static func guess(fromFileName name: String) -> ModelFormat {
-        switch (name as NSString).pathExtension.lowercased() {
+        let file = name.split(separator: "/").last ?? Substring(name)
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return .unknown }
+        return switch file[file.index(after: dot)...].lowercased() {
         case "gguf": .gguf
         case "onnx": .onnx
         case "ggml": .ggml

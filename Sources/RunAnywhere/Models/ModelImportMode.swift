@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How ``RunAnywhereSDK/importModel(from:id:name:category:framework:mode:primaryFile:)`` treats the source file.
 public enum ModelImportMode: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Load / unload / current model for one capability.
 ///
@@ -99,7 +103,7 @@ actor ModelLifecycle<Service: Sendable> {
             let (service, ms) = try await task.value
             current = (model, service)
             registry.markUsed(id)
-            logger.info("Loaded \(id) in \(String(format: "%.0f", ms)) ms")
+            logger.info("Loaded \(id) in \(String(printf: "%.0f", ms)) ms")
             events.publish(.modelLoadCompleted(modelId: id, category: category, durationMs: ms))
             return service
         } catch {

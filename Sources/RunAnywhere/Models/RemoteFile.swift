@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One file to download.
 public struct RemoteFile: Sendable, Codable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// Space on the device, and what the SDK's models, cache and temporary files take.

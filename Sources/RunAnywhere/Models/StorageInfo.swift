@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the SDK stores and how much room is left. From `RunAnywhere.getStorageInfo()`.
 public struct StorageInfo: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One model with files on this machine.
 public struct StoredModel: Sendable, Equatable, Identifiable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Loads backend plugins, shared libraries that bring an engine at run time, and lists the
 /// backends an instance has.

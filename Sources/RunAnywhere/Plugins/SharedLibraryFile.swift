@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a file offered as a plugin is, read from its ELF headers without loading it.
 ///
@@ -28,11 +39,10 @@ struct SharedLibraryFile {
     /// - Throws: `.invalidPlugin` naming what the file is instead.
     @discardableResult
     static func check(_ url: URL, entryPoint: String) throws(SDKException) -> Data? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+        guard let status = FileSystem.status(url.path) else {
             throw SDKException(.invalidPlugin, "No plugin at \(url.path): the file does not exist")
         }
-        guard !isDirectory.boolValue else {
+        guard !status.isDirectory else {
             throw SDKException(.invalidPlugin, "\(url.path) is a folder, not a plugin library")
         }
         let bytes: Data

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every chunk's vector in one contiguous Float32 buffer, searched by brute force.
 ///

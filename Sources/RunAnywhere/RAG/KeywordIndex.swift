@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// BM25 over chunk texts from postings held in memory: the same scores as the FTS5 table
 /// (same tokens, same formula, k1 = 1.2, b = 0.75), without SQLite's cost of scoring every

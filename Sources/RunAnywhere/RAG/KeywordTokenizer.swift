@@ -1,12 +1,15 @@
-import Foundation
+// Canonical decomposition (NFD), which the standard library has but does not publish; swift-
+// foundation reaches it the same way. Foundation's own folding is full Foundation's on Linux.
+@_spi(_Unicode) import Swift
 
 /// Splits text into the terms SQLite's FTS5 makes of it with
 /// `tokenize='porter unicode61 remove_diacritics 2'`: runs of letters, digits and
 /// private-use characters, lowercased, without diacritics, then Porter-stemmed.
 ///
 /// The in-memory keyword index uses it so that its BM25 scores equal the FTS5 table's.
-/// Folding outside ASCII goes through Foundation; a test checks it against SQLite on Latin,
-/// Greek, Cyrillic, Japanese and Korean words.
+/// Outside ASCII, a Latin letter loses its diacritics by canonical decomposition, without its
+/// nonspacing marks; a test checks the tokens against SQLite on Latin, Greek, Cyrillic,
+/// Japanese and Korean words.
 enum KeywordTokenizer {
     /// Calls `body` with each token of `text`, lowercased and without diacritics but not
     /// stemmed, as UTF-8 bytes.
@@ -32,9 +35,7 @@ enum KeywordTokenizer {
                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
                 // SQLite removes accents from Latin letters only (Greek keeps its tonos).
                 let latin = value < 0x250 || (0x1E00...0x1EFF).contains(value)
-                let folded =
-                    latin ? String(scalar).folding(options: .diacriticInsensitive, locale: nil) : String(scalar)
-                token.append(contentsOf: folded.lowercased().utf8)
+                token.append(contentsOf: (latin ? withoutDiacritics(scalar) : String(scalar)).lowercased().utf8)
             case .nonspacingMark where !token.isEmpty:
                 // A combining accent inside a word: removed, the word goes on.
                 continue
@@ -46,6 +47,15 @@ enum KeywordTokenizer {
             }
         }
         if !token.isEmpty { body(&token) }
+    }
+
+    /// `scalar` decomposed, its nonspacing marks (accents) left out: "é" is "e".
+    private static func withoutDiacritics(_ scalar: Unicode.Scalar) -> String {
+        var base = String.UnicodeScalarView()
+        for part in String(scalar)._nfd where part.properties.generalCategory != .nonspacingMark {
+            base.append(part)
+        }
+        return String(base)
     }
 
     /// Calls `body` with each stemmed term of `text`, in order, repeats included.

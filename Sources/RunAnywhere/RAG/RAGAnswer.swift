@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A source an answer cites: the `[n]` in the text and the chunk it stands for.
 public struct RAGCitation: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Cuts a document into chunks of at most `chunkTokens` tokens of the embedding model,
 /// ending at sentence and paragraph boundaries, with whole sentences of overlap.

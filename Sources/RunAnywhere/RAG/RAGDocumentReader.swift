@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads the documents of files and folders for ``RAGIndex/ingest(files:progress:)``, and
 /// checks every one before anything is ingested.
@@ -17,15 +28,14 @@ enum RAGDocumentReader {
     static func read(_ urls: [URL]) throws(SDKException) -> [Document] {
         var documents: [Document] = []
         for url in urls {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            guard let status = FileSystem.status(url.path) else {
                 throw SDKException(.invalidInput, "\(url.path) does not exist")
             }
-            if isDirectory.boolValue {
+            if status.isDirectory {
                 let root = url.standardizedFileURL
-                let files =
-                    (FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])?
-                    .compactMap { $0 as? URL } ?? [])
+                // By path: the URL enumerator and its resource values are full Foundation's.
+                let files = ((try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? [])
+                    .map { root.appendingPathComponent($0) }
                     .filter { isIngestible($0) }
                     .sorted { $0.path < $1.path }
                 for file in files {
@@ -55,7 +65,7 @@ enum RAGDocumentReader {
 
     private static func isIngestible(_ url: URL) -> Bool {
         let ext = url.pathExtension.lowercased()
-        let isFile = (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
+        let isFile = FileSystem.status(url.path)?.isRegularFile ?? false
         return isFile && (textExtensions.contains(ext) || ext == "jsonl")
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A persisted index of documents for retrieval-augmented generation.
 ///
@@ -580,8 +584,7 @@ public actor RAGIndex {
     public func stats() async throws(SDKException) -> RAGIndexStats {
         let counts = try await store.counts()
         let bytes = [store.url.path, store.url.path + "-wal"].reduce(Int64(0)) { total, path in
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-            return total + (size ?? 0)
+            total + (FileSystem.fileSize(URL(fileURLWithPath: path)) ?? 0)
         }
         return RAGIndexStats(
             name: name,

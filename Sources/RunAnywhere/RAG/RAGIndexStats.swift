@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a RAG index holds.
 public struct RAGIndexStats: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ingesting one document did.
 public struct RAGIngestResult: Sendable, Equatable, Codable {

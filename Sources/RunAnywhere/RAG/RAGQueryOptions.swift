@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How ``RAGIndex/query(_:options:)`` retrieves and answers.
 public struct RAGQueryOptions: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``RunAnywhereSDK/repairRAGIndex(_:)`` found and did.
 public struct RAGRepairReport: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A second stage that re-orders the best candidates of a search with a slower, finer judge.
 public enum RAGReranker: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which signal ranks the chunks of a search.
 public enum RAGSearchMode: String, Sendable, Equatable, Codable, CaseIterable {

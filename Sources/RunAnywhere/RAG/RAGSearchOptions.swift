@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a search ranks and filters.
 public struct RAGSearchOptions: Sendable, Equatable, Codable {

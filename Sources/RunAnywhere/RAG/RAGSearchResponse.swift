@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Search results with what the search cost.
 public struct RAGSearchResponse: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One chunk a search found.
 public struct RAGSearchResult: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reranking: owns the loaded cross-encoder, joins a query with each passage into one
 /// window, cuts passages to the window, and returns the model's relevance scores.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Relevance scores of documents for one query, from a reranking model.
 public struct RerankResult: Sendable, Equatable, Codable {

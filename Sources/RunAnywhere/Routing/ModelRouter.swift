@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Decides, request by request, whether a model runs on this device or on its remote
 /// server, and remembers servers that could not be reached.

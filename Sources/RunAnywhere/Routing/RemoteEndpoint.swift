@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a model runs when it runs remotely: an OpenAI-compatible server (vLLM,
 /// llama-server, Ollama, `runanywhere serve`) and the name it knows the model by.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An embedding model that runs here and on a remote server. Each request goes where the
 /// ``ModelRouter`` says: the remote side embeds whole texts; the local side leaves

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A language model that runs here and on a remote server. The LLM capability asks it for
 /// the side of each request (``sides``); everything else (templates, token counts, LoRA)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A speech-recognition model that runs here and on a remote server: each request goes
 /// where the ``ModelRouter`` says, falls back to this device when the server cannot be
@@ -44,7 +48,7 @@ final class RoutedSTTService: STTService {
                 try await transcribe(audio, options: options, on: target)
             }
             logger.info(
-                "Transcript confidence \(result.confidence.map { String(format: "%.2f", $0) } ?? "unknown") "
+                "Transcript confidence \(result.confidence.map { String(printf: "%.2f", $0) } ?? "unknown") "
                     + "below \(threshold): re-ran '\(model.id)' remotely"
             )
             result = escalated

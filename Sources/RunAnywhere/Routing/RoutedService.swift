@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The two sides of a model that runs here and on a remote server, each loaded on first
 /// use and kept until the model is unloaded.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// How this instance routes models between this device and remote servers; takes

@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Delivers ``SDKEvent``s to any number of subscribers as `AsyncStream`s.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Coarse grouping of events, for filtered subscriptions.
 public enum EventCategory: String, Sendable, Codable, CaseIterable {

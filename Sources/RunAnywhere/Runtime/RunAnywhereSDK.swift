@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One SDK: one home folder, one set of loaded models, one event bus.
 ///
@@ -104,7 +109,7 @@ public final class RunAnywhereSDK: Sendable {
             throw error
         }
         let ms = start.duration(to: .now).milliseconds
-        logger.info("Initialized (\(environment)) in \(String(format: "%.2f", ms)) ms, home \(paths.home.path)")
+        logger.info("Initialized (\(environment)) in \(String(printf: "%.2f", ms)) ms, home \(paths.home.path)")
         events.publish(.initCompleted(durationMs: ms))
         let runtime = live
         Task.detached(priority: .utility) { await runtime.completeServicesInitialization() }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Something that happened inside the SDK, delivered through ``EventBus``.
 public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {

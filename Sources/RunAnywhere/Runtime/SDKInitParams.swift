@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The initialization parameters of an SDK instance (given to `RunAnywhere.initialize` or
 /// ``RunAnywhereSDK/init(home:environment:apiKey:baseURL:modules:)``), validated.

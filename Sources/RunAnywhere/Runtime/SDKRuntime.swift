@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The composition root: builds and holds every service of one initialized SDK.
 ///
@@ -127,7 +132,7 @@ final class SDKRuntime: Sendable {
         }
         servicesState.withLock { $0 = (true, offline) }
         let ms = start.duration(to: .now).milliseconds
-        logger.info("Services ready in \(String(format: "%.1f", ms)) ms\(offline ? " (offline mode)" : "")")
+        logger.info("Services ready in \(String(printf: "%.1f", ms)) ms\(offline ? " (offline mode)" : "")")
         events.publish(.servicesReady(durationMs: ms, offline: offline))
     }
 

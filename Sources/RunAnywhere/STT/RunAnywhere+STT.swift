@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// Loads a speech-recognition model (e.g. `whisper-tiny-en`), unloading the previous one.

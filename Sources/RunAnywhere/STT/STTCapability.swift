@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Speech recognition: owns the loaded STT model, converts any audio to what the engine
 /// takes (16 kHz mono), times the work, and turns whole-utterance engines into a stream
@@ -96,7 +100,7 @@ actor STTCapability {
             throw SDKException(
                 .invalidAudio,
                 String(
-                    format: "The audio is too short to transcribe: %.3f s (at least %.1f s)",
+                    printf: "The audio is too short to transcribe: %.3f s (at least %.1f s)",
                     audio.duration,
                     minimumDuration
                 )

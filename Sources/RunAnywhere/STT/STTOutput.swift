@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A stretch of recognized speech.
 public struct STTSegment: Sendable, Codable, Equatable {

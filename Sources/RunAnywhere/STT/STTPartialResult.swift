@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` yields while audio arrives.
 public struct STTPartialResult: Sendable, Equatable {

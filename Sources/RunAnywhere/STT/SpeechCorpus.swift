@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A folder of real recordings with their transcripts, as `scripts/fetch_real_speech.py`
 /// writes it: `manifest.tsv` (id, speaker, source, seconds, transcript, file) and the WAV

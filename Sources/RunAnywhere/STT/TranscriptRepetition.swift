@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds a decoder that looped: a transcript that says a phrase twice in a row, as in
 /// "Front, right. Front, right.", one word three times, or a run of marks with no words.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How far a transcript is from what was said: the word error rate, with its substitutions,
 /// deletions and insertions.

@@ -1,5 +1,15 @@
+import Dispatch
+// Process, Pipe and FileHandle: full Foundation's (swift-subprocess is async-only; next step).
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The desktop's Secret Service (GNOME Keyring, KWallet…) through libsecret's `secret-tool`:
 /// where a Linux file store keeps its sealing key when a session has one, so the key is

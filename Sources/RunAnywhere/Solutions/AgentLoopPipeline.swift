@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One conversation in which the model calls tools: each input is a user turn, answered
 /// after the tool calls it needs; the conversation carries over from input to input.

@@ -1,5 +1,15 @@
+import Dispatch
+// Process, Pipe and FileHandle: full Foundation's (swift-subprocess is async-only; next step).
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs a ``CommandTool``'s program for one call: the arguments as JSON on its standard
 /// input, its standard output as the result (JSON when it parses, else text). A non-zero

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A solution: one of the SDK's pipelines, configured, ready for ``Solutions/run(config:)``.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs solutions: the SDK's pipelines (voice agent, RAG question answering, an agent loop
 /// with tools) configured in YAML or in Swift. Reach it as ``RunAnywhereSDK/solutions`` or

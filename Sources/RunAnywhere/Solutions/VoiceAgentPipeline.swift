@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Spoken turns: each input is the path of a WAV file; the transcript, the reply and (with
 /// a voice and an output folder) the spoken reply come back.
@@ -37,7 +41,7 @@ struct VoiceAgentPipeline: SolutionPipeline {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SDKException(.invalidInput, "Cannot read the recording \(input): \(error.localizedDescription)")
+            throw SDKException(.invalidInput, "Cannot read the recording \(input): \(error.readableDescription)")
         }
         let result = try await sdk.processVoiceTurn(audio: data)
         emit(.transcript(index: index, text: result.transcript))

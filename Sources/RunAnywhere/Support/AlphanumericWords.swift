@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs of letters and digits in a text: the words a keyword query and the deterministic
 /// embedding model both work on.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AsyncThrowingStream where Failure == any Error {
     /// This stream with `transform` applied to each element; ending the iteration of the

@@ -1,4 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+/// The units of ``Swift/Int64/formattedBytes(_:)``, named as `ByteCountFormatter.CountStyle`'s
+/// are (that type is full Foundation's on Linux).
+package enum ByteCountStyle: Sendable {
+    /// Powers of 1000, as file managers count.
+    case file
+    /// Powers of 1024, as memory is counted.
+    case memory
+    /// Powers of 1000.
+    case decimal
+    /// Powers of 1024.
+    case binary
+}
 
 extension Int64 {
     /// A byte count for people: "2.2 MB", and "0 bytes" rather than Foundation's "Zero KB".
@@ -9,7 +26,7 @@ extension Int64 {
     /// whole KB, MB with one decimal, larger units with two, rounded half to even, trailing
     /// zeros dropped. It is written here because `ByteCountFormatter` builds a locale-aware
     /// `NumberFormatter`, which loaded 3 MiB of ICU's locale data into `models list`.
-    package func formattedBytes(_ style: ByteCountFormatter.CountStyle = .file) -> String {
+    package func formattedBytes(_ style: ByteCountStyle = .file) -> String {
         let base: Int64 = style == .binary || style == .memory ? 1024 : 1000
         let magnitude = self.magnitude
         let sign = self < 0 ? "-" : ""

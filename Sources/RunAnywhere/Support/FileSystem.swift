@@ -1,5 +1,17 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `open(2)` with a mode (Swift cannot call the variadic C function through a closure).
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
@@ -86,35 +98,60 @@ enum FileSystem {
         }
     }
 
-    /// Size of a file or, for a folder, of all regular files inside it.
+    /// Size of a file or, for a folder, of all regular files inside it (links not followed).
     static func allocatedSize(of url: URL) -> Int64 {
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { return 0 }
-        if !isDir.boolValue {
-            return (try? fm.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
-        }
-        var total: Int64 = 0
-        if let items = fm.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) {
-            for case let item as URL in items {
-                let values = try? item.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
-                if values?.isRegularFile == true { total += Int64(values?.fileSize ?? 0) }
+        guard let top = status(url.path, followingLinks: true) else { return 0 }
+        guard top.isDirectory else { return top.isRegularFile ? top.size : 0 }
+        // By path with lstat: the URL enumerator and its resource values are full Foundation's.
+        guard let items = try? FileManager.default.subpathsOfDirectory(atPath: url.path) else { return 0 }
+        return items.reduce(into: Int64(0)) { total, item in
+            if let entry = status(url.path + "/" + item, followingLinks: false), entry.isRegularFile {
+                total += entry.size
             }
         }
-        return total
+    }
+
+    /// What `stat(2)` (or `lstat(2)`) says of a path: its kind and size; nil if it does not exist.
+    static func status(
+        _ path: String,
+        followingLinks: Bool = true
+    ) -> (isDirectory: Bool, isRegularFile: Bool, size: Int64)? {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        return (kind == S_IFDIR, kind == S_IFREG, Int64(info.st_size))
+    }
+
+    /// The size of a regular file (links followed); nil for anything else.
+    static func fileSize(_ url: URL) -> Int64? {
+        status(url.path).flatMap { $0.isRegularFile ? $0.size : nil }
+    }
+
+    /// Up to `count` bytes from the start of a file; nil when it cannot be opened or read.
+    static func leadingBytes(of url: URL, count: Int) -> [UInt8]? {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(bytes.prefix(filled))
     }
 
     /// Whether `url` is a folder.
     static func isDirectory(_ url: URL) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
+        status(url.path)?.isDirectory ?? false
     }
 
     /// Whether `url` is a regular file that can be read.
     static func isReadableFile(_ url: URL) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && !isDir.boolValue
-            && FileManager.default.isReadableFile(atPath: url.path)
+        status(url.path)?.isDirectory == false && FileManager.default.isReadableFile(atPath: url.path)
     }
 
     /// The SHA-256 of a file, lowercase hex, read in 1 MiB pieces so memory stays flat.
@@ -149,7 +186,7 @@ enum FileSystem {
                 )
             }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().hexEncoded
     }
 
     /// Size and free space of the volume holding `url` (or its nearest existing parent).
@@ -168,9 +205,9 @@ enum FileSystem {
     @discardableResult
     static func removeContents(of folder: URL, keeping keep: (URL) -> Bool = { _ in false }) -> Int64 {
         let fm = FileManager.default
-        guard let items = try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else { return 0 }
+        guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { return 0 }
         var freed: Int64 = 0
-        for item in items where !keep(item) {
+        for item in names.map({ folder.appendingPathComponent($0) }) where !keep(item) {
             let size = allocatedSize(of: item)
             if (try? fm.removeItem(at: item)) != nil { freed += size }
         }

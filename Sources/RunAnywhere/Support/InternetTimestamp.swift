@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 3339 timestamps in UTC (`2026-11-26T14:18:36Z`), converted with calendar arithmetic.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small, fast, seeded random number generator (SplitMix64): HNSW graphs, benchmark data
 /// and the deterministic backend come out the same on every run.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Cuts streamed text (LLM tokens) into sentences as soon as each one is complete, so the
 /// first sentence can be spoken while the rest is still being generated.

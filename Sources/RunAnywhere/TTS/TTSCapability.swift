@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Speech synthesis: owns the loaded voice model and the system voice, picks the voice
 /// for each request, cuts text into sentences, streams audio piece by piece, applies the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Synthesized speech.
 public struct TTSOutput: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``RunAnywhere/speak(_:options:output:)`` did.
 public struct TTSSpeakResult: Sendable, Equatable {

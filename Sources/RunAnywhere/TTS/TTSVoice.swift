@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A voice the SDK can speak with.
 public struct TTSVoice: Sendable, Codable, Equatable, Identifiable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When one word is heard in synthesized audio.
 public struct TTSWordTiming: Sendable, Codable, Equatable {

@@ -1,6 +1,11 @@
 internal import CCurl
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Uploads the queued error reports of one instance to a Sentry-compatible collector, one
 /// envelope per event, oldest first; an event leaves the queue only once the collector has

@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Routes the warning and error lines logged in this process to the SDK instances that
 /// report them (``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A Sentry DSN, `https://PUBLIC_KEY@HOST[:PORT][/PATH]/PROJECT_ID`: where error reports go,
 /// for Sentry itself or any collector that takes Sentry's envelopes (GlitchTip, a relay).

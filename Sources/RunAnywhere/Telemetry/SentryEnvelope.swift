@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One reported line in Sentry's envelope format: an envelope header, an item header and
 /// the event, each a line of JSON (https://develop.sentry.dev/sdk/envelopes/).
@@ -12,49 +16,60 @@ struct SentryEnvelope {
     let body: Data
 
     init(_ event: TelemetryEvent, dsn: SentryDSN, environment: String, sentAt: Date = Date()) {
-        let eventId = event.id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let sdk: [String: Any] = ["name": Self.clientName, "version": RunAnywhere.version]
-        var tags: [String: String] = [:]
-        if let source = event.source { tags["source"] = source }
-        if let repeats = event.repeats { tags["repeats"] = String(repeats) }
-        if let modelId = event.modelId { tags["model_id"] = modelId }
-        if let code = event.errorCode { tags["error_code"] = code }
+        let eventId = event.id.uuidString.lowercased().replacing("-", with: "")
+        let sdk = Self.object(["name": .string(Self.clientName), "version": .string(RunAnywhere.version)])
+        var tags: [String: JSONValue] = [:]
+        if let source = event.source { tags["source"] = .string(source) }
+        if let repeats = event.repeats { tags["repeats"] = .string(String(repeats)) }
+        if let modelId = event.modelId { tags["model_id"] = .string(modelId) }
+        if let code = event.errorCode { tags["error_code"] = .string(code) }
         let level: String
         switch event.level {
         case "critical": level = "fatal"
         case "warning": level = "warning"
         default: level = "error"
         }
-        var os: [String: Any] = ["name": Self.osName]
-        os["version"] = ProcessInfo.processInfo.operatingSystemVersionString
-        let payload: [String: Any] = [
-            "event_id": eventId,
-            "timestamp": event.timestamp.timeIntervalSince1970,
+        let os = Self.object([
+            "name": .string(Self.osName),
+            "version": .string(ProcessInfo.processInfo.operatingSystemVersionString),
+        ])
+        // SDK lines carry a category, an app's lines (RemoteErrorLogHandler) their label.
+        let logger =
+            (event.logger ?? event.kind.rawValue).contains(".")
+            ? (event.logger ?? "") : "\(SDKLogger.labelPrefix).\(event.logger ?? event.kind.rawValue)"
+        let item = Self.object([
+            "event_id": .string(eventId),
+            "timestamp": .number(event.timestamp.timeIntervalSince1970),
             "platform": "other",
-            "level": level,
-            // SDK lines carry a category, an app's lines (RemoteErrorLogHandler) their label.
-            "logger": (event.logger ?? event.kind.rawValue).contains(".")
-                ? (event.logger ?? "") : "\(SDKLogger.labelPrefix).\(event.logger ?? event.kind.rawValue)",
-            "message": ["formatted": event.errorMessage ?? event.kind.rawValue],
-            "release": "\(Self.clientName)@\(RunAnywhere.version)",
-            "environment": environment,
-            "tags": tags,
+            "level": .string(level),
+            "logger": .string(logger),
+            "message": Self.object(["formatted": .string(event.errorMessage ?? event.kind.rawValue)]),
+            "release": .string("\(Self.clientName)@\(RunAnywhere.version)"),
+            "environment": .string(environment),
+            "tags": Self.object(tags),
             "sdk": sdk,
-            "contexts": ["os": os],
-        ]
-        let item = Self.json(payload)
-        let header = Self.json([
-            "event_id": eventId,
-            "dsn": dsn.url.absoluteString,
-            "sent_at": ISO8601DateFormatter().string(from: sentAt),
+            "contexts": Self.object(["os": os]),
+        ])
+        .jsonText()
+        let header = Self.object([
+            "event_id": .string(eventId),
+            "dsn": .string(dsn.url.absoluteString),
+            "sent_at": .string(sentAt.formatted(.iso8601)),
             "sdk": sdk,
         ])
-        let itemHeader = Self.json(["type": "event", "length": item.count, "content_type": "application/json"])
-        body = header + Data("\n".utf8) + itemHeader + Data("\n".utf8) + item + Data("\n".utf8)
+        .jsonText()
+        let itemHeader = Self.object([
+            "type": "event", "length": .integer(Int64(item.utf8.count)), "content_type": "application/json",
+        ])
+        .jsonText()
+        body = Data((header + "\n" + itemHeader + "\n" + item + "\n").utf8)
     }
 
-    private static func json(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    /// An object with its members in key order, as Sentry's examples write them.
+    private static func object(_ members: [String: JSONValue]) -> JSONValue {
+        var object = JSONObject()
+        for key in members.keys.sorted() { object[key] = members[key] }
+        return .object(object)
     }
 
     private static var osName: String {

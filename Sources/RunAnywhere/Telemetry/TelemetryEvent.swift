@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One telemetry event: what happened, to which model, how fast. Never prompt, transcript or
 /// document text; error messages have keys, tokens and paths redacted.
@@ -163,17 +167,33 @@ public struct TelemetryEvent: Sendable, Codable, Equatable, Identifiable {
     /// ```
     public static func redact(_ message: String) -> String {
         var text = message
-        let rules: [(String, String)] = [
-            (#"(?i)bearer\s+\S+"#, "Bearer [REDACTED]"),
-            (#"(?i)\b(api[_-]?key|token|secret|password|authorization)\b(\s*[=:]\s*)\S+"#, "$1$2[REDACTED]"),
-            (#"'[^']*'|"[^"]*"|“[^”]*”"#, "[TEXT]"),
-            (#"(?:~|\b[A-Za-z]:)?(?:/[^\s/:'"]+){2,}/?"#, "[PATH]"),
-            (#"\b(?=[A-Za-z0-9_\-]*[0-9])(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,}\b"#, "[REDACTED]"),
-        ]
-        for (pattern, template) in rules {
-            text = text.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+        for (regex, replacement) in redactionRules {
+            text = text.replacing(regex) { replacement($0.output) }
         }
         if text.count > maximumMessageLength { text = String(text.prefix(maximumMessageLength)) + "…" }
         return text
+    }
+
+    /// The patterns of ``redact(_:)`` and what replaces each match, in order. ICU's reading of
+    /// the patterns (`NSRegularExpression`): code points, not characters, and simple word
+    /// boundaries; the second rule keeps the key's name and separator (its groups 1 and 2).
+    /// (Built per call: `Regex` is not `Sendable`, and only errors are redacted.)
+    private static var redactionRules: [(Regex<AnyRegexOutput>, (AnyRegexOutput) -> String)] {
+        let rules: [(String, (AnyRegexOutput) -> String)] = [
+            (#"(?i)bearer\s+\S+"#, { _ in "Bearer [REDACTED]" }),
+            (
+                #"(?i)\b(api[_-]?key|token|secret|password|authorization)\b(\s*[=:]\s*)\S+"#,
+                { "\($0[1].substring ?? "")\($0[2].substring ?? "")[REDACTED]" }
+            ),
+            (#"'[^']*'|"[^"]*"|“[^”]*”"#, { _ in "[TEXT]" }),
+            (#"(?:~|\b[A-Za-z]:)?(?:/[^\s/:'"]+){2,}/?"#, { _ in "[PATH]" }),
+            (#"\b(?=[A-Za-z0-9_\-]*[0-9])(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,}\b"#, { _ in "[REDACTED]" }),
+        ]
+        // The patterns are constants of this file: one that failed to parse is a bug here.
+        return rules.map { pattern, replacement in
+            // swift-format-ignore: NeverUseForceTry
+            let regex = try! Regex(pattern).matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
+            return (regex, replacement)
+        }
     }
 }

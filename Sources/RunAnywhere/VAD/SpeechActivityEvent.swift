@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Speech starting or ending, at a time in the audio stream.
 public struct SpeechActivityEvent: Sendable, Codable, Equatable {

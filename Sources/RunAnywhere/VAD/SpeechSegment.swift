@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A stretch of speech found in a recording.
 public struct SpeechSegment: Sendable, Codable, Equatable {

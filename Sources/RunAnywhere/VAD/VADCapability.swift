@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Voice activity detection: frames arbitrary chunks, asks the loaded model (or the
 /// energy detector when none is loaded) for per-frame probabilities, and tracks speech

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The verdict on one chunk of audio.
 public struct VADResult: Sendable, Equatable {

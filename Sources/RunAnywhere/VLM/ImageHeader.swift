@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An encoded image's format and size, with its structure checked without decoding it.
 ///
@@ -65,7 +69,7 @@ package struct ImageHeader: Sendable, Equatable {
         guard width <= VLMImage.maximumDimension, height <= VLMImage.maximumDimension,
             width * height <= VLMImage.maximumPixelCount
         else {
-            let megapixels = String(format: "%.1f", Double(width) * Double(height) / 1_048_576)
+            let megapixels = String(printf: "%.1f", Double(width) * Double(height) / 1_048_576)
             throw SDKException(
                 .invalidImage,
                 "The image is \(width)×\(height) pixels (\(megapixels) megapixels); the limit is "

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An image for a vision-language model: a PNG or JPEG file, its bytes, or raw RGB pixels.
 ///
@@ -150,7 +154,7 @@ extension VLMImage {
         guard FileSystem.isReadableFile(url) else {
             throw SDKException(.invalidImage, "The image file \(url.path) does not exist or cannot be read")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let size = FileSystem.fileSize(url) ?? 0
         guard size <= maximumEncodedSize else {
             throw SDKException(
                 .invalidImage,
@@ -162,7 +166,7 @@ extension VLMImage {
         } catch {
             throw SDKException(
                 .invalidImage,
-                "Could not read the image file \(url.path): \(error.localizedDescription)"
+                "Could not read the image file \(url.path): \(error.readableDescription)"
             )
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A vision projector's GGUF file (llama.cpp's `mmproj`), read and checked before libmtmd
 /// loads it, so that a wrong file is a typed error that says why.

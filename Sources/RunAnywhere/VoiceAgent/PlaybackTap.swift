@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// An ``AudioOutput`` in front of the session's real output that remembers what was played
 /// and when, so the echo gate knows what the microphone may hear of it.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RunAnywhereSDK {
     /// Loads the voice agent's models (checking first that each is registered) and starts

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Cuts a live audio stream into the user's utterances and decides, chunk by chunk, what
 /// the voice session must do: barge in, start or cancel a speculative turn, ask for a

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The voice agent: VAD → STT → LLM → TTS over the other capabilities.
 ///
@@ -274,7 +278,7 @@ actor VoiceAgentCapability {
             interrupted: cancelled || Task.isCancelled
         )
         if !result.interrupted { emit(.turnCompleted(result)) }
-        logger.debug("Turn: \(String(format: "%.0f", timings.endOfSpeechToFirstAudioMs)) ms to first audio")
+        logger.debug("Turn: \(String(printf: "%.0f", timings.endOfSpeechToFirstAudioMs)) ms to first audio")
         return result
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which models the voice agent holds.
 public struct VoiceAgentComponentStates: Sendable, Codable, Equatable {

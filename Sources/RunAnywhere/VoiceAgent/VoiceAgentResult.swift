@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One voice turn: what was heard, what was answered, and how long each stage took.
 public struct VoiceAgentResult: Sendable, Equatable {

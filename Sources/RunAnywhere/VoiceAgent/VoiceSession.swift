@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A live conversation over a continuous audio input: listens with the VAD, hands each
 /// finished utterance to the voice agent as a turn, and stops the agent when the user

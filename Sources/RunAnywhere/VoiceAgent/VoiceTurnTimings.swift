@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the time of one voice turn went, in milliseconds.
 public struct VoiceTurnTimings: Sendable, Codable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The wake-word fallback when no keyword spotter is registered: it transcribes a sliding
 /// window of the stream with the loaded speech-to-text model and looks for the phrase's

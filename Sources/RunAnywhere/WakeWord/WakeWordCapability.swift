@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Wake-word spotting: picks the engine (a registered keyword spotter, else phrases read
 /// from transcripts of the loaded speech-to-text model) and gives each stream its own.

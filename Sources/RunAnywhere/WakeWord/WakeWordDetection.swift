@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A wake phrase heard in a stream.
 public struct WakeWordDetection: Sendable, Codable, Equatable {

@@ -39,7 +39,7 @@ public struct NamedEntity: Sendable, Codable, Equatable, Hashable {
         var searchFrom: [String: String.Index] = [:]
         for (index, span) in spans.enumerated() where !span.text.isEmpty {
             let from = searchFrom[span.text] ?? source.startIndex
-            guard let range = source.range(of: span.text, range: from..<source.endIndex) else { continue }
+            guard let range = source[from...].firstRange(of: span.text) else { continue }
             searchFrom[span.text] = range.upperBound
             let start = source.distance(from: source.startIndex, to: range.lowerBound)
             let entity = NamedEntity(

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the LLM capability knows of the loaded model's LoRA adapters.
 struct LoRABook: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A LoRA adapter's GGUF file, read and checked the way llama.cpp will load it, so that a
 /// bad adapter is a typed error instead of a silent no-op or a refusal without a reason.

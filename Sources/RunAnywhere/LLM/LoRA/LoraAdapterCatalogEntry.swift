@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A LoRA adapter the SDK knows about: where it comes from, which models it is for, and,
 /// once its file is here, what the file says about it.

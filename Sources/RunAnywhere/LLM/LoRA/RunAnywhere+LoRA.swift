@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// LoRA adapters on the loaded language model, and the catalog of adapters.
 ///

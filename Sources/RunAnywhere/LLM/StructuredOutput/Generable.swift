@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A type a model can generate: it decodes from JSON and describes that JSON with a schema.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A schema document as a whole: where its `$ref`s lead, and the rules that both the grammar
 /// converter and the validator must read the same way.
@@ -27,7 +31,7 @@ struct JSONSchemaDocument: Sendable {
         }
         guard fragment.hasPrefix("#") else { return .remote }
         fragment.removeFirst()
-        fragment = fragment.removingPercentEncoding ?? fragment
+        fragment = fragment.percentDecoded ?? fragment
         if fragment.isEmpty { return .found(root, pointer: "") }
         guard fragment.hasPrefix("/") else {
             return findAnchor(fragment, in: root, at: "", depth: 0).map { .found($0.0, pointer: $0.1) } ?? .notFound
@@ -35,7 +39,7 @@ struct JSONSchemaDocument: Sendable {
         var current = root
         var pointer = ""
         for rawToken in fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token = String(rawToken.replacing("~1", with: "/").replacing("~0", with: "~"))
             switch current {
             case .object(let object):
                 guard let next = object[token] else { return .notFound }
@@ -80,7 +84,7 @@ struct JSONSchemaDocument: Sendable {
     /// `pointer` extended by `tokens`, each escaped (`~` as `~0`, `/` as `~1`).
     static func child(_ pointer: String, _ tokens: String...) -> String {
         tokens.reduce(pointer) { result, token in
-            result + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            result + "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON value that keeps what JSON Schema work needs: integers apart from other numbers,
 /// and the order of an object's members (a schema's property order is the order the model

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One structured request, prepared: the schema compiled to a grammar, the schema's outline
 /// in the system prompt, and the rules that judge the output.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How calls are written in the model's output and how tools are presented to it.
 ///
@@ -128,18 +132,18 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
     ///   one may still do it).
     func parse(_ text: String) throws(SDKException) -> (content: String, calls: [(name: String, arguments: JSONValue)])
     {
-        guard let first = text.range(of: openTag) else { return (text, []) }
+        guard let first = text.firstRange(of: openTag) else { return (text, []) }
         let content = String(text[..<first.lowerBound])
         var calls: [(name: String, arguments: JSONValue)] = []
         var rest = text[first.lowerBound...]
-        while let open = rest.range(of: openTag) {
+        while let open = rest.firstRange(of: openTag) {
             let bodyStart = self == .llama3 ? open.lowerBound : open.upperBound
             let bodyEnd: String.Index
             let next: String.Index
             if closeTag.isEmpty {
                 bodyEnd = Self.endOfJSONObject(in: rest[bodyStart...]) ?? rest.endIndex
                 next = bodyEnd
-            } else if let close = rest[bodyStart...].range(of: closeTag) {
+            } else if let close = rest[bodyStart...].firstRange(of: closeTag) {
                 bodyEnd = close.lowerBound
                 next = close.upperBound
             } else {

@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The tool-calling loop: prompt with the tools, a constrained call, validation, execution,
 /// results fed back, until the model answers in text or the iteration limit is reached.
@@ -238,7 +243,7 @@ struct ToolCallingLoop: Sendable {
             return Turn(text: generation.text, generation: generation, selections: selections)
         case .auto:
             let intent = try await generate(prompt, grammar: format.callIntentGrammar, streamText: true, format: format)
-            guard let tag = intent.text.range(of: format.openTag) else {
+            guard let tag = intent.text.firstRange(of: format.openTag) else {
                 return Turn(text: intent.text, generation: intent, selections: [])
             }
             let before = String(intent.text[..<tag.lowerBound])
@@ -382,7 +387,7 @@ struct CallTextHoldback {
     mutating func consume(_ piece: String) -> String? {
         guard !inCall else { return nil }
         pending += piece
-        if let range = pending.range(of: tag) {
+        if let range = pending.firstRange(of: tag) {
             inCall = true
             let ready = String(pending[..<range.lowerBound])
             pending = ""

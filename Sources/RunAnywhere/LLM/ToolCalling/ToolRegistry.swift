@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Runs a tool: takes the validated arguments object, returns any JSON.
 public typealias ToolExecutor = @Sendable (_ arguments: JSONValue) async throws -> JSONValue

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Scores candidate tools for a request, so a tiny model need not choose on its own.
 ///
@@ -77,11 +88,11 @@ struct ToolRouter: Sendable {
     /// The text a tool is known by: its name split into words, its description, and its
     /// arguments' names and descriptions.
     private static func document(for tool: ToolDefinition) -> String {
-        var parts = [tool.name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")]
+        var parts = [tool.name.replacing("_", with: " ").replacing("-", with: " ")]
         parts.append(tool.description)
         if let properties = tool.parameters.value["properties"]?.objectValue {
             for member in properties {
-                parts.append(member.key.replacingOccurrences(of: "_", with: " "))
+                parts.append(member.key.replacing("_", with: " "))
                 if let description = member.value["description"]?.stringValue { parts.append(description) }
                 if let values = member.value["enum"]?.arrayValue { parts += values.compactMap(\.stringValue) }
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads the header of a GGUF file without loading its weights.
 ///
@@ -62,9 +66,7 @@ package struct GGUFFile: Sendable {
 
     /// Whether the file starts with the GGUF magic.
     static func hasMagic(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 4)).map(Array.init) == magic
+        FileSystem.leadingBytes(of: url, count: 4) == magic
     }
 
     /// Parses the header; throws `.invalidModelFormat` or `.modelCorrupted` with the reason.

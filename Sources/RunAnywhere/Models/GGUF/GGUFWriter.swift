@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes GGUF files (version 3): typed metadata and F32 or F16 tensors, aligned as ggml
 /// expects, so the SDK's tests and tools can make LoRA adapters, projectors and small
