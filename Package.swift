@@ -358,6 +358,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // As in the core: each file sees only the members of modules it imports itself.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
             // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
             linkerSettings: pluginHostLinkerSettings
         ),

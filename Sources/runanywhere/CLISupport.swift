@@ -1,9 +1,22 @@
 import ArgumentParser
-import Foundation
+import Dispatch
 import Logging
 @_spi(Backend) import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereRemote
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A subcommand whose failures print one line and exit non-zero, never a trace.
 protocol SDKCommand: AsyncParsableCommand {
@@ -203,6 +216,23 @@ enum CLI {
         writeAll(STDERR_FILENO, line + "\n")
     }
 
+    /// Writes text to stderr as it is (progress lines that redraw themselves).
+    static func writeError(_ text: String) {
+        writeAll(STDERR_FILENO, text)
+    }
+
+    /// All of standard input, to its end.
+    static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
     /// Writes text to stdout without buffering delays (token streaming).
     static func write(_ text: String) {
         writeAll(STDOUT_FILENO, text)
@@ -229,7 +259,7 @@ enum CLI {
         do {
             return try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
         } catch {
-            throw SDKException(.fileSystemError, "Cannot read the \(what) file \(path): \(error.localizedDescription)")
+            throw SDKException(.fileSystemError, "Cannot read the \(what) file \(path): \(error.readableDescription)")
         }
     }
 
@@ -255,29 +285,6 @@ enum CLI {
             )
         }
         return binary
-    }
-
-    /// Runs `binary` and returns its standard output; a failure becomes a `.backendError`.
-    static func runProcess(_ binary: URL, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SDKException(
-                .backendError,
-                "\(binary.lastPathComponent) failed (status \(process.terminationStatus)): "
-                    + String(decoding: errors, as: UTF8.self).trimmed()
-            )
-        }
-        return data
     }
 
     /// A number right-aligned in a 9-character column.
@@ -317,4 +324,12 @@ enum CLI {
 private func writeAll(_ descriptor: Int32, _ text: String) {
     var text = text
     _ = text.withUTF8 { writeFully(descriptor, UnsafeRawBufferPointer($0)) }
+}
+
+extension String {
+    /// The text in a column `width` characters wide: cut to it, or followed by spaces up to it
+    /// (what Foundation's `padding(toLength:withPad:startingAt:)` does with a space).
+    func padded(to width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
+    }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Reports the engines, the SDK home and the models.
 struct DoctorCommand: SDKCommand {
@@ -62,7 +67,7 @@ struct DoctorCommand: SDKCommand {
         print("RunAnywhere \(report.sdkVersion)")
         print("home:    \(report.home)")
         let hardware = report.hardware
-        let gib = { (bytes: Int64) in String(format: "%.1f GiB", Double(bytes) / 1_073_741_824) }
+        let gib = { (bytes: Int64) in String(printf: "%.1f GiB", Double(bytes) / 1_073_741_824) }
         print("hardware:")
         print("  cpu:    \(hardware.cpu) (\(hardware.architecture)), \(hardware.cores) cores")
         print("  simd:   \(hardware.simdFeatures.joined(separator: " "))")

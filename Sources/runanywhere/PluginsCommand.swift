@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `runanywhere plugins …`: backends loaded at run time.
 struct PluginsCommand: AsyncParsableCommand {
@@ -105,7 +117,9 @@ struct PluginsCommand: AsyncParsableCommand {
                 )
                 try? FileManager.default.removeItem(at: partial)
                 try FileManager.default.copyItem(at: source, to: partial)
-                _ = try FileManager.default.replaceItemAt(target, withItemAt: partial)
+                guard rename(partial.path, target.path) == 0 else {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
             } catch {
                 try? FileManager.default.removeItem(at: partial)
                 throw SDKException(

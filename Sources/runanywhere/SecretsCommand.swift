@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `runanywhere secrets …`: the SDK's secure store.
 struct SecretsCommand: AsyncParsableCommand {
@@ -35,7 +47,7 @@ struct SecretsCommand: AsyncParsableCommand {
                 }
                 value = text
             } else {
-                let input = FileHandle.standardInput.readDataToEndOfFile()
+                let input = CLI.readStandardInput()
                 // A trailing newline is the shell's (echo, a terminal), not the secret's.
                 value = String(decoding: input, as: UTF8.self).trimmed(while: \.isNewline)
             }

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// Diarization error and speed on conversations assembled from real recordings of
@@ -64,7 +69,7 @@ extension BenchCommand {
             for threshold in thresholds {
                 modes.append(
                     (
-                        String(format: "estimated, threshold %.2f", threshold),
+                        String(printf: "estimated, threshold %.2f", threshold),
                         { _ in DiarizationOptions(similarityThreshold: threshold) }
                     )
                 )
@@ -109,13 +114,13 @@ extension BenchCommand {
                     )
                     if !output.json {
                         let line = String(
-                            format: "speakers %d/%d  DER %5.1f%%  %6.0f ms",
+                            printf: "speakers %ld/%ld  DER %5.1f%%  %6.0f ms",
                             found,
                             conversation.speakers.count,
                             100 * score.rate,
                             milliseconds
                         )
-                        print("\(name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(mode.name): \(line)")
+                        print("\(name.padded(to: 28)) \(mode.name): \(line)")
                     }
                 }
                 let total = DiarizationErrorRate(combining: scores)
@@ -139,7 +144,7 @@ extension BenchCommand {
             if output.json { return try CLI.printJSON(report) }
             for summary in summaries {
                 let line = String(
-                    format: "DER %5.1f%%  speaker count right in %d of %d  RTF %.3f",
+                    printf: "DER %5.1f%%  speaker count right in %ld of %ld  RTF %.3f",
                     100 * summary.der,
                     summary.speakerCountCorrect,
                     summary.conversations,

@@ -1,4 +1,5 @@
 import ArgumentParser
+// JSONSerialization, Process and FileHandle: full Foundation's, like the HTTP stack this goes with.
 import Foundation
 import RunAnywhere
 import RunAnywhereTesting

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// Generation with 0, 1 and 2 LoRA adapters, and the cost of switching adapters between
@@ -287,7 +292,7 @@ extension BenchCommand {
                 func cell(_ value: Double, _ slowdown: Double?) -> String {
                     let suffix = slowdown.map { " (\(CLI.format($0 * 100))% slower)" } ?? ""
                     let text = "\(CLI.format(value)) tok/s\(suffix)"
-                    return text.padding(toLength: 28, withPad: " ", startingAt: 0)
+                    return text.padded(to: 28)
                 }
                 Swift.print("  \(label)\(cell(sdk, sdkSlowdown))\(cell(raw, rawSlowdown))")
             }

@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension BenchCommand {
     /// Ingest throughput, search latency by index size, approximate recall and memory.
@@ -213,7 +225,7 @@ extension BenchCommand {
             for size in reports {
                 print(
                     String(
-                        format: "%9d  %6@  %7.2f / %7.2f  %9.2f  %11.2f  %10.2f  %9.2f  %10.3f  %7.0f",
+                        printf: "%9d  %6@  %7.2f / %7.2f  %9.2f  %11.2f  %10.2f  %9.2f  %10.3f  %7.0f",
                         size.chunks,
                         size.vectorSearch,
                         size.hybrid.p50Ms,

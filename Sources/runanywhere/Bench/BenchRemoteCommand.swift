@@ -1,8 +1,13 @@
 import ArgumentParser
-import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// What the remote path costs: the SDK generating on a remote model against a plain HTTP
@@ -148,7 +153,7 @@ extension BenchCommand {
                 ("SDK, in process", report.local),
             ] {
                 Swift.print(
-                    "  \(name.padding(toLength: 18, withPad: " ", startingAt: 0))  first token \(CLI.format(side.ttftMs)) ms,"
+                    "  \(name.padded(to: 18))  first token \(CLI.format(side.ttftMs)) ms,"
                         + " total \(CLI.format(side.totalMs)) ms, \(side.tokens) tokens"
                 )
             }

@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
 import RunAnywhereWhisperWindow
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// SDK vs a plain C program on the same libwhisper, model, audio, threads and audio context.

@@ -1,6 +1,18 @@
-import Foundation
 import RunAnywhere
 import RunAnywhereWhisperWindow
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension BenchCommand.STT {
     /// One clip of the real-speech set, transcribed.
@@ -120,7 +132,7 @@ extension BenchCommand.STT {
             }
             scored.append(result)
             if !output.json, (index + 1) % 50 == 0 {
-                FileHandle.standardError.write(Data("  \(index + 1)/\(clips.count) clips\n".utf8))
+                CLI.writeError("  \(index + 1)/\(clips.count) clips\n")
             }
         }
 
@@ -169,7 +181,7 @@ extension BenchCommand.STT {
         for row in [report.all] + report.byDuration {
             let full = row.fullWindowWER.map { CLI.pad($0 * 100) } ?? "        -"
             print(
-                "\(row.label.padding(toLength: 10, withPad: " ", startingAt: 0))  \(CLI.pad(Double(row.clips), 0))  \(CLI.pad(row.wer * 100))          \(full)  \(CLI.pad(row.p50Ms))  \(CLI.pad(row.p95Ms))  \(CLI.pad(row.maxMs))  \(CLI.pad(row.rtfP95, 3))  \(CLI.pad(row.rtfMax, 3))"
+                "\(row.label.padded(to: 10))  \(CLI.pad(Double(row.clips), 0))  \(CLI.pad(row.wer * 100))          \(full)  \(CLI.pad(row.p50Ms))  \(CLI.pad(row.p95Ms))  \(CLI.pad(row.maxMs))  \(CLI.pad(row.rtfP95, 3))  \(CLI.pad(row.rtfMax, 3))"
             )
         }
         print("slowest clip under 10 s: \(CLI.format(report.maxMsUnder10s, 0)) ms (target ≤ 500)")

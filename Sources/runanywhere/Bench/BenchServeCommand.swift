@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+// JSONSerialization, Process and FileHandle: full Foundation's, like the HTTP stack this goes with.
 import Foundation
 import Logging
 import NIOCore

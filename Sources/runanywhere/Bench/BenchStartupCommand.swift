@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
+import Dispatch
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// Cold start: whole `runanywhere` processes against the raw C harness, and model loads.
@@ -237,7 +243,7 @@ extension BenchCommand {
                     ?? String(repeating: " ", count: 19)
                 let engines = row.engineLibraries.isEmpty ? "none" : row.engineLibraries.joined(separator: " ")
                 print(
-                    "\(row.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(CLI.pad(row.sdkMs)) \(CLI.pad(row.sdkPeakRSS))  \(raw)  \(engines)"
+                    "\(row.name.padded(to: 22)) \(CLI.pad(row.sdkMs)) \(CLI.pad(row.sdkPeakRSS))  \(raw)  \(engines)"
                 )
             }
             print("model load ms: SDK \(CLI.format(sdkLoadMs, 1)), raw \(CLI.format(rawLoadMs, 1))")

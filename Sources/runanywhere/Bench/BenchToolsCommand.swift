@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
 import RunAnywhereTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// Tool-choice and argument accuracy on a set of requests with known answers, for each
@@ -73,7 +78,7 @@ extension BenchCommand {
             print("Tool calling — \(model), \(evaluation.cases.count) requests over \(evaluation.tools.count) tools")
             for result in results {
                 print(
-                    "  \(result.routing.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0))"
+                    "  \(result.routing.rawValue.padded(to: 11))"
                         + " tool \(CLI.format(result.toolAccuracy * 100))%"
                         + "  arguments \(CLI.format(result.argumentAccuracy * 100))%"
                         + "  valid \(CLI.format(result.validArguments * 100))%"

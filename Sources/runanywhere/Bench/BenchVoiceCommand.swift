@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension BenchCommand {
     /// The voice agent's latency from the true end of speech to the first audio of the reply,

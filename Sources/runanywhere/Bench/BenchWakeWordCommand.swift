@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension BenchCommand {
     /// Wake-word detection rate and false accepts per hour, on real recordings and on

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
+// JSONSerialization, Process and FileHandle: full Foundation's, like the HTTP stack this goes with.
 import Foundation
 import NIOCore
+import NIOHTTP1
 import RunAnywhere
 
 /// One streamed chat completion by a plain HTTP client, as any caller of an OpenAI server

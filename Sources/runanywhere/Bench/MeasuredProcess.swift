@@ -1,5 +1,17 @@
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A child process run to completion with its wall time and peak memory, as `/usr/bin/time`
 /// reports them: for benchmarks of whole processes (start-up, one-shot commands).
@@ -101,7 +113,7 @@ struct MeasuredProcess {
         var names = Set<String>()
         for line in String(decoding: errors, as: UTF8.self).split(separator: "\n") {
             // "     12345:\tfile=libllama.so [0];  needed by …" or "… dynamically loaded by …"
-            guard let range = line.range(of: "file=") else { continue }
+            guard let range = line.firstRange(of: "file=") else { continue }
             let rest = line[range.upperBound...]
             guard let name = rest.split(separator: " ").first, rest.contains("[") else { continue }
             names.insert(String(name.split(separator: "/").last ?? name))

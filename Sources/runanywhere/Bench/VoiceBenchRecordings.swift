@@ -1,5 +1,10 @@
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How often the voice agent ended a turn while the speaker was only pausing.
 struct FalseCutReport: Encodable {

@@ -1,9 +1,14 @@
 import ArgumentParser
-import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereControlPlaneServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere control-plane …`: the reference control plane.
 struct ControlPlaneCommand: AsyncParsableCommand {

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere telemetry …`: the queue of telemetry events waiting for the control plane.
 struct TelemetryCommand: AsyncParsableCommand {

@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An interactive (or scripted) conversation: one user turn per line of stdin.
 struct ChatCommand: SDKCommand {

@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+import RunAnywhereTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere models …`: the model registry.
 struct ModelsCommand: AsyncParsableCommand {

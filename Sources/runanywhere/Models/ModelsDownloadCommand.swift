@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension ModelsCommand {
     /// `runanywhere models download ID`: a progress bar on a terminal, JSON lines with `--json`.
@@ -40,7 +52,7 @@ extension ModelsCommand {
             let width = 30
             let filled = Int((p.overallProgress * Double(width)).rounded(.down))
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            var text = "\(bar) \(String(format: "%3.0f", p.overallProgress * 100))% \(p.stage.rawValue)"
+            var text = "\(bar) \(String(printf: "%3.0f", p.overallProgress * 100))% \(p.stage.rawValue)"
             if p.stage == .downloading {
                 text += "  \(CLI.bytes(p.bytesDownloaded))"
                 if let total = p.totalBytes { text += " / \(CLI.bytes(total))" }

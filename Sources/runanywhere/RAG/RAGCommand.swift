@@ -1,6 +1,18 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `runanywhere rag …`: RAG indexes under the SDK home.
 struct RAGCommand: AsyncParsableCommand {
@@ -69,7 +81,7 @@ struct RAGIngestCommand: SDKCommand {
             let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             let end = done == total ? "\n" : ""
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) documents\(end)".utf8))
+            CLI.writeError("\r[\(bar)] \(done)/\(total) documents\(end)")
         }
         let seconds = Double(start.duration(to: .now).milliseconds) / 1000
         let chunks = results.reduce(0) { $0 + $1.chunks }
@@ -154,7 +166,7 @@ struct RAGSearchCommand: SDKCommand {
         if json { return try CLI.printJSON(Output(queryId: nil, results: found)) }
         for (rank, result) in found.enumerated() {
             print("\(rank + 1). \(result.documentId) #\(result.chunkId)  score \(CLI.format(result.score, 4))")
-            print("   " + result.text.replacingOccurrences(of: "\n", with: " "))
+            print("   " + result.text.replacing("\n", with: " "))
         }
     }
 }

@@ -1,9 +1,21 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `runanywhere serve`: the OpenAI-compatible server in the foreground until SIGINT or SIGTERM.
 struct ServeCommand: SDKCommand {
@@ -74,6 +86,6 @@ struct ServeCommand: SDKCommand {
 
     /// A line on stdout at once, even when stdout is a pipe (scripts wait for these lines).
     private func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        CLI.write(line + "\n")
     }
 }

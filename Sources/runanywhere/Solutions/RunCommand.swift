@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere run FILE.yaml`: a solution from YAML, on the inputs it lists and the ones given here.
 struct RunCommand: SDKCommand {

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere diarize FILE.wav`: who spoke when.
 struct DiarizeCommand: SDKCommand {
@@ -46,12 +51,12 @@ struct DiarizeCommand: SDKCommand {
         )
         if json { return try CLI.printJSON(output) }
         for segment in segments {
-            print(String(format: "%7.2f – %7.2f  ", segment.start, segment.end) + segment.label)
+            print(String(printf: "%7.2f – %7.2f  ", segment.start, segment.end) + segment.label)
         }
         if global.verbose {
             print(
                 String(
-                    format: "%d speakers in %.2f s of audio, %.0f ms (RTF %.3f)",
+                    printf: "%ld speakers in %.2f s of audio, %.0f ms (RTF %.3f)",
                     output.speakers,
                     output.audioDuration,
                     output.processingTimeMs,

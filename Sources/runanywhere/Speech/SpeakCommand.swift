@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere speak TEXT`: text to speech, to a WAV file or the sound device.
 struct SpeakCommand: SDKCommand {
@@ -71,7 +76,7 @@ struct SpeakCommand: SDKCommand {
         if json { return try CLI.printJSON(report) }
         print(
             String(
-                format: "%.2f s of speech (%@), first audio after %.0f ms, RTF %.3f%@",
+                printf: "%.2f s of speech (%@), first audio after %.0f ms, RTF %.3f%@",
                 report.duration,
                 report.voice,
                 report.firstChunkMs,

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere transcribe FILE.wav`: speech to text.
 struct TranscribeCommand: SDKCommand {
@@ -59,7 +64,7 @@ struct TranscribeCommand: SDKCommand {
                 if partial.isFinal {
                     output = partial.output
                 } else if !json {
-                    print(String(format: "[%5.1f s] ", partial.audioDuration) + partial.text)
+                    print(String(printf: "[%5.1f s] ", partial.audioDuration) + partial.text)
                 }
             }
         } else {
@@ -85,7 +90,7 @@ struct TranscribeCommand: SDKCommand {
             // One line per turn: who, when, what.
             for turn in Self.turns(output.segments) {
                 print(
-                    String(format: "[%6.2f – %6.2f] Speaker %d: ", turn.start, turn.end, turn.speaker + 1) + turn.text
+                    String(printf: "[%6.2f – %6.2f] Speaker %ld: ", turn.start, turn.end, turn.speaker + 1) + turn.text
                 )
             }
         } else {
@@ -93,11 +98,11 @@ struct TranscribeCommand: SDKCommand {
         }
         if global.verbose {
             for segment in output.segments {
-                print(String(format: "  %6.2f–%6.2f  ", segment.start, segment.end) + segment.text)
+                print(String(printf: "  %6.2f–%6.2f  ", segment.start, segment.end) + segment.text)
             }
             print(
                 String(
-                    format: "%.2f s of audio in %.0f ms (RTF %.3f)",
+                    printf: "%.2f s of audio in %.0f ms (RTF %.3f)",
                     output.audioDuration,
                     output.processingTimeMs,
                     output.realTimeFactor

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere vad FILE.wav`: where the speech is.
 struct VADCommand: SDKCommand {
@@ -54,7 +59,7 @@ struct VADCommand: SDKCommand {
             processingTimeMs: ms
         )
         if json { return try CLI.printJSON(output) }
-        for segment in output.segments { print(String(format: "%7.3f  %7.3f", segment.start, segment.end)) }
+        for segment in output.segments { print(String(printf: "%7.3f  %7.3f", segment.start, segment.end)) }
         if output.segments.isEmpty { print("no speech found") }
     }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere voice`: the voice agent over a recording or the microphone.
 struct VoiceCommand: SDKCommand {
@@ -83,7 +88,7 @@ struct VoiceCommand: SDKCommand {
         if json { return try CLI.printJSON(summary) }
         print(
             String(
-                format:
+                printf:
                     "%d turn(s), %d interruption(s); median end of speech → first audio %.0f ms (%.0f ms after the agent decided; STT %.0f, LLM first token %.0f, TTS first chunk %.0f)",
                 summary.turns,
                 interruptions,
@@ -100,8 +105,8 @@ struct VoiceCommand: SDKCommand {
         switch event {
         case .transcriptFinal(let text): print("you:   \(text)")
         case .responseSentence(let text): print("agent: \(text)")
-        case .interrupted(let time): print(String(format: "       (interrupted at %.2f s)", time))
-        case .wakeWord(let phrase, let time): print("       (\(phrase) at \(String(format: "%.2f", time)) s)")
+        case .interrupted(let time): print(String(printf: "       (interrupted at %.2f s)", time))
+        case .wakeWord(let phrase, let time): print("       (\(phrase) at \(String(printf: "%.2f", time)) s)")
         case .error(let error): CLI.printError("error: \(error)")
         default: break
         }

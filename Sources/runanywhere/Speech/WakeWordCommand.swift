@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `runanywhere wakeword FILE.wav --phrase "hey computer"`: where the wake phrases are said.
 struct WakeWordCommand: SDKCommand {
@@ -57,7 +62,7 @@ struct WakeWordCommand: SDKCommand {
             processingTimeMs: start.duration(to: .now).milliseconds
         )
         if json { return try CLI.printJSON(output) }
-        for detection in detections { print("\(String(format: "%7.2f", detection.time))  \(detection.phrase)") }
+        for detection in detections { print("\(String(printf: "%7.2f", detection.time))  \(detection.phrase)") }
         if detections.isEmpty { print("no wake phrase heard") }
     }
 }
