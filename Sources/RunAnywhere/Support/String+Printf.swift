@@ -9,12 +9,26 @@ import Darwin
 // Foundation's `String(format:)` does what these do, but on Linux it lives in full Foundation,
 // which a process that never needs it otherwise would map and keep resident (about 6.5 MiB).
 
+/// A number `String(printf:)` takes. Strings are left out on purpose: with full Foundation
+/// imported somewhere a `String` is a `CVarArg` too, but C's `printf` cannot read it.
+package protocol PrintfNumber: CVarArg {}
+
+extension Int: PrintfNumber {}
+extension Int32: PrintfNumber {}
+extension Int64: PrintfNumber {}
+extension UInt: PrintfNumber {}
+extension UInt32: PrintfNumber {}
+extension UInt64: PrintfNumber {}
+extension Double: PrintfNumber {}
+extension Float: PrintfNumber {}
+
 extension String {
     /// Numbers formatted as C's `printf` formats them: `String(printf: "%7.3f", seconds)`.
     ///
     /// Only C's numeric conversions (`d`, `ld`, `u`, `x`, `f`, `e`, `g` with flags, width and
-    /// precision) are meant: a Swift `String` is not a C string, so `%s` and `%@` are not.
-    package init(printf format: String, _ arguments: any CVarArg...) {
+    /// precision): `Int` is 64 bits, so it takes `%ld`.
+    package init(printf format: String, _ arguments: any PrintfNumber...) {
+        let arguments = arguments.map { $0 as any CVarArg }
         let length = withVaList(arguments) { vsnprintf(nil, 0, format, $0) }
         guard length > 0 else {
             self = ""

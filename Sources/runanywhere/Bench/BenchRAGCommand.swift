@@ -224,19 +224,19 @@ extension BenchCommand {
             )
             for size in reports {
                 print(
-                    String(
-                        printf: "%9d  %6@  %7.2f / %7.2f  %9.2f  %11.2f  %10.2f  %9.2f  %10.3f  %7.0f",
-                        size.chunks,
-                        size.vectorSearch,
-                        size.hybrid.p50Ms,
-                        size.hybrid.p95Ms,
-                        size.bm25.p95Ms,
-                        size.vector.p95Ms,
-                        size.exactVector.p95Ms,
-                        size.approximateVector.p95Ms,
-                        size.recallAt10,
-                        size.residentMB
-                    )
+                    String(printf: "%9ld  ", size.chunks)
+                        + String(repeating: " ", count: max(0, 6 - size.vectorSearch.count)) + size.vectorSearch
+                        + String(
+                            printf: "  %7.2f / %7.2f  %9.2f  %11.2f  %10.2f  %9.2f  %10.3f  %7.0f",
+                            size.hybrid.p50Ms,
+                            size.hybrid.p95Ms,
+                            size.bm25.p95Ms,
+                            size.vector.p95Ms,
+                            size.exactVector.p95Ms,
+                            size.approximateVector.p95Ms,
+                            size.recallAt10,
+                            size.residentMB
+                        )
                 )
             }
         }

@@ -75,14 +75,9 @@ struct SpeakCommand: SDKCommand {
         )
         if json { return try CLI.printJSON(report) }
         print(
-            String(
-                printf: "%.2f s of speech (%@), first audio after %.0f ms, RTF %.3f%@",
-                report.duration,
-                report.voice,
-                report.firstChunkMs,
-                report.rtf,
-                out.map { " → \($0)" } ?? ""
-            )
+            "\(report.duration.fixed(decimals: 2)) s of speech (\(report.voice)), first audio after "
+                + "\(report.firstChunkMs.fixed(decimals: 0)) ms, RTF \(report.rtf.fixed(decimals: 3))"
+                + (out.map { " → \($0)" } ?? "")
         )
     }
 }
