@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates scripts/runanywhere.order, the order in which the linker lays out the CLI's
-# functions (--symbol-ordering-file, in Package.swift's plugin-host linker settings):
+# functions and its conformance descriptors (--symbol-ordering-file, in Package.swift's
+# plugin-host linker settings):
 #
 #   scripts/make_order_file.sh        (after `make build-release`; the instrumented build takes
 #                                      15–40 minutes on 2 cores, the rest a minute)
@@ -92,7 +93,11 @@ for round in 1 2 3 4 5 6 7 8 9 10; do
     [ -s "$work/added.txt" ] || break
     cat "$work/added.txt" >>scripts/runanywhere.order
 done
-if [ -s "$work/added.txt" ]; then
-    link_release
-fi
-echo "scripts/runanywhere.order: $(wc -l <scripts/runanywhere.order) functions"
+functions=$(wc -l <scripts/runanywhere.order)
+# Then the protocol conformance descriptors ($s…Mc), which are data: the runtime's conformance
+# scans (the first uncached dynamic cast or generic instantiation) read every one of them. With
+# -function-sections each is an input section of its own, so the order gathers them: 8,242 took
+# 129 pages of .rodata together instead of 218 spread out, 0.6 MiB off every command's peak.
+awk '$NF ~ /Mc$/ {print $NF}' "$work/release.nm" | sort -u >>scripts/runanywhere.order
+link_release
+echo "scripts/runanywhere.order: $functions functions, $(($(wc -l <scripts/runanywhere.order) - functions)) conformance descriptors"
