@@ -226,10 +226,9 @@ enum CLI {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return bytes }
-            bytes += chunk[0..<count]
+            let count = chunk.withUnsafeMutableBytes { readFully(STDIN_FILENO, $0) }
+            bytes += chunk[0..<max(count, 0)]
+            guard count == chunk.count else { return bytes }
         }
     }
 

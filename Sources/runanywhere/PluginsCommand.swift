@@ -118,7 +118,7 @@ struct PluginsCommand: AsyncParsableCommand {
                 try? FileManager.default.removeItem(at: partial)
                 try FileManager.default.copyItem(at: source, to: partial)
                 guard rename(partial.path, target.path) == 0 else {
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    throw POSIXError(errno: errno)
                 }
             } catch {
                 try? FileManager.default.removeItem(at: partial)

@@ -79,7 +79,7 @@ public actor WAVFileAudioOutput: AudioOutput {
             throw SDKException(.fileSystemError, "Cannot create \(url.path)")
         }
         let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw POSIXError(errno: errno) }
         self.descriptor = descriptor
         format = (buffer.sampleRate, buffer.channels)
         dataBytes = 0
@@ -88,10 +88,10 @@ public actor WAVFileAudioOutput: AudioOutput {
 
     private func write(_ data: Data, at offset: Int, to descriptor: Int32) throws {
         guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            throw POSIXError(errno: errno)
         }
         let failure = data.withUnsafeBytes { writeFully(descriptor, $0) }
-        guard failure == 0 else { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
+        guard failure == 0 else { throw POSIXError(errno: failure) }
     }
 
     private static func le32(_ value: Int) -> Data {

@@ -35,7 +35,7 @@ enum FileSystem {
                 try data.write(to: temp)
             }
             if rename(temp.path, url.path) != 0 {
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                throw POSIXError(errno: errno)
             }
         } catch {
             try? FileManager.default.removeItem(at: temp)
@@ -56,7 +56,7 @@ enum FileSystem {
             try writeNewFile(data, to: temp, permissions: permissions)
             guard link(temp.path, url.path) == 0 else {
                 if errno == EEXIST { return false }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                throw POSIXError(errno: errno)
             }
             return true
         } catch {
@@ -67,11 +67,11 @@ enum FileSystem {
     /// Creates `url` (which must not exist) with `permissions`, writes `data` and syncs it.
     private static func writeNewFile(_ data: Data, to url: URL, permissions: mode_t) throws {
         let descriptor = openFile(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw POSIXError(errno: errno) }
         defer { close(descriptor) }
         let failure = data.withUnsafeBytes { writeFully(descriptor, $0) }
-        guard failure == 0 else { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
-        guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard failure == 0 else { throw POSIXError(errno: failure) }
+        guard fsync(descriptor) == 0 else { throw POSIXError(errno: errno) }
     }
 
     /// Copies or moves `source` to `destination` (which must not exist).
@@ -133,15 +133,8 @@ enum FileSystem {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { break }
-            filled += n
-        }
-        return Array(bytes.prefix(filled))
+        let filled = bytes.withUnsafeMutableBytes { readFully(descriptor, $0) }
+        return filled < 0 ? nil : Array(bytes.prefix(filled))
     }
 
     /// Whether `url` is a folder.
@@ -170,10 +163,9 @@ enum FileSystem {
         var hasher = SHA256()
         var done: Int64 = 0
         while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n < 0, errno == EINTR { continue }
+            let n = readFully(fd, buffer)
             guard n >= 0 else {
-                throw SDKException(.fileSystemError, "Cannot read \(url.path): \(String(cString: strerror(errno)))")
+                throw SDKException(.fileSystemError, "Cannot read \(url.path): \(String(cString: strerror(Int32(-n))))")
             }
             if n == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

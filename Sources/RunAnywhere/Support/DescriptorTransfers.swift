@@ -22,3 +22,21 @@ package func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) ->
     }
     return 0
 }
+
+/// Reads from `descriptor` until `buffer` is full or the file ends, again after interrupted
+/// and partial reads.
+///
+/// - Returns: the bytes read (fewer than the buffer holds only at the end of the file), or the
+///   `errno` of the read that failed, negated.
+package func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    guard let base = buffer.baseAddress else { return 0 }
+    var filled = 0
+    while filled < buffer.count {
+        let count = read(descriptor, base + filled, buffer.count - filled)
+        if count < 0, errno == EINTR { continue }
+        guard count >= 0 else { return -Int(errno) }
+        if count == 0 { break }
+        filled += count
+    }
+    return filled
+}
