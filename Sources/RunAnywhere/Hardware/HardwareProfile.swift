@@ -1,15 +1,14 @@
-// Process, Pipe and FileHandle: full Foundation's (swift-subprocess is async-only; next step).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
-import Darwin
-#endif
-
-#if canImport(Darwin)
 import Darwin
 #endif
 
@@ -316,23 +315,20 @@ extension HardwareProfile {
         return machine == "aarch64" ? "arm64" : machine
     }
 
-    /// `nvidia-smi`'s name and memory lines, when it is on the `PATH` (never waited on for
-    /// long: it is only run when the driver reported a GPU).
+    /// `nvidia-smi`'s name and memory lines, when it is on the `PATH` (only run when the driver
+    /// reported a GPU, and given 5 s: a hung driver must not hang a memory check).
     static func runNvidiaSMI() -> String? {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent("nvidia-smi") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
         guard let path else { return nil }
-        let process = Process()
-        process.executableURL = path
-        process.arguments = ["--query-gpu=name,memory.total", "--format=csv,noheader,nounits"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+        let outcome = try? ChildProcess(
+            executable: path.path,
+            arguments: ["--query-gpu=name,memory.total", "--format=csv,noheader,nounits"],
+            timeout: .seconds(5)
+        ).run()
+        guard let outcome, outcome.succeeded else { return nil }
+        return String(decoding: outcome.output, as: UTF8.self)
     }
 
     #if !os(Linux)

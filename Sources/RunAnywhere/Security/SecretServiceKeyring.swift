@@ -1,14 +1,7 @@
-import Dispatch
-// Process, Pipe and FileHandle: full Foundation's (swift-subprocess is async-only; next step).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The desktop's Secret Service (GNOME Keyring, KWallet…) through libsecret's `secret-tool`:
@@ -72,75 +65,29 @@ struct SecretServiceKeyring: Sendable {
     static let timeoutSeconds = 10.0
 
     private func run(_ arguments: [String], input: String? = nil) throws(SDKException) -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.environment = environment
-        // Standard input is a socket, written with MSG_NOSIGNAL: a secret-tool that exits
-        // before reading must not kill this process with SIGPIPE.
-        var sockets: [Int32] = [-1, -1]
-        #if os(Linux)
-        let made = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets)
-        #else
-        let made = socketpair(AF_UNIX, SOCK_STREAM, 0, &sockets)
-        #endif
-        guard made == 0 else {
-            throw SDKException(.fileSystemError, "Cannot talk to secret-tool (socketpair: errno \(errno))")
-        }
-        let writer = sockets[0]
-        defer { close(writer) }
-        let childInput = FileHandle(fileDescriptor: sockets[1], closeOnDealloc: true)
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = childInput
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess(
+                executable: tool.path,
+                arguments: arguments,
+                environment: environment,
+                input: input.map { .bytes(Array($0.utf8)) } ?? .none,
+                timeout: .seconds(Self.timeoutSeconds)
+            ).run()
         } catch {
-            try? childInput.close()
-            throw SDKException(.fileSystemError, "secret-tool could not start: \(error)")
+            throw SDKException(.fileSystemError, "secret-tool could not start: \(error.readableDescription)")
         }
-        try? childInput.close()
-        let timedOut = AtomicFlag()
-        let timer = DispatchWorkItem {
-            guard process.isRunning else { return }
-            timedOut.set()
-            process.terminate()
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeoutSeconds, execute: timer)
-        defer { timer.cancel() }
-        if let input {
-            #if os(Linux)
-            let flags = Int32(MSG_NOSIGNAL)
-            #else
-            let flags: Int32 = 0
-            var one: Int32 = 1
-            setsockopt(writer, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            // The secret is a few bytes, far below a socket's buffer: the send cannot block.
-            _ = Array(input.utf8).withUnsafeBytes { send(writer, $0.baseAddress, $0.count, flags) }
-        }
-        shutdown(writer, Int32(SHUT_WR))
-        let drained = DispatchGroup()
-        let errorData = Mutex(Data())
-        DispatchQueue.global().async(group: drained) {
-            let data = stderr.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
-        }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        drained.wait()
-        if timedOut.isSet {
+        if outcome.timedOut {
             throw SDKException(
                 .fileSystemError,
                 "The Secret Service did not answer within \(Int(Self.timeoutSeconds)) s (a locked keyring?)"
             )
         }
-        return (
-            process.terminationStatus,
-            String(decoding: output, as: UTF8.self).trimmed(),
-            String(decoding: errorData.withLock { $0 }, as: UTF8.self).trimmed()
-        )
+        let status: Int32 =
+            switch outcome.termination {
+            case .exited(let status): status
+            case .signaled(let signal): 128 + signal
+            }
+        return (status, outcome.outputText, outcome.errorText)
     }
 }

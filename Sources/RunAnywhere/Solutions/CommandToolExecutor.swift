@@ -1,14 +1,7 @@
-import Dispatch
-// Process, Pipe and FileHandle: full Foundation's (swift-subprocess is async-only; next step).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Runs a ``CommandTool``'s program for one call: the arguments as JSON on its standard
@@ -25,19 +18,13 @@ struct CommandToolExecutor: Sendable {
         throw SDKException(.toolExecutionFailed, "Command tools cannot run on this platform")
         #else
         let tool = self.tool
-        let process = Process()
-        let launched = AtomicFlag()
-        let cancelled = AtomicFlag()
+        let stopper = ChildProcess.Stopper()
         return try await withTaskCancellationHandler {
             try await Task.detached { () throws -> JSONValue in
-                try Self.execute(tool, arguments: arguments, process: process, launched: launched) {
-                    // Cancelled before the launch: the cancel handler could not reach it.
-                    if cancelled.isSet { Self.stop(process) }
-                }
+                try Self.execute(tool, arguments: arguments, stopper: stopper)
             }.value
         } onCancel: {
-            cancelled.set()
-            if launched.isSet { Self.stop(process) }
+            stopper.stop()
         }
         #endif
     }
@@ -46,18 +33,9 @@ struct CommandToolExecutor: Sendable {
     private static func execute(
         _ tool: CommandTool,
         arguments: JSONValue,
-        process: Process,
-        launched: AtomicFlag,
-        afterLaunch: () -> Void
+        stopper: ChildProcess.Stopper
     ) throws -> JSONValue {
         let program = tool.command[0]
-        if program.contains("/") {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(tool.command.dropFirst())
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = tool.command
-        }
         // The arguments reach the program as a file on its standard input, not a pipe: a
         // program that never reads them cannot block us or make a write raise SIGPIPE.
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("ra-tool-\(UUID().uuidString).json")
@@ -72,63 +50,41 @@ struct CommandToolExecutor: Sendable {
             throw SDKException(.toolExecutionFailed, "Cannot hand the arguments to \(tool.definition.name)")
         }
         defer { try? FileManager.default.removeItem(at: input) }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = try? FileHandle(forReadingFrom: input)
-        process.standardOutput = output
-        process.standardError = errors
+        // A program named without a path is found on the PATH by env(1). In a process group
+        // of its own, so a stop reaches its children too, which would otherwise keep its
+        // output open.
+        let child = ChildProcess(
+            executable: program.contains("/") ? program : "/usr/bin/env",
+            arguments: program.contains("/") ? Array(tool.command.dropFirst()) : tool.command,
+            input: .file(input.path),
+            outputLimit: maximumOutputBytes,
+            timeout: .seconds(tool.timeoutSeconds),
+            ownProcessGroup: true
+        )
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try child.run(stopper: stopper)
         } catch {
             throw SDKException(
                 .toolExecutionFailed,
-                "The tool \(tool.definition.name) could not start \(program): \(error)"
+                "The tool \(tool.definition.name) could not start \(program): \(error.readableDescription)"
             )
         }
-        launched.set()
-        afterLaunch()
-        let stopped = AtomicFlag()
-        let timer = DispatchWorkItem { Self.stop(process, flag: stopped) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + tool.timeoutSeconds, execute: timer)
-        defer { timer.cancel() }
-        let stderrData = Mutex(Data())
-        let drained = DispatchGroup()
-        DispatchQueue.global().async(group: drained) {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            stderrData.withLock { $0 = data }
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        drained.wait()
-        if process.terminationReason == .uncaughtSignal || stopped.isSet {
+        if outcome.timedOut || outcome.stopped {
             throw SDKException(
                 .toolExecutionFailed,
                 "The tool \(tool.definition.name) was stopped (timeout \(tool.timeoutSeconds) s or cancelled)"
             )
         }
-        let text = String(decoding: data.prefix(maximumOutputBytes), as: UTF8.self)
-            .trimmed()
-        guard process.terminationStatus == 0 else {
-            let detail = String(decoding: stderrData.withLock { $0 }.prefix(2000), as: UTF8.self)
+        let text = outcome.outputText
+        guard outcome.succeeded else {
+            let detail = String(decoding: outcome.errors.prefix(2000), as: UTF8.self)
             throw SDKException(
                 .toolExecutionFailed,
-                "The tool \(tool.definition.name) exited with status \(process.terminationStatus): \(detail.isEmpty ? text : detail)"
+                "The tool \(tool.definition.name) exited with \(outcome.termination): \(detail.isEmpty ? text : detail)"
             )
         }
         return (try? JSONValue(parsing: text)) ?? .string(text)
-    }
-
-    /// Ends a tool run: SIGTERM to its process group (its own children too, which would
-    /// otherwise keep its output open), SIGKILL two seconds later if it is still there.
-    static func stop(_ process: Process, flag: AtomicFlag? = nil) {
-        guard process.isRunning else { return }
-        flag?.set()
-        let pid = process.processIdentifier
-        let target = getpgid(pid) == pid ? -pid : pid
-        kill(target, SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
-            if process.isRunning { kill(target, SIGKILL) }
-        }
     }
     #endif
 }
