@@ -34,6 +34,9 @@ let package = Package(
         .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
         // `@Generable` and `@Guide`; a product of its own so only apps that use them build swift-syntax.
         .library(name: "RunAnywhereGenerable", targets: ["RunAnywhereGenerable"]),
+        // RAG indexes and telemetry queues on SQLite; solutions' YAML. Registered like engines.
+        .library(name: "RunAnywhereSQLite", targets: ["RunAnywhereSQLite"]),
+        .library(name: "RunAnywhereYAML", targets: ["RunAnywhereYAML"]),
         .library(name: "RunAnywhereLlamaCPP", targets: ["RunAnywhereLlamaCPP"]),
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
         .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
@@ -102,13 +105,29 @@ let package = Package(
                 "CArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Yams", package: "Yams"),
             ],
             // Each file sees only the members of modules it imports itself: without it, one file
             // importing full Foundation would lend its String methods to every file of the core.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+
+        // MARK: Storage
+        // RAG indexes and the telemetry queues on SQLite (Debian's libsqlite3, with FTS5 for
+        // BM25) through GRDB, and solutions' YAML through Yams, with line numbers for every error.
+        // Modules of their own, behind protocols of the core, because both need full Foundation:
+        // a program that keeps no index and reads no YAML maps neither it nor ICU. The CLI
+        // opens them as plugins (scripts/build_plugins.sh) when it first needs them.
+        .target(
+            name: "RunAnywhereSQLite",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "RunAnywhereSQLitePlugin", dependencies: ["RunAnywhere", "RunAnywhereSQLite"]),
+        .target(name: "RunAnywhereYAML", dependencies: ["RunAnywhere", .product(name: "Yams", package: "Yams")]),
+        .target(name: "RunAnywhereYAMLPlugin", dependencies: ["RunAnywhere", "RunAnywhereYAML"]),
 
         // MARK: Generable macros
         // `@Generable` derives a type's JSON Schema at compile time; `@Guide` narrows a property's.
@@ -371,7 +390,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereRemote",
                 "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer", "RunAnywhereHTTPServing",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "RunAnywhereSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -379,7 +398,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RunAnywhereTests",
-            dependencies: ["RunAnywhere", "RunAnywhereTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "RunAnywhere", "RunAnywhereTesting", "RunAnywhereSQLite", "RunAnywhereYAML",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Expansions and diagnostics, checked on source text without compiling it.
         .testTarget(
@@ -403,8 +425,8 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
-                "RunAnywhereServer", "RunAnywhereRemote", "RunAnywhereControlPlaneServer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "RunAnywhereServer", "RunAnywhereRemote", "RunAnywhereControlPlaneServer", "RunAnywhereSQLite",
+                "RunAnywhereYAML", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ],

@@ -20,23 +20,21 @@ cd "$(dirname "$0")/.."
 config="${1:-debug}"
 case "$config" in debug|release) ;; *) echo "usage: $0 [debug|release]" >&2; exit 2 ;; esac
 
-# Each engine backend ships as a plugin: the targets whose objects go in, the pkg-config
-# packages of its engine, and the plugins it takes code from (linked, found next to it).
-plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer MCP)   # dependencies first
-declare -A targets=(
-  [WhisperCPP]="RunAnywhereWhisperCPP RunAnywhereWhisperWindow"
-  [LlamaCPP]="RunAnywhereLlamaCPP"
-  [SystemVoice]="RunAnywhereSystemVoice"
-  [Sherpa]="RunAnywhereSherpa"
-  [PocketSphinx]="RunAnywherePocketSphinx"
-  [Resemblyzer]="RunAnywhereResemblyzer"
-  # The MCP client and the MCP SDK with swift-system; swift-log is the host's (exported). The
-  # plugin keeps its own swift-system: a host need not link it, and none of its types cross.
-  [MCP]="RunAnywhereMCP MCP SystemPackage CSystem"
-)
+# Each engine backend ships as a plugin, and so do the pieces the core asks for that need
+# libraries a command should not map until it uses them: storage (RAG indexes and telemetry
+# queues on GRDB, solutions' YAML on Yams, both needing full Foundation). For each: the pkg-config packages
+# of its engine, and the plugins it takes code from (linked, found next to it).
+#
+# The objects that go in are those of the plugin's entry target and every target it depends on
+# (SwiftPM's build description lists them), less the host's: the core and its dependencies,
+# swift-log among them, bound to the host's copies; and less what the plugins it takes code
+# from hold, so that code exists once (one espeak-ng). A plugin keeps its own
+# copy of anything else (the MCP plugin's swift-system): a host need not link it, and none of
+# its types cross.
+plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer SQLite YAML MCP)   # dependencies first
 declare -A packages=(
   [WhisperCPP]="" [LlamaCPP]="runanywhere-llama" [SystemVoice]="espeak-ng" [Sherpa]="runanywhere-sherpa"
-  [PocketSphinx]="pocketsphinx" [Resemblyzer]="openblas" [MCP]=""
+  [PocketSphinx]="pocketsphinx" [Resemblyzer]="openblas" [MCP]="" [SQLite]="sqlite3" [YAML]=""
 )
 # Piper voices take espeak-ng phonemes from the system voice's code: one copy of it, one espeak-ng.
 declare -A uses=([Sherpa]="SystemVoice")
@@ -50,11 +48,32 @@ host="$bin/runanywhere-plugin-host"
 mkdir -p "$bin/plugins/tools"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# The targets of a plugin's objects, one per line (see above).
+plugin_targets() {
+  python3 - "$bin/description.json" "$1" ${uses[$1]:-} <<'PY'
+import json, sys
+dependencies = json.load(open(sys.argv[1]))["targetDependencyMap"]
+def closure(target):
+    return {target, *dependencies.get(target, [])}
+plugin, used = sys.argv[2], sys.argv[3:]
+targets = closure(f"RunAnywhere{plugin}Plugin") - closure("RunAnywhere")
+for other in used:
+    targets -= closure(f"RunAnywhere{other}Plugin")
+print("\n".join(sorted(targets)))
+PY
+}
+
 for plugin in "${plugins[@]}"; do
   objects=()
-  for target in ${targets[$plugin]} "RunAnywhere${plugin}Plugin"; do
-    found=("$bin/$target.build/"*.o)
-    [ -e "${found[0]}" ] || { echo "$0: no objects in $bin/$target.build: run swift build -c $config first" >&2; exit 1; }
+  entry="RunAnywhere${plugin}Plugin"
+  mapfile -t targets < <(plugin_targets "$plugin")
+  for target in "${targets[@]}"; do
+    # C targets (CYaml) keep their objects in subfolders; system libraries have none.
+    mapfile -t found < <(find "$bin/$target.build" -name '*.o' 2>/dev/null | sort)
+    if [ "${#found[@]}" -eq 0 ] && [ "$target" = "$entry" ]; then
+      echo "$0: no objects in $bin/$target.build: run swift build -c $config first" >&2
+      exit 1
+    fi
     objects+=("${found[@]}")
   done
   out="$bin/plugins/${folders[$plugin]:+${folders[$plugin]}/}libRunAnywhere${plugin}Plugin.so"

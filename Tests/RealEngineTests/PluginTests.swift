@@ -264,10 +264,13 @@ extension RealEngineTests {
                         PluginLoader.pathVariable: "/nonexistent:" + whisperPlugin.deletingLastPathComponent().path
                     ]
                 )
-                // That folder has every engine's plugin, each registered unopened.
+                // That folder has every engine's plugin and the storage ones, each registered unopened.
                 #expect(
                     onPath.steps.first?["registered_names"] as? [String]
-                        == ["llamacpp", "pocketsphinx", "resemblyzer", "sherpa", "system-voice", "whispercpp"],
+                        == [
+                            "llamacpp", "pocketsphinx", "resemblyzer", "sqlite", "sherpa", "system-voice", "whispercpp",
+                            "yaml",
+                        ],
                     "\(onPath.steps)"
                 )
             }
@@ -387,11 +390,15 @@ extension RealEngineTests {
             let report = try json(Substring(list.out))
             #expect(report["api_version"] as? Int == Int(PluginEntry.apiVersion))
             #expect((report["registered"] as? [String])?.contains("whispercpp") == true, "\(list.out)")
-            // Its engines are the plugins next to it, none opened by a command that runs no model.
+            // Its engines and storage are the plugins next to it, none opened by a command that
+            // runs no model and opens no index.
             let loaded = try #require(report["loaded"] as? [[String: Any]])
             #expect(
                 Set(loaded.compactMap { $0["name"] as? String })
-                    == ["llamacpp", "whispercpp", "sherpa", "system-voice", "pocketsphinx", "resemblyzer"],
+                    == [
+                        "llamacpp", "whispercpp", "sherpa", "system-voice", "pocketsphinx", "resemblyzer", "sqlite",
+                        "yaml",
+                    ],
                 "\(list.out)"
             )
             #expect(loaded.allSatisfy { $0["is_open"] as? Bool == false }, "\(list.out)")

@@ -3,6 +3,7 @@ import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
 import RunAnywhereRemote
 import RunAnywhereResemblyzer
+import RunAnywhereSQLite
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
@@ -41,10 +42,10 @@ enum DefaultModels {
     }
 }
 
-/// Every engine backend, as a test's own SDK instance takes them.
+/// Every engine backend, and SQLite storage, as a test's own SDK instance takes them.
 let allModules: [any BackendModule] = [
     LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule(), PocketSphinxModule(),
-    ResemblyzerModule(), RemoteModule(),
+    ResemblyzerModule(), RemoteModule(), SQLiteStorageModule(),
 ]
 
 /// A fresh SDK instance with every backend in a temporary home, and the given default

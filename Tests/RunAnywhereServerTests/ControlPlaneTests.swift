@@ -4,6 +4,7 @@ import Logging
 import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereControlPlaneServer
+import RunAnywhereSQLite
 import RunAnywhereTesting
 import Testing
 
@@ -42,7 +43,7 @@ private func withControlPlaneSDK<T>(
         home: folder,
         apiKey: key,
         baseURL: baseURL.absoluteString,
-        modules: [DeterministicBackend(), module]
+        modules: [DeterministicBackend(), SQLiteStorageModule(), module]
     )
     try registerDeterministicModels(in: sdk)
     do {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RunAnywhereHTTPServing
+import RunAnywhereSQLite
 import RunAnywhereTesting
 import Synchronization
 import Testing
@@ -140,7 +141,7 @@ struct ParsedEnvelope {
 private func withSDK<T>(home: URL? = nil, _ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
     let folder = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("ra-err-\(UUID().uuidString)")
     defer { if home == nil { try? FileManager.default.removeItem(at: folder) } }
-    let sdk = try RunAnywhereSDK(home: folder, modules: [DeterministicBackend()])
+    let sdk = try RunAnywhereSDK(home: folder, modules: [DeterministicBackend(), SQLiteStorageModule()])
     do {
         let result = try await body(sdk)
         await sdk.shutdown()

@@ -1,16 +1,23 @@
 import Foundation
 import RunAnywhere
+import RunAnywhereSQLite
 import RunAnywhereTesting
+import RunAnywhereYAML
 import Testing
 
-/// A fresh SDK instance on the deterministic backend, in its own home; always shut down and deleted.
+/// A fresh SDK instance on the deterministic backend, with SQLite storage and the YAML reader,
+/// in its own home; always shut down and deleted.
 func withDeterministicSDK<T>(
     timing: DeterministicBackend.Timing = .instant,
     _ body: (RunAnywhereSDK) async throws -> T
 ) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-det-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }
-    let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: [DeterministicBackend(timing: timing)])
+    let sdk = try RunAnywhereSDK(
+        home: home,
+        environment: .development,
+        modules: [DeterministicBackend(timing: timing), SQLiteStorageModule(), SolutionYAMLModule()]
+    )
     do {
         try registerDeterministicModels(in: sdk)
         let result = try await body(sdk)

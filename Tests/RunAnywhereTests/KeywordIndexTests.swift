@@ -4,6 +4,7 @@ import RunAnywhereTesting
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
+@testable import RunAnywhereSQLite
 
 /// The repository's own prose and code: real English text of every kind of word
 /// (inflections, identifiers, numbers, punctuation), present in every clone.
@@ -96,7 +97,10 @@ struct KeywordIndexTests {
                         vector: nil,
                         options: RAGSearchOptions(topK: 20, mode: .bm25)
                     )
-                    let fts = try await index.store.ftsBM25(KeywordIndex.ftsQuery(query)!, limit: 20)
+                    let fts = try await #require(index.store as? SQLiteRAGStore).ftsBM25(
+                        KeywordIndex.ftsQuery(query)!,
+                        limit: 20
+                    )
                     #expect(ours.count == fts.count, "\(stage) \(query)")
                     #expect(!ours.isEmpty, "\(stage) \(query)")
                     for (mine, theirs) in zip(ours, fts) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RunAnywhereSQLite
 import RunAnywhereTesting
 import Synchronization
 import Testing
@@ -146,7 +147,7 @@ struct RAGUnitTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-rag-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         func sdk() throws -> RunAnywhereSDK {
-            let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
+            let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend(), SQLiteStorageModule()])
             try registerDeterministicModels(in: sdk)
             return sdk
         }

@@ -2,7 +2,9 @@ import Foundation
 import RunAnywhereTesting
 import Testing
 
-@testable import RunAnywhere
+@_spi(Backend) @testable import RunAnywhere
+@testable import RunAnywhereSQLite
+@testable import RunAnywhereYAML
 
 /// The repository's `Examples/` folder.
 private let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -11,7 +13,10 @@ private let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent
 private func withDeterministicSDK<T>(_ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-solutions-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }
-    let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
+    let sdk = try RunAnywhereSDK(
+        home: home,
+        modules: [DeterministicBackend(), SQLiteStorageModule(), SolutionYAMLModule()]
+    )
     try registerDeterministicModels(in: sdk)
     do {
         let result = try await body(sdk)
@@ -38,7 +43,7 @@ private func outputs(_ events: [SolutionEvent]) -> [String] {
 struct SolutionYAMLTests {
     private func error(_ yaml: String) -> SDKException? {
         do {
-            _ = try SolutionYAML.parse(yaml)
+            _ = try SolutionYAMLParser().parse(yaml)
             return nil
         } catch {
             return error
@@ -52,7 +57,7 @@ struct SolutionYAMLTests {
         #expect(files.count >= 3)
         var kinds: Set<String> = []
         for file in files {
-            let config = try SolutionYAML.parse(try String(contentsOf: file, encoding: .utf8))
+            let config = try SolutionYAMLParser().parse(try String(contentsOf: file, encoding: .utf8))
             kinds.insert(config.pipeline.kind)
         }
         #expect(kinds == ["voice-agent", "rag-qa", "agent-loop"])
@@ -95,7 +100,7 @@ struct SolutionYAMLTests {
         #expect(badSchema.message.contains("line 6") && badSchema.message.contains("JSON Schema"))
         let choice = try #require(error(base + "  - get_weather\ntool_choice: get_time\n"))
         #expect(choice.message.contains("line 5") && choice.message.contains("get_time"))
-        let config = try SolutionYAML.parse(
+        let config = try SolutionYAMLParser().parse(
             base + "  - get_weather\n  - name: now\n    command: [date, -u]\n    timeout_seconds: 5\ntool_choice: now\n"
         )
         guard case .agentLoop(let loop) = config.pipeline else {

@@ -27,6 +27,9 @@ public final class ServiceRegistry: Sendable {
     let wakeWord: ProviderList<WakeWordServiceFactory>
     let speakerEmbedding: ProviderList<SpeakerEmbeddingServiceFactory>
     let inspectors: ModelFileInspectors
+    let ragStores: ProviderList<RAGStoreFactory>
+    let telemetryQueues: ProviderList<TelemetryQueueFactory>
+    let solutionParsers: ProviderList<SolutionParser>
     private let controlPlaneProvider = Mutex<
         (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)?
     >(nil)
@@ -47,6 +50,9 @@ public final class ServiceRegistry: Sendable {
         wakeWord = ProviderList(capability: "wake-word", demand: demand)
         speakerEmbedding = ProviderList(capability: "speaker-embedding", demand: demand)
         inspectors = ModelFileInspectors(demand: demand)
+        ragStores = ProviderList(capability: "RAG store", demand: demand)
+        telemetryQueues = ProviderList(capability: "telemetry queue", demand: demand)
+        solutionParsers = ProviderList(capability: "solution parser", demand: demand)
     }
 
     /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
@@ -140,6 +146,75 @@ public final class ServiceRegistry: Sendable {
         systemTTS.withLock { $0 = (name, factory, module) }
     }
 
+    /// Offers the database RAG indexes keep their rows in; the one with the highest priority
+    /// is used. `RunAnywhereSQLite`'s module offers SQLite.
+    @_spi(Backend) public func registerRAGStore(name: String, priority: Int = 100, factory: @escaping RAGStoreFactory) {
+        ragStores.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
+    }
+
+    /// Offers the on-disk queue that telemetry and error reports wait in; the one with the
+    /// highest priority is used. `RunAnywhereSQLite`'s module offers SQLite.
+    @_spi(Backend) public func registerTelemetryQueue(
+        name: String,
+        priority: Int = 100,
+        factory: @escaping TelemetryQueueFactory
+    ) {
+        telemetryQueues.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
+    }
+
+    /// Offers the reader of solutions' YAML; the one with the highest priority is used.
+    /// `RunAnywhereYAML`'s module offers one on Yams.
+    @_spi(Backend) public func registerSolutionParser(name: String, priority: Int = 100, parser: SolutionParser) {
+        solutionParsers.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: parser))
+    }
+
+    /// What opens RAG indexes' databases; a closed plugin that provides one is opened.
+    ///
+    /// - Throws: `.invalidConfiguration` when no module offers one.
+    func ragStoreFactory() throws(SDKException) -> RAGStoreFactory {
+        try Self.required(ragStores, .ragStore, what: "RAG indexes need a database", module: Self.sqlite)
+    }
+
+    /// What opens telemetry queues; a closed plugin that provides one is opened.
+    ///
+    /// - Throws: `.invalidConfiguration` when no module offers one.
+    func telemetryQueueFactory() throws(SDKException) -> TelemetryQueueFactory {
+        try Self.required(
+            telemetryQueues,
+            .telemetryQueue,
+            what: "Telemetry and error reports need a queue on disk",
+            module: Self.sqlite
+        )
+    }
+
+    /// What reads solutions' YAML; a closed plugin that provides one is opened.
+    ///
+    /// - Throws: `.invalidConfiguration` when no module offers one.
+    func solutionParser() throws(SDKException) -> SolutionParser {
+        try Self.required(solutionParsers, .solutionParser, what: "Solutions in YAML need a parser", module: Self.yaml)
+    }
+
+    /// The products whose modules offer the storage services, and how to register them.
+    private static let sqlite = (product: "RunAnywhereSQLite", module: "SQLiteStorageModule()")
+    private static let yaml = (product: "RunAnywhereYAML", module: "SolutionYAMLModule()")
+
+    private static func required<Factory>(
+        _ list: ProviderList<Factory>,
+        _ need: PluginNeed,
+        what: String,
+        module: (product: String, module: String)
+    ) throws(SDKException) -> Factory {
+        guard let provider = list.best(opening: need) else {
+            throw SDKException(
+                .invalidConfiguration,
+                "\(what), and no module offers one",
+                recovery:
+                    "Add the \(module.product) product and register its module: RunAnywhere.register(\(module.module))"
+            )
+        }
+        return provider.factory
+    }
+
     /// Offers a keyword spotter for wake words; the one with the highest priority is used
     /// (ties go to the first registered). Without one, wake words are spotted in transcripts.
     @_spi(Backend) public func registerWakeWord(
@@ -208,6 +283,9 @@ public final class ServiceRegistry: Sendable {
         embeddings.remove(module: module)
         wakeWord.remove(module: module)
         speakerEmbedding.remove(module: module)
+        ragStores.remove(module: module)
+        telemetryQueues.remove(module: module)
+        solutionParsers.remove(module: module)
         systemTTS.withLock { current in
             if current?.module == module { current = nil }
         }

@@ -20,7 +20,7 @@ actor ControlPlaneAgent {
     private let connection: any ControlPlaneConnection
     private let settings: ControlPlaneSettings
     private let apiKey: String
-    let queue: TelemetryQueue
+    let queue: any TelemetryQueue
     private let secrets: @Sendable () throws(SDKException) -> SecureStore
     private let deviceDescription: @Sendable () -> DeviceDescription
     private let apply: @Sendable ([ModelAssignment]) async -> Void
@@ -42,7 +42,7 @@ actor ControlPlaneAgent {
         connection: any ControlPlaneConnection,
         settings: ControlPlaneSettings,
         apiKey: String,
-        queue: TelemetryQueue,
+        queue: any TelemetryQueue,
         secrets: @escaping @Sendable () throws(SDKException) -> SecureStore,
         deviceDescription: @escaping @Sendable () -> DeviceDescription,
         apply: @escaping @Sendable ([ModelAssignment]) async -> Void

@@ -20,9 +20,12 @@ extension SDKRuntime {
             return nil
         }
         let logger = SDKLogger(category: "ControlPlane")
-        let queue: TelemetryQueue
+        let queue: any TelemetryQueue
         do {
-            queue = try TelemetryQueue(url: paths.telemetryQueueFile, capacity: provider.settings.maximumQueuedEvents)
+            queue = try services.telemetryQueueFactory()(
+                paths.telemetryQueueFile,
+                provider.settings.maximumQueuedEvents
+            )
         } catch {
             logger.error("No control plane this run: \(error.message)")
             return nil

@@ -8,13 +8,20 @@ enum PluginNeed: Sendable, Equatable {
     /// it recognized (discovery): only plugins that inspect it are opened, so an unrecognized
     /// folder in the store does not open an engine at every start.
     case inspection(InferenceFramework)
-    /// A service that takes no model: ``systemTTS`` or ``wakeWord``.
+    /// A service that takes no model: ``systemTTS``, ``wakeWord``, ``ragStore``,
+    /// ``telemetryQueue`` or ``solutionParser``.
     case service(String)
 
     /// The system voice.
     static let systemTTS = PluginNeed.service("system-tts")
     /// A keyword spotter.
     static let wakeWord = PluginNeed.service("wake-word")
+    /// The database of RAG indexes.
+    static let ragStore = PluginNeed.service("rag-store")
+    /// The on-disk queue of telemetry and error reports.
+    static let telemetryQueue = PluginNeed.service("telemetry-queue")
+    /// The reader of solutions' YAML.
+    static let solutionParser = PluginNeed.service("solution-parser")
 }
 
 /// How an instance's service registry asks its closed plugins for what it lacks.

@@ -19,7 +19,7 @@ import Darwin
 /// A query adds each term's postings into one score per chunk (term at a time), then keeps
 /// the best `k` in a heap. Removed chunks stay as dead rows until they are a quarter of the
 /// index, then the postings are compacted.
-struct KeywordIndex: Sendable {
+@_spi(Backend) public struct KeywordIndex: Sendable {
     static let k1 = 1.2
     static let b = 0.75
 
@@ -41,10 +41,11 @@ struct KeywordIndex: Sendable {
     /// Chunks in the index.
     var count: Int { ids.count - deadRows }
 
-    init() {}
+    /// An empty index.
+    public init() {}
 
     /// Adds a chunk (replacing one with the same id).
-    mutating func add(_ id: Int64, text: String) {
+    public mutating func add(_ id: Int64, text: String) {
         if rows[id] != nil { remove([id]) }
         let row = Int32(ids.count)
         var terms: [Int32] = []

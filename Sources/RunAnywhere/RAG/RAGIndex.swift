@@ -40,7 +40,7 @@ public actor RAGIndex {
     public nonisolated let chunking: RAGChunkingOptions
 
     private let sdk: RunAnywhereSDK
-    let store: RAGStore
+    let store: any RAGStore
     /// The vectors as of `vectorsGeneration`; nil until the first vector search.
     private var vectors: VectorSearch?
     private var vectorsGeneration: Int64 = -1
@@ -91,7 +91,7 @@ public actor RAGIndex {
     /// Texts embedded per call while ingesting: bounds memory for huge documents.
     static let embeddingBatch = 64
 
-    init(sdk: RunAnywhereSDK, store: RAGStore, settings: RAGStore.Settings) {
+    init(sdk: RunAnywhereSDK, store: any RAGStore, settings: RAGStoreSettings) {
         self.sdk = sdk
         self.store = store
         self.name = settings.name
@@ -133,7 +133,7 @@ public actor RAGIndex {
             throw SDKException(.invalidDocument, "Document '\(documentId)' has no text to index")
         }
         var embeddingMs = 0.0
-        var chunks: [RAGStore.NewChunk] = []
+        var chunks: [RAGStoreChunk] = []
         chunks.reserveCapacity(pieces.count)
         for batchStart in stride(from: 0, to: pieces.count, by: Self.embeddingBatch) {
             let batch = pieces[batchStart..<min(batchStart + Self.embeddingBatch, pieces.count)]
@@ -142,7 +142,7 @@ public actor RAGIndex {
             guard embedded.dimension == dimension else { throw mismatch(embedded.dimension) }
             for (piece, vector) in zip(batch, embedded.vectors) {
                 chunks.append(
-                    RAGStore.NewChunk(
+                    RAGStoreChunk(
                         start: piece.start,
                         end: piece.end,
                         tokens: piece.tokens,
@@ -185,12 +185,12 @@ public actor RAGIndex {
         chunks: [(text: String, vector: [Float])]
     ) async throws(SDKException) {
         var offset = 0
-        var rows: [RAGStore.NewChunk] = []
+        var rows: [RAGStoreChunk] = []
         for chunk in chunks {
             guard chunk.vector.count == dimension else { throw mismatch(chunk.vector.count) }
             let length = chunk.text.utf8.count
             rows.append(
-                RAGStore.NewChunk(
+                RAGStoreChunk(
                     start: offset,
                     end: offset + length,
                     tokens: 0,

@@ -24,6 +24,7 @@ extension RunAnywhereSDK {
     ) async throws(SDKException) -> RAGIndex {
         try Self.validateIndexName(name)
         try chunking.validate()
+        let open = try serviceRegistry.ragStoreFactory()
         let folder = paths.ragIndexDirectory(name: name)
         guard !FileManager.default.fileExists(atPath: folder.path) else {
             throw SDKException(
@@ -36,7 +37,7 @@ extension RunAnywhereSDK {
         guard let info = await embeddingModelInfo else {
             throw SDKException(.modelNotLoaded, "The embedding model '\(embeddingModel)' did not stay loaded")
         }
-        let settings = RAGStore.Settings(
+        let settings = RAGStoreSettings(
             name: name,
             embeddingModel: embeddingModel,
             dimension: info.dimension,
@@ -46,7 +47,7 @@ extension RunAnywhereSDK {
         let staging = paths.ragDirectory.appendingPathComponent(".creating-\(UUID().uuidString)", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-            let store = try RAGStore(url: staging.appendingPathComponent(RAGStore.fileName), create: settings)
+            let store = try open(staging.appendingPathComponent(SDKPaths.ragDatabaseFileName), settings, nil)
             store.close()
             try Self.writeSettings(settings, to: staging)
             try FileManager.default.moveItem(at: staging, to: folder)
@@ -70,7 +71,8 @@ extension RunAnywhereSDK {
     ///   ``repairRAGIndex(_:)``).
     public func openRAGIndex(_ name: String, maxDatabaseBytes: Int64? = nil) async throws(SDKException) -> RAGIndex {
         try Self.validateIndexName(name)
-        let database = paths.ragIndexDirectory(name: name).appendingPathComponent(RAGStore.fileName)
+        let open = try serviceRegistry.ragStoreFactory()
+        let database = paths.ragDatabaseFile(name: name)
         guard FileManager.default.fileExists(atPath: database.path) else {
             throw SDKException(
                 .indexNotFound,
@@ -78,7 +80,7 @@ extension RunAnywhereSDK {
                 recovery: "Create it first: createRAGIndex(\"\(name)\") or `runanywhere rag create \(name)`"
             )
         }
-        let store = try RAGStore(url: database, create: nil, maxBytes: maxDatabaseBytes)
+        let store = try open(database, nil, maxDatabaseBytes)
         do {
             let settings = try await store.settings()
             return RAGIndex(sdk: self, store: store, settings: settings)
@@ -94,7 +96,7 @@ extension RunAnywhereSDK {
         return folders.filter { name in
             !name.hasPrefix(".")
                 && FileManager.default.fileExists(
-                    atPath: paths.ragIndexDirectory(name: name).appendingPathComponent(RAGStore.fileName).path
+                    atPath: paths.ragDatabaseFile(name: name).path
                 )
         }.sorted()
     }
@@ -126,14 +128,16 @@ extension RunAnywhereSDK {
     /// documents must then be ingested again.
     public func repairRAGIndex(_ name: String) async throws(SDKException) -> RAGRepairReport {
         try Self.validateIndexName(name)
+        // Before anything is moved: without a database module, nothing can be checked or rebuilt.
+        let open = try serviceRegistry.ragStoreFactory()
         let folder = paths.ragIndexDirectory(name: name)
-        let database = folder.appendingPathComponent(RAGStore.fileName)
+        let database = paths.ragDatabaseFile(name: name)
         guard FileManager.default.fileExists(atPath: folder.path) else {
             throw SDKException(.indexNotFound, "No RAG index named '\(name)'")
         }
         var problems: [String]
         do {
-            let store = try RAGStore(url: database, create: nil)
+            let store = try open(database, nil, nil)
             defer { store.close() }
             _ = try await store.settings()
             problems = try await store.checkAndRebuildKeywords()
@@ -143,7 +147,7 @@ extension RunAnywhereSDK {
         }
         let settings = try Self.readSettings(in: folder, name: name)
         let stamp = Int(Date().timeIntervalSince1970)
-        let damaged = folder.appendingPathComponent("\(RAGStore.fileName).damaged-\(stamp)")
+        let damaged = folder.appendingPathComponent("\(SDKPaths.ragDatabaseFileName).damaged-\(stamp)")
         do {
             if FileManager.default.fileExists(atPath: database.path) {
                 try FileManager.default.moveItem(at: database, to: damaged)
@@ -151,7 +155,7 @@ extension RunAnywhereSDK {
             for suffix in ["-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: database.path + suffix)
             }
-            let store = try RAGStore(url: database, create: settings)
+            let store = try open(database, settings, nil)
             store.close()
         } catch {
             throw SDKException.wrap(error, as: .fileSystemError, "Cannot rebuild the RAG index '\(name)'")
@@ -170,16 +174,16 @@ extension RunAnywhereSDK {
         }
     }
 
-    private static func writeSettings(_ settings: RAGStore.Settings, to folder: URL) throws {
+    private static func writeSettings(_ settings: RAGStoreSettings, to folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(settings).write(to: folder.appendingPathComponent("index.json"), options: .atomic)
     }
 
-    private static func readSettings(in folder: URL, name: String) throws(SDKException) -> RAGStore.Settings {
+    private static func readSettings(in folder: URL, name: String) throws(SDKException) -> RAGStoreSettings {
         do {
             let data = try Data(contentsOf: folder.appendingPathComponent("index.json"))
-            return try JSONDecoder().decode(RAGStore.Settings.self, from: data)
+            return try JSONDecoder().decode(RAGStoreSettings.self, from: data)
         } catch {
             throw SDKException(
                 .indexCorrupted,

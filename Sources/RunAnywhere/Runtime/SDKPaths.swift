@@ -69,6 +69,14 @@ public struct SDKPaths: Sendable, Equatable {
         ragDirectory.appendingPathComponent(name, isDirectory: true)
     }
 
+    /// The name of a RAG index's database file in its folder.
+    public static let ragDatabaseFileName = "index.sqlite"
+
+    /// The database file of the RAG index `name`.
+    public func ragDatabaseFile(name: String) -> URL {
+        ragIndexDirectory(name: name).appendingPathComponent(Self.ragDatabaseFileName)
+    }
+
     /// Partial downloads, one folder per model.
     public var downloadsDirectory: URL { tempDirectory.appendingPathComponent("downloads", isDirectory: true) }
 

@@ -27,7 +27,7 @@ public struct Solutions: Sendable {
     /// - Throws: `.invalidConfiguration` naming the line and the key at fault: YAML that
     ///   does not parse, an unknown key, a missing one, a value of the wrong type or out of range.
     public func parse(yaml: String) throws(SDKException) -> SolutionConfig {
-        try SolutionYAML.parse(yaml)
+        try sdk.serviceRegistry.solutionParser().parse(yaml)
     }
 
     /// Parses `yaml` and prepares the solution (see ``run(config:)``).

@@ -14,7 +14,7 @@ import Foundation
 /// and every 30 s, backing off from 1 s to 5 min while the collector cannot be reached.
 actor ErrorReportUploader {
     let dsn: SentryDSN
-    let queue: TelemetryQueue
+    let queue: any TelemetryQueue
     private let environment: String
     /// Seconds to connect, and to get an answer once connected (three times that in all).
     private let timeout: TimeInterval
@@ -29,7 +29,7 @@ actor ErrorReportUploader {
     /// Events sent per flush at most.
     static let batchSize = 50
 
-    init(dsn: SentryDSN, queue: TelemetryQueue, environment: String, timeout: TimeInterval = 10) {
+    init(dsn: SentryDSN, queue: any TelemetryQueue, environment: String, timeout: TimeInterval = 10) {
         self.dsn = dsn
         self.queue = queue
         self.environment = environment

@@ -15,7 +15,7 @@ import Foundation
 enum RemoteErrorReporting {
     /// One reporting instance: its queues, and how to wake its uploaders.
     struct Sink: Sendable {
-        let queues: [TelemetryQueue]
+        let queues: [any TelemetryQueue]
         let wake: @Sendable () -> Void
     }
 

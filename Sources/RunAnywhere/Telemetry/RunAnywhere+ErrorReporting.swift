@@ -35,6 +35,7 @@ extension RunAnywhereSDK {
         try await runtime.errorReporting.start(
             dsn: dsn,
             controlPlaneQueue: runtime.controlPlane?.queue,
+            openQueue: try serviceRegistry.telemetryQueueFactory(),
             paths: paths,
             environment: environment.rawValue
         )
@@ -57,11 +58,14 @@ extension RunAnywhereSDK {
         return try await uploader.flush()
     }
 
+    /// The most error reports kept on disk while the collector cannot take them.
+    static let defaultErrorReportCapacity = 10_000
+
     /// Error reports waiting on disk for the Sentry-compatible collector.
     public func pendingErrorReportCount() throws(SDKException) -> Int {
         let file = paths.errorReportQueueFile
         guard FileManager.default.fileExists(atPath: file.path) else { return 0 }
-        return try TelemetryQueue(url: file).count()
+        return try serviceRegistry.telemetryQueueFactory()(file, Self.defaultErrorReportCapacity).count()
     }
 }
 
@@ -93,7 +97,8 @@ actor ErrorReporting {
 
     func start(
         dsn: SentryDSN?,
-        controlPlaneQueue: TelemetryQueue?,
+        controlPlaneQueue: (any TelemetryQueue)?,
+        openQueue: @escaping TelemetryQueueFactory,
         paths: SDKPaths,
         environment: String
     )
@@ -101,7 +106,7 @@ actor ErrorReporting {
     {
         var queues = controlPlaneQueue.map { [$0] } ?? []
         if let dsn {
-            let queue = try TelemetryQueue(url: paths.errorReportQueueFile)
+            let queue = try openQueue(paths.errorReportQueueFile, RunAnywhereSDK.defaultErrorReportCapacity)
             let uploader = ErrorReportUploader(dsn: dsn, queue: queue, environment: environment)
             await uploader.start()
             self.uploader = uploader

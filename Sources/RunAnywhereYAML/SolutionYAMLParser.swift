@@ -1,11 +1,12 @@
 import Foundation
+@_spi(Backend) import RunAnywhere
 import Yams
 
 /// Reads a solution's YAML into a ``SolutionConfig``, checking every key and value: an
 /// unknown key, a missing one or a value of the wrong type is an `.invalidConfiguration`
 /// error that names the key and its line.
-enum SolutionYAML {
-    static func parse(_ yaml: String) throws(SDKException) -> SolutionConfig {
+struct SolutionYAMLParser: SolutionParser {
+    func parse(_ yaml: String) throws(SDKException) -> SolutionConfig {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
@@ -48,7 +49,7 @@ enum SolutionYAML {
                 if case .scalar(let scalar) = node {
                     registered.append(scalar.string)
                 } else {
-                    commands.append(try commandTool(node, path: "tools[\(index)]"))
+                    commands.append(try Self.commandTool(node, path: "tools[\(index)]"))
                 }
             }
             var solution = AgentLoopSolution(
