@@ -200,6 +200,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Its plugin (scripts/build_plugins.sh): `runanywhere` opens it for the first remote model.
+        .target(name: "RunAnywhereRemotePlugin", dependencies: ["RunAnywhere", "RunAnywhereRemote"]),
 
         // MARK: Control plane
         // Generated/ holds the code swift-openapi-generator makes from openapi.yaml, committed
@@ -218,6 +220,8 @@ let package = Package(
                 "Generated/internal-imports.txt",
             ]
         ),
+        // Its plugin, which takes its HTTP client from the remote engines' plugin.
+        .target(name: "RunAnywhereControlPlanePlugin", dependencies: ["RunAnywhere", "RunAnywhereControlPlane"]),
         .target(
             name: "RunAnywhereControlPlaneServer",
             dependencies: [
@@ -360,14 +364,43 @@ let package = Package(
         ),
 
         // MARK: CLI
-        // It links no engine backend: they are the plugins in `plugins/` next to it (made by
-        // scripts/build_plugins.sh), each opened when a model of its framework is first loaded,
-        // so a command that runs no model maps no engine library.
+        // What both executables share: the SDK's start, common options, output, child processes,
+        // and the table of the commands `runanywhere` hands to `runanywhere-http`.
+        .target(
+            name: "RunAnywhereCommandLine",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // It links no engine backend and no HTTP stack: the engines, storage, the remote engines
+        // and the control plane's client are the plugins in `plugins/` next to it (made by
+        // scripts/build_plugins.sh), each opened when first needed, so a command that runs no
+        // model maps no engine library, and none maps SwiftNIO or full Foundation until it must.
         .executableTarget(
             name: "runanywhere",
             dependencies: [
                 "RunAnywhere",
+                "RunAnywhereCommandLine",
                 "RunAnywhereWhisperWindow",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // As in the core: each file sees only the members of modules it imports itself.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
+            // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
+            linkerSettings: pluginHostLinkerSettings
+        ),
+        // The commands that serve HTTP or measure servers (`serve`, `control-plane`, `bench serve`,
+        // `remote`, `download`, `tools`): `runanywhere` runs this in its own place for them
+        // (CompanionCommand). It links the HTTP stack, the remote engines and the control plane.
+        .executableTarget(
+            name: "runanywhere-http",
+            dependencies: [
+                "RunAnywhere",
+                "RunAnywhereCommandLine",
                 "RunAnywhereTesting",
                 "RunAnywhereServer",
                 "RunAnywhereRemote",
@@ -377,9 +410,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // As in the core: each file sees only the members of modules it imports itself.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
-            // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
             linkerSettings: pluginHostLinkerSettings
         ),
 

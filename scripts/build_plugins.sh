@@ -22,22 +22,25 @@ case "$config" in debug|release) ;; *) echo "usage: $0 [debug|release]" >&2; exi
 
 # Each engine backend ships as a plugin, and so do the pieces the core asks for that need
 # libraries a command should not map until it uses them: storage (RAG indexes and telemetry
-# queues on GRDB, solutions' YAML on Yams, both needing full Foundation). For each: the pkg-config packages
+# queues on GRDB, solutions' YAML on Yams, both needing full Foundation), the remote engines and
+# the control plane's client (SwiftNIO, async-http-client). For each: the pkg-config packages
 # of its engine, and the plugins it takes code from (linked, found next to it).
 #
 # The objects that go in are those of the plugin's entry target and every target it depends on
 # (SwiftPM's build description lists them), less the host's: the core and its dependencies,
 # swift-log among them, bound to the host's copies; and less what the plugins it takes code
-# from hold, so that code exists once (one espeak-ng). A plugin keeps its own
+# from hold, so that code exists once (one espeak-ng, one SwiftNIO). A plugin keeps its own
 # copy of anything else (the MCP plugin's swift-system): a host need not link it, and none of
 # its types cross.
-plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer SQLite YAML MCP)   # dependencies first
+plugins=(WhisperCPP LlamaCPP SystemVoice Sherpa PocketSphinx Resemblyzer SQLite YAML Remote ControlPlane MCP)   # dependencies first
 declare -A packages=(
   [WhisperCPP]="" [LlamaCPP]="runanywhere-llama" [SystemVoice]="espeak-ng" [Sherpa]="runanywhere-sherpa"
   [PocketSphinx]="pocketsphinx" [Resemblyzer]="openblas" [MCP]="" [SQLite]="sqlite3" [YAML]=""
+  [Remote]="" [ControlPlane]=""
 )
-# Piper voices take espeak-ng phonemes from the system voice's code: one copy of it, one espeak-ng.
-declare -A uses=([Sherpa]="SystemVoice")
+# Piper voices take espeak-ng phonemes from the system voice's code: one copy of it, one
+# espeak-ng. The control plane's client speaks through the remote engines' HTTP client.
+declare -A uses=([Sherpa]="SystemVoice" [ControlPlane]="Remote")
 # Tool-server plugins are no engines: they go in plugins/tools/, which hosts do not scan, and
 # are opened only when asked for (`chat --mcp`); they carry no engine description.
 declare -A folders=([MCP]="tools")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RunAnywhere
+import RunAnywhereCommandLine
 
 /// `runanywhere`: the SDK from the command line.
 @main
@@ -14,8 +15,19 @@ struct RunAnywhereCLI: AsyncParsableCommand {
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
             VoiceCommand.self, DescribeCommand.self,
             EmbedCommand.self,
-            RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeCommand.self, BenchCommand.self,
-            ControlPlaneCommand.self, TelemetryCommand.self, RunCommand.self, PluginsCommand.self,
+            RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeListing.self, BenchCommand.self,
+            ControlPlaneListing.self, TelemetryCommand.self, RunCommand.self, PluginsCommand.self,
         ]
     )
+
+    /// Hands the companion's commands (``CompanionCommand``) to `runanywhere-http` before
+    /// parsing anything, so that their options and their help are its own; parses the rest.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if CompanionCommand.named(by: arguments) != nil {
+            CLI.printError("error: \(CompanionCommand.handOver(arguments))")
+            Self.exit(withError: ExitCode.failure)
+        }
+        await parseAndRun(arguments)
+    }
 }

@@ -264,12 +264,12 @@ extension RealEngineTests {
                         PluginLoader.pathVariable: "/nonexistent:" + whisperPlugin.deletingLastPathComponent().path
                     ]
                 )
-                // That folder has every engine's plugin and the storage ones, each registered unopened.
+                // That folder has every engine's plugin and the other modules', each registered unopened.
                 #expect(
                     onPath.steps.first?["registered_names"] as? [String]
                         == [
-                            "llamacpp", "pocketsphinx", "resemblyzer", "sqlite", "sherpa", "system-voice", "whispercpp",
-                            "yaml",
+                            "control-plane", "llamacpp", "pocketsphinx", "remote", "resemblyzer", "sqlite", "sherpa",
+                            "system-voice", "whispercpp", "yaml",
                         ],
                     "\(onPath.steps)"
                 )
@@ -390,14 +390,14 @@ extension RealEngineTests {
             let report = try json(Substring(list.out))
             #expect(report["api_version"] as? Int == Int(PluginEntry.apiVersion))
             #expect((report["registered"] as? [String])?.contains("whispercpp") == true, "\(list.out)")
-            // Its engines and storage are the plugins next to it, none opened by a command that
-            // runs no model and opens no index.
+            // Its engines, storage, remote engines and control plane are the plugins next to it,
+            // none opened by a command that runs no model, opens no index and calls no server.
             let loaded = try #require(report["loaded"] as? [[String: Any]])
             #expect(
                 Set(loaded.compactMap { $0["name"] as? String })
                     == [
                         "llamacpp", "whispercpp", "sherpa", "system-voice", "pocketsphinx", "resemblyzer", "sqlite",
-                        "yaml",
+                        "yaml", "remote", "control-plane",
                     ],
                 "\(list.out)"
             )

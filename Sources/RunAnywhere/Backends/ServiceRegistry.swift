@@ -73,9 +73,11 @@ public final class ServiceRegistry: Sendable {
         controlPlaneProvider.withLock { $0 = (name, settings, factory) }
     }
 
-    /// The control-plane connection offered, if any.
+    /// The control-plane connection offered, if any (a closed plugin that provides one is opened).
     var controlPlane: (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)? {
-        controlPlaneProvider.withLock { $0 }
+        if let offered = controlPlaneProvider.withLock({ $0 }) { return offered }
+        guard demand.open(for: .controlPlane) else { return nil }
+        return controlPlaneProvider.withLock { $0 }
     }
 
     /// Offers LLM services.

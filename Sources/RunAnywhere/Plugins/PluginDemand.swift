@@ -9,7 +9,7 @@ enum PluginNeed: Sendable, Equatable {
     /// folder in the store does not open an engine at every start.
     case inspection(InferenceFramework)
     /// A service that takes no model: ``systemTTS``, ``wakeWord``, ``ragStore``,
-    /// ``telemetryQueue`` or ``solutionParser``.
+    /// ``telemetryQueue``, ``solutionParser`` or ``controlPlane``.
     case service(String)
 
     /// The system voice.
@@ -22,6 +22,8 @@ enum PluginNeed: Sendable, Equatable {
     static let telemetryQueue = PluginNeed.service("telemetry-queue")
     /// The reader of solutions' YAML.
     static let solutionParser = PluginNeed.service("solution-parser")
+    /// The connection to a control plane, for phase 2 of initialization.
+    static let controlPlane = PluginNeed.service("control-plane")
 }
 
 /// How an instance's service registry asks its closed plugins for what it lacks.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RunAnywhere
+import RunAnywhereCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -14,10 +15,10 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Benchmarks: the SDK against the raw engine, in one run.",
         subcommands: [
             LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Diarize.self, Voice.self, Structured.self,
-            Tools.self, Embed.self, LoRA.self,
+            ToolsListing.self, Embed.self, LoRA.self,
             RAG.self,
-            Serve.self, Remote.self, Download.self, Startup.self,
-            FileServer.self,
+            ServeListing.self, RemoteListing.self, DownloadListing.self, Startup.self,
+            FileServerListing.self,
         ]
     )
 

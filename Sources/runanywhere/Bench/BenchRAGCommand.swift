@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Backend) import RunAnywhere
+import RunAnywhereCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereWhisperWindow
 
 #if canImport(FoundationEssentials)

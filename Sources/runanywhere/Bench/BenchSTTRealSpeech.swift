@@ -1,4 +1,5 @@
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereWhisperWindow
 
 #if canImport(FoundationEssentials)

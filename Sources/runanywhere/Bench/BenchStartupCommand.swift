@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import RunAnywhere
+import RunAnywhereCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

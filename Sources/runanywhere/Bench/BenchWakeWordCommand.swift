@@ -1,5 +1,6 @@
 import ArgumentParser
 import RunAnywhere
+import RunAnywhereCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import RunAnywhere
+import RunAnywhereCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

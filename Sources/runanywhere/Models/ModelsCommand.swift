@@ -1,6 +1,6 @@
 import ArgumentParser
 import RunAnywhere
-import RunAnywhereTesting
+import RunAnywhereCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -290,7 +290,7 @@ extension InferenceFramework: ExpressibleByArgument {
     /// The frameworks this CLI's backends run (the ids their plugins declare); anything else
     /// is a usage error, as it was when the ids were a closed enum.
     static let known: [InferenceFramework] = [
-        .llamaCpp, "whispercpp", "sherpa", "system", "resemblyzer", .deterministic,
+        .llamaCpp, "whispercpp", "sherpa", "system", "resemblyzer", "deterministic",
     ]
 
     /// A known framework id, or `nil` (a usage error listing the choices).

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereServer
 
 extension BenchCommand {
@@ -13,7 +14,7 @@ extension BenchCommand {
     struct Serve: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
-            abstract: "Server throughput and time to first token with 1, 2, 4 and 8 streaming clients.",
+            abstract: CompanionCommand.benchServe.abstract,
             discussion: """
                 Starts the server in this process on a free port of 127.0.0.1 with the model loaded \
                 with --slots slots. Each round runs every client count once, in order, and one \

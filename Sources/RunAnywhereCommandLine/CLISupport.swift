@@ -2,8 +2,6 @@ import ArgumentParser
 import Dispatch
 import Logging
 @_spi(Backend) import RunAnywhere
-import RunAnywhereControlPlane
-import RunAnywhereRemote
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -19,12 +17,12 @@ import Darwin
 #endif
 
 /// A subcommand whose failures print one line and exit non-zero, never a trace.
-protocol SDKCommand: AsyncParsableCommand {
+package protocol SDKCommand: AsyncParsableCommand {
     func execute() async throws
 }
 
 extension SDKCommand {
-    mutating func run() async throws {
+    package mutating func run() async throws {
         do {
             try await execute()
         } catch let error as SDKException {
@@ -40,12 +38,14 @@ extension SDKCommand {
 }
 
 /// Options every command that touches the SDK shares.
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: "The SDK home (default: $RUNANYWHERE_HOME or ~/.local/share/runanywhere).")
-    var home: String?
+    package var home: String?
 
     @Flag(name: .long, help: "Print the SDK's log lines on stderr.")
-    var verbose = false
+    package var verbose = false
 
     @Option(
         name: .long,
@@ -55,7 +55,7 @@ struct GlobalOptions: ParsableArguments {
             valueName: "policy"
         )
     )
-    var routing: String?
+    package var routing: String?
 
     @Option(
         name: .long,
@@ -65,9 +65,9 @@ struct GlobalOptions: ParsableArguments {
             valueName: "device"
         )
     )
-    var accelerator: AcceleratorPreference?
+    package var accelerator: AcceleratorPreference?
 
-    func validate() throws {
+    package func validate() throws {
         if let routing {
             do {
                 _ = try RoutingPolicy(parsing: routing)
@@ -79,31 +79,35 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// What every benchmark takes: the SDK's home and `--json`.
-struct BenchOutputOptions: ParsableArguments {
-    @OptionGroup var global: GlobalOptions
-    @Flag(name: .long, help: "Print one JSON object.") var json = false
+package struct BenchOutputOptions: ParsableArguments {
+    package init() {}
+
+    @OptionGroup package var global: GlobalOptions
+    @Flag(name: .long, help: "Print one JSON object.") package var json = false
 }
 
 /// What the benchmarks that race the SDK against a raw C baseline share.
-struct BaselineOptions: ParsableArguments {
-    @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") var reps = 7
-    @Option(help: "Threads for both.") var threads = ProcessInfo.processInfo.activeProcessorCount
+package struct BaselineOptions: ParsableArguments {
+    package init() {}
+
+    @Option(help: "Measured repetitions, raw and SDK interleaved (after a warm-up of each).") package var reps = 7
+    @Option(help: "Threads for both.") package var threads = ProcessInfo.processInfo.activeProcessorCount
     @Option(
         name: .customLong("raw-binary"),
         help: "The raw baseline (default: the raw-*-bench program next to this executable)."
     )
-    var rawBinary: String?
+    package var rawBinary: String?
 }
 
 extension AcceleratorPreference: ExpressibleByArgument {}
 
-enum CLI {
+package enum CLI {
     /// The control plane's base URL, when the CLI should use one.
-    static let controlPlaneURLVariable = "RUNANYWHERE_CONTROL_PLANE_URL"
+    package static let controlPlaneURLVariable = "RUNANYWHERE_CONTROL_PLANE_URL"
     /// The API key for the control plane.
-    static let apiKeyVariable = "RUNANYWHERE_API_KEY"
+    package static let apiKeyVariable = "RUNANYWHERE_API_KEY"
     /// Seconds one control-plane request may take (10 by default).
-    static let controlPlaneTimeoutVariable = "RUNANYWHERE_CONTROL_PLANE_TIMEOUT"
+    package static let controlPlaneTimeoutVariable = "RUNANYWHERE_CONTROL_PLANE_TIMEOUT"
 
     private static let bootstrapLogging: Void = {
         LoggingSystem.bootstrap { label in
@@ -115,7 +119,7 @@ enum CLI {
 
     /// This executable's file, symlinks resolved: `argv[0]` is only `runanywhere` when the
     /// CLI is started through `PATH`, which would put its plugins in the working directory.
-    static let executable: URL = {
+    package static let executable: URL = {
         #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
@@ -125,13 +129,13 @@ enum CLI {
     }()
 
     /// The engine backends' plugins, next to this executable (scripts/build_plugins.sh puts them there).
-    static var pluginsFolder: URL {
+    package static var pluginsFolder: URL {
         executable.deletingLastPathComponent().appendingPathComponent("plugins", isDirectory: true)
     }
 
     /// The MCP client, from its plugin in `plugins/tools/`: linked, the MCP SDK would bring
     /// FoundationNetworking, libcurl and its TLS stack into every command's process.
-    static func mcpConnector() throws(SDKException) -> ToolServerConnector {
+    package static func mcpConnector() throws(SDKException) -> ToolServerConnector {
         if let connector = ToolServerConnector.installed("mcp") { return connector }
         try ToolServerConnector.open(plugin: mcpPlugin.path)
         guard let connector = ToolServerConnector.installed("mcp") else {
@@ -141,27 +145,46 @@ enum CLI {
     }
 
     /// The MCP client's plugin file.
-    static var mcpPlugin: URL { pluginsFolder.appendingPathComponent("tools/libRunAnywhereMCPPlugin.so") }
+    package static var mcpPlugin: URL { pluginsFolder.appendingPathComponent("tools/libRunAnywhereMCPPlugin.so") }
 
     /// `RUNANYWHERE_PLUGIN_PATH` as this process got it, before ``start(_:keywordSpotter:)``
     /// put the CLI's own plugins first.
-    static let userPluginPath = ProcessInfo.processInfo.environment[PluginLoader.pathVariable]
+    package static let userPluginPath = ProcessInfo.processInfo.environment[PluginLoader.pathVariable]
 
     /// The environment as this process got it: for child processes that are measured or are
     /// another build of the CLI, which must not inherit this one's plugins.
-    static var inheritedEnvironment: [String: String] {
+    package static var inheritedEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment[PluginLoader.pathVariable] = userPluginPath
         return environment
     }
 
+    /// How long one control-plane request may take: `$RUNANYWHERE_CONTROL_PLANE_TIMEOUT`
+    /// seconds, 10 by default (the control plane's plugin reads the same variable).
+    ///
+    /// - Throws: `.invalidConfiguration` for a value that is not seconds from 0 to 3600.
+    package static func controlPlaneTimeout() throws(SDKException) -> Duration {
+        let text = ProcessInfo.processInfo.environment[controlPlaneTimeoutVariable]
+        let seconds = text.flatMap(Double.init) ?? 10
+        guard seconds.isFinite, seconds > 0, seconds <= 3600, text.map({ Double($0) != nil }) ?? true else {
+            throw SDKException(.invalidConfiguration, "$\(controlPlaneTimeoutVariable) must be seconds, 0 to 3600")
+        }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
+    /// Whether a control plane is named for this run.
+    package static var usesControlPlane: Bool {
+        ProcessInfo.processInfo.environment[controlPlaneURLVariable].map { !$0.isEmpty } ?? false
+    }
+
     /// The keyword spotter's module: the plugin `--engine transcript` does without.
-    static let keywordSpotterModule = "pocketsphinx"
+    package static let keywordSpotterModule = "pocketsphinx"
 
     /// Initializes the SDK with the engine backends' plugins registered to open on first use,
     /// so that a command that runs no model maps no engine; without `keywordSpotter`, wake
-    /// words are spotted in transcripts.
-    static func start(_ options: GlobalOptions, keywordSpotter: Bool = true) async throws {
+    /// words are spotted in transcripts. The remote engines and the control plane's client are
+    /// plugins too in `runanywhere`; `runanywhere-http` links and registers them itself.
+    package static func start(_ options: GlobalOptions, keywordSpotter: Bool = true) async throws {
         _ = bootstrapLogging
         RunAnywhere.setLogLevel(options.verbose ? .debug : .error)
         // Through the SDK's plugin path, so the plugins take part in initialization (their
@@ -170,17 +193,10 @@ enum CLI {
         // A folder named twice is read once (SDKRuntime.pluginFolders).
         let pluginPath = [pluginsFolder.path] + (userPluginPath.map { [$0] } ?? [])
         setenv(PluginLoader.pathVariable, pluginPath.joined(separator: ":"), 1)
-        RemoteModule.register()
         // A control plane only when one is named: phase 2 then authenticates, registers this
         // device and queues telemetry, as an app's would.
         let controlPlane = environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
-        if controlPlane != nil {
-            let timeout = environment[controlPlaneTimeoutVariable].flatMap(Double.init) ?? 10
-            guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
-                throw SDKException(.invalidConfiguration, "$\(controlPlaneTimeoutVariable) must be seconds, 0 to 3600")
-            }
-            RunAnywhere.register(ControlPlaneModule(requestTimeout: .milliseconds(Int(timeout * 1000))))
-        }
+        if controlPlane != nil { _ = try controlPlaneTimeout() }
         try RunAnywhere.initialize(
             apiKey: controlPlane == nil ? nil : environment[apiKeyVariable],
             baseURL: controlPlane,
@@ -196,7 +212,7 @@ enum CLI {
 
     /// SIGINT and SIGTERM as a stream, their default handling (terminate at once) turned off so
     /// the server can stop cleanly.
-    static func terminationSignals() -> AsyncStream<String> {
+    package static func terminationSignals() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         nonisolated(unsafe) let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
             signal(number, SIG_IGN)
@@ -212,17 +228,17 @@ enum CLI {
         return stream
     }
 
-    static func printError(_ line: String) {
+    package static func printError(_ line: String) {
         writeAll(STDERR_FILENO, line + "\n")
     }
 
     /// Writes text to stderr as it is (progress lines that redraw themselves).
-    static func writeError(_ text: String) {
+    package static func writeError(_ text: String) {
         writeAll(STDERR_FILENO, text)
     }
 
     /// All of standard input, to its end.
-    static func readStandardInput() -> [UInt8] {
+    package static func readStandardInput() -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -233,11 +249,11 @@ enum CLI {
     }
 
     /// Writes text to stdout without buffering delays (token streaming).
-    static func write(_ text: String) {
+    package static func write(_ text: String) {
         writeAll(STDOUT_FILENO, text)
     }
 
-    static let jsonEncoder: JSONEncoder = {
+    package static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -246,7 +262,7 @@ enum CLI {
     }()
 
     /// Prints a value as one line of JSON with snake_case keys.
-    static func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
+    package static func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
         let encoder = jsonEncoder
         if pretty { encoder.outputFormatting.insert(.prettyPrinted) }
         let data = try encoder.encode(value)
@@ -254,7 +270,7 @@ enum CLI {
     }
 
     /// The text of a file the user named; a missing or unreadable file is `.fileSystemError`.
-    static func readText(_ path: String, what: String) throws(SDKException) -> String {
+    package static func readText(_ path: String, what: String) throws(SDKException) -> String {
         do {
             return try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
         } catch {
@@ -263,16 +279,16 @@ enum CLI {
     }
 
     /// The default models, used when no model is named and the bootstrap has imported them.
-    typealias Defaults = DefaultModelIds
+    package typealias Defaults = DefaultModelIds
 
     /// `id` when given; otherwise `fallback` if it is registered with local files, else `nil`.
-    static func model(_ id: String?, orDefault fallback: String) -> String? {
+    package static func model(_ id: String?, orDefault fallback: String) -> String? {
         if let id { return id }
         return (try? RunAnywhere.model(fallback))?.isDownloaded == true ? fallback : nil
     }
 
     /// An executable built next to this one (a raw-engine baseline), or `override`.
-    static func siblingExecutable(_ name: String, override: String?) throws -> URL {
+    package static func siblingExecutable(_ name: String, override: String?) throws -> URL {
         let binary =
             override.map { URL(fileURLWithPath: $0) }
             ?? executable.deletingLastPathComponent().appendingPathComponent(name)
@@ -287,12 +303,12 @@ enum CLI {
     }
 
     /// A number right-aligned in a 9-character column.
-    static func pad(_ value: Double, _ digits: Int = 1) -> String {
+    package static func pad(_ value: Double, _ digits: Int = 1) -> String {
         let text = format(value, digits)
         return String(repeating: " ", count: max(0, 9 - text.count)) + text
     }
 
-    static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let mid = sorted.count / 2
@@ -300,18 +316,18 @@ enum CLI {
     }
 
     /// The value below which `fraction` of the values lie (nearest rank).
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    package static func percentile(_ values: [Double], _ fraction: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
     /// A byte count for people, in powers of 1000.
-    static func bytes(_ count: Int64) -> String {
+    package static func bytes(_ count: Int64) -> String {
         count.formattedBytes(.file)
     }
 
-    static func format(_ value: Double, _ digits: Int = 1) -> String {
+    package static func format(_ value: Double, _ digits: Int = 1) -> String {
         value.fixed(decimals: digits)
     }
 }
@@ -328,7 +344,7 @@ private func writeAll(_ descriptor: Int32, _ text: String) {
 extension String {
     /// The text in a column `width` characters wide: cut to it, or followed by spaces up to it
     /// (what Foundation's `padding(toLength:withPad:startingAt:)` does with a space).
-    func padded(to width: Int) -> String {
+    package func padded(to width: Int) -> String {
         count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }

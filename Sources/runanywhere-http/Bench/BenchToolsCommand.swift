@@ -1,5 +1,6 @@
 import ArgumentParser
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereTesting
 
 #if canImport(FoundationEssentials)
@@ -14,7 +15,7 @@ extension BenchCommand {
     struct Tools: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "tools",
-            abstract: "Tool-choice and argument accuracy with and without the router (a call is due in each request)."
+            abstract: CompanionCommand.benchTools.abstract
         )
 
         @OptionGroup var output: BenchOutputOptions

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Logging
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereServer
 
 #if canImport(FoundationEssentials)
@@ -21,7 +22,7 @@ import Darwin
 struct ServeCommand: SDKCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the registered models over an OpenAI-compatible HTTP API.",
+        abstract: CompanionCommand.serve.abstract,
         discussion: """
             Endpoints: /v1/chat/completions, /v1/completions, /v1/embeddings, /v1/audio/transcriptions, \
             /v1/audio/speech, /v1/models, and /health, /metrics, /openapi.json. Models load on first use \

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereControlPlane
 import RunAnywhereControlPlaneServer
 
@@ -14,7 +15,7 @@ import Foundation
 struct ControlPlaneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "control-plane",
-        abstract: "Run the reference RunAnywhere control plane.",
+        abstract: CompanionCommand.controlPlane.abstract,
         subcommands: [Serve.self]
     )
 

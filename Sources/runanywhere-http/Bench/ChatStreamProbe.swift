@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import RunAnywhere
+import RunAnywhereCommandLine
 
 /// One streamed chat completion by a plain HTTP client, as any caller of an OpenAI server
 /// sees it: the baseline `bench serve` and `bench remote` hold the SDK against.

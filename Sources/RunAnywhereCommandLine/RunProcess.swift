@@ -8,7 +8,7 @@ import Foundation
 
 extension CLI {
     /// Runs `binary` and returns its standard output; a failure becomes a `.backendError`.
-    static func runProcess(_ binary: URL, _ arguments: [String]) throws -> Data {
+    package static func runProcess(_ binary: URL, _ arguments: [String]) throws -> Data {
         let outcome: ChildProcess.Outcome
         do {
             outcome = try ChildProcess(executable: binary.path, arguments: arguments).run()

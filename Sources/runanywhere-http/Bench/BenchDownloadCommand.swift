@@ -2,6 +2,7 @@ import ArgumentParser
 // JSONSerialization, Process and FileHandle: full Foundation's, like the HTTP stack this goes with.
 import Foundation
 import RunAnywhere
+import RunAnywhereCommandLine
 import RunAnywhereTesting
 
 extension BenchCommand {
@@ -10,7 +11,7 @@ extension BenchCommand {
     struct Download: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "download",
-            abstract: "Download throughput on loopback, SDK vs curl, and the SDK's peak memory growth.",
+            abstract: CompanionCommand.benchDownload.abstract,
             discussion: """
                 A random file is served by a separate server process on 127.0.0.1. curl and the SDK \
                 fetch it alternately; the SDK's run covers everything downloadModel does (HEAD, \
@@ -199,7 +200,7 @@ extension BenchCommand {
     struct FileServer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "file-server",
-            abstract: "Serve a folder on 127.0.0.1 (for bench download).",
+            abstract: CompanionCommand.benchFileServer.abstract,
             shouldDisplay: false
         )
         @Option(help: "The folder to serve.") var root: String

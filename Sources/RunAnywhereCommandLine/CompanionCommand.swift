@@ -1,0 +1,142 @@
+import ArgumentParser
+@_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A command of `runanywhere-http`, the CLI's companion executable, which `runanywhere` runs
+/// in its own place (`execv`, same process id, same arguments).
+///
+/// Why two executables: these commands link the HTTP stack (SwiftNIO, Hummingbird,
+/// async-http-client, the OpenAPI runtime, MultipartKit), directly or through
+/// `RunAnywhereTesting`, and with it full Foundation. In `runanywhere` every other command
+/// would map and relocate all of it at every start, for nothing (`runanywhere bench startup`
+/// measures what a start costs). `runanywhere` lists them in its help, so nobody
+/// needs to know which file runs them, and hands over before parsing anything, so their
+/// options and help are the companion's own.
+package enum CompanionCommand: CaseIterable, Sendable {
+    case serve
+    case controlPlane
+    case benchServe
+    case benchRemote
+    case benchDownload
+    case benchFileServer
+    case benchTools
+
+    /// The words that name it on the command line, e.g. `["bench", "serve"]`.
+    package var path: [String] {
+        switch self {
+        case .serve: ["serve"]
+        case .controlPlane: ["control-plane"]
+        case .benchServe: ["bench", "serve"]
+        case .benchRemote: ["bench", "remote"]
+        case .benchDownload: ["bench", "download"]
+        case .benchFileServer: ["bench", "file-server"]
+        case .benchTools: ["bench", "tools"]
+        }
+    }
+
+    /// Its one-line description, for both executables' help.
+    package var abstract: String {
+        switch self {
+        case .serve: "Serve the registered models over an OpenAI-compatible HTTP API."
+        case .controlPlane: "Run the reference RunAnywhere control plane."
+        case .benchServe: "Server throughput and time to first token with 1, 2, 4 and 8 streaming clients."
+        case .benchRemote:
+            "The remote path's overhead: the SDK on a remote model vs a plain HTTP client of the same server."
+        case .benchDownload: "Download throughput on loopback, SDK vs curl, and the SDK's peak memory growth."
+        case .benchFileServer: "Serve a folder on 127.0.0.1 (for bench download)."
+        case .benchTools:
+            "Tool-choice and argument accuracy with and without the router (a call is due in each request)."
+        }
+    }
+
+    /// Whether `runanywhere --help` lists it.
+    package var isListed: Bool { self != .benchFileServer }
+
+    /// The command line's name for its part in the help: the last word of its path.
+    package var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: path.last, abstract: abstract, shouldDisplay: isListed)
+    }
+
+    /// The companion's file: next to this executable.
+    package static var executable: URL {
+        CLI.executable.deletingLastPathComponent().appendingPathComponent("runanywhere-http")
+    }
+
+    /// The command `arguments` (without the program's name) start with, if a companion's;
+    /// `help` before it asks for its help, which the companion gives too.
+    package static func named(by arguments: [String]) -> CompanionCommand? {
+        let words = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
+        return allCases.first { Array(words.prefix($0.path.count)) == $0.path }
+    }
+
+    /// Runs the companion with this process's arguments in this process's place.
+    ///
+    /// - Returns: only if it cannot: the companion is not there, or cannot be run.
+    package static func handOver(_ arguments: [String]) -> SDKException {
+        let program = executable.path
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            return SDKException(
+                .fileSystemError,
+                "\(arguments.prefix(2).joined(separator: " ")) runs in \(program), which is missing",
+                recovery: "Build it: swift build --product runanywhere-http (make build does)"
+            )
+        }
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        execv(program, argv)
+        let failure = POSIXError(errno: errno)
+        for pointer in argv { free(pointer) }
+        return SDKException(.fileSystemError, "Cannot run \(program): \(failure.readableDescription)")
+    }
+}
+
+/// A command that lives in `runanywhere-http`, in `runanywhere`'s help: `runanywhere` hands
+/// over to the companion before parsing, so this runs only if something calls it directly.
+package protocol CompanionCommandListing: ParsableCommand {
+    /// The command it stands for.
+    static var command: CompanionCommand { get }
+}
+
+extension CompanionCommandListing {
+    package static var configuration: CommandConfiguration { command.configuration }
+
+    package func run() throws {
+        let error = CompanionCommand.handOver(Array(CommandLine.arguments.dropFirst()))
+        CLI.printError("error: \(error)")
+        throw ExitCode(1)
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Parses `arguments` (by default this process's) as this root command's, runs the command
+    /// they name as swift-argument-parser's own `main()` does, and exits: for the executables'
+    /// `main()`s, which first do what must precede parsing.
+    ///
+    /// It ends the process itself: returning from a `main()` of the type's own did not, once a
+    /// model had been loaded (the async entry point's `exit(0)` never ran).
+    package static func parseAndRun(_ arguments: [String]? = nil) async -> Never {
+        do {
+            let command = try parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                var command = command
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+        exit()
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import RunAnywhere
+import RunAnywhereCommandLine
+import RunAnywhereControlPlane
+import RunAnywhereRemote
+
+/// `runanywhere-http`: the commands of `runanywhere` that need the HTTP stack (see
+/// ``CompanionCommand``), which `runanywhere` runs in its own place. It also runs on its own,
+/// under the same command names.
+@main
+struct RunAnywhereHTTPCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runanywhere",
+        abstract: "The commands of runanywhere that serve HTTP or measure servers: serve, control-plane, bench.",
+        version: RunAnywhere.version,
+        subcommands: [ServeCommand.self, ControlPlaneCommand.self, BenchCommand.self]
+    )
+
+    /// Registers the remote engines and, when one is named, the control plane's client, which
+    /// this executable links (`runanywhere` opens their plugins instead: the plugins' SwiftNIO
+    /// would be a second one here), then runs the command.
+    static func main() async {
+        RemoteModule.register()
+        if CLI.usesControlPlane {
+            do {
+                RunAnywhere.register(ControlPlaneModule(requestTimeout: try CLI.controlPlaneTimeout()))
+            } catch {
+                CLI.printError("error: \(error)")
+                Self.exit(withError: ExitCode.failure)
+            }
+        }
+        await parseAndRun()
+    }
+}
+
+/// `runanywhere bench …`: the benchmarks of servers and clients.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks of the server, the remote path, downloads and tool calling.",
+        subcommands: [Serve.self, Remote.self, Download.self, FileServer.self, Tools.self]
+    )
+}
