@@ -1,7 +1,19 @@
 internal import CLlama
-import Foundation
 @_spi(Backend) import RunAnywhere
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Continuous batching: every generation running on one model is decoded in the same
 /// `llama_decode` call, one token per generation per step, so several callers share each

@@ -1,6 +1,18 @@
 internal import CLlama
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension LlamaCPPLLMService {
     func loadLoRAAdapter(id: String, file: URL) async throws {

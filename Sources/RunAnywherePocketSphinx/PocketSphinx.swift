@@ -1,6 +1,18 @@
 internal import CPocketSphinx
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Wake words with CMU pocketsphinx's keyword spotting, from Debian (`libpocketsphinx-dev`
 /// and the `pocketsphinx-en-us` acoustic model): small, fast and offline.

@@ -1,6 +1,18 @@
 internal import CESpeak
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The process's one espeak-ng instance.
 ///
@@ -161,7 +173,7 @@ package final class ESpeakEngine: Sendable {
 
     /// espeak marks words it reads in another language as `(fr)…(en)`; those marks are not phonemes.
     private static func removingLanguageSwitches(_ phonemes: String) -> String {
-        phonemes.replacingOccurrences(of: "\\([a-z]{2,3}(-[a-z0-9]+)?\\)", with: "", options: .regularExpression)
+        phonemes.replacing(#/\([a-z]{2,3}(-[a-z0-9]+)?\)/#, with: "")
     }
 
     private static func select(_ language: String) throws {

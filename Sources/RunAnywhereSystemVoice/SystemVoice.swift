@@ -1,6 +1,18 @@
 internal import CESpeak
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The built-in system voice: espeak-ng, which needs no model download (the Linux
 /// counterpart of AVSpeechSynthesizer). It speaks whenever no neural voice is loaded.

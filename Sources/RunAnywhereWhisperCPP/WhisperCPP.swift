@@ -1,7 +1,19 @@
 internal import CWhisper
-import Foundation
 @_spi(Backend) import RunAnywhere
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The whisper.cpp backend: speech recognition with Whisper models in ggml format.
 ///

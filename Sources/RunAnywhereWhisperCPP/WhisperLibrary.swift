@@ -1,6 +1,18 @@
 internal import CWhisper
-import Foundation
 @_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// libwhisper, opened at run time with `RTLD_DEEPBIND`.
 ///

@@ -2,8 +2,7 @@
 
 /// Solutions written in YAML, read with Yams, every error naming its line.
 ///
-/// Register it like an engine module, before ``Solutions/parse(yaml:)`` or
-/// ``Solutions/run(yaml:)``:
+/// Register it like an engine module, before `Solutions.parse(yaml:)` or `Solutions.run(yaml:)`:
 ///
 /// ```swift
 /// import RunAnywhere
@@ -15,7 +14,7 @@
 ///
 /// A module of its own so that a program that reads no YAML maps neither Yams nor the full
 /// Foundation it needs; the `runanywhere` CLI opens it as a plugin when it first reads one.
-/// Solutions built in code (``SolutionConfig``) need no parser.
+/// Solutions built in code (a `SolutionConfig`) need no parser.
 public struct SolutionYAMLModule: BackendModule {
     /// The module's name.
     public let name = "yaml"

@@ -45,9 +45,13 @@ struct SharedLibraryFile {
         guard !status.isDirectory else {
             throw SDKException(.invalidPlugin, "\(url.path) is a folder, not a plugin library")
         }
+        // Mapped, not read: FoundationEssentials reads a whole file into memory even when asked
+        // to map it, and the remote engines' plugin is tens of megabytes. Only the pages the
+        // checks touch (headers, one hash chain, the manifest) are then read, and they are
+        // shared with the page cache rather than a copy.
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: url, options: .mappedIfSafe)
+            bytes = try FileSystem.mapped(url.path)
         } catch {
             throw SDKException(.invalidPlugin, "Cannot read \(url.path)", underlying: error)
         }
@@ -141,9 +145,13 @@ struct SharedLibraryFile {
     }
 
     /// Whether the dynamic symbol table defines `name`; a malformed table is `.invalidPlugin`.
+    ///
+    /// Looked up through the table's GNU hash section, as the dynamic loader does, when there is
+    /// one: a plugin that exports a library's API (the remote engines' exports SwiftNIO's, for
+    /// the control plane's plugin) has tens of thousands of symbols, and a scan of them all read
+    /// megabytes at every start. Without one, every symbol is compared.
     private static func definesSymbol(_ name: String, in sections: Sections) throws(SDKException) -> Bool {
         let malformed = sections.malformed
-        let reader = sections.reader
         let wanted = Array(name.utf8)
         for index in 0..<sections.count {
             let symbols = try sections.header(index)
@@ -151,16 +159,59 @@ struct SharedLibraryFile {
             guard symbols.type == 11 else { continue }
             guard symbols.entrySize == 24, symbols.link < sections.count else { throw malformed }
             let strings = try sections.header(symbols.link)
-            for symbol in 0..<(symbols.size / 24) {
-                let base = symbols.offset + symbol * 24
-                guard let nameOffset = reader.u32(base), let sectionIndex = reader.u16(base + 6) else {
-                    throw malformed
+            let table = SymbolTable(reader: sections.reader, symbols: symbols, strings: strings, malformed: malformed)
+            // SHT_GNU_HASH, linked to this table.
+            for hashIndex in 0..<sections.count {
+                let hash = try sections.header(hashIndex)
+                if hash.type == 0x6fff_fff6, hash.link == index {
+                    return try table.lookUp(wanted, hash: hash)
                 }
-                guard sectionIndex != 0, Int(nameOffset) < strings.size else { continue }
-                if reader.cString(at: strings.offset + Int(nameOffset), equals: wanted) { return true }
+            }
+            for symbol in 0..<(symbols.size / 24) where try table.defines(symbol, named: wanted) {
+                return true
             }
         }
         return false
+    }
+
+    /// A dynamic symbol table and its strings.
+    private struct SymbolTable {
+        let reader: Reader
+        let symbols: Sections.Header
+        let strings: Sections.Header
+        let malformed: SDKException
+
+        /// Whether symbol `index` is defined (not an import) and called `wanted`.
+        func defines(_ index: Int, named wanted: [UInt8]) throws(SDKException) -> Bool {
+            guard index >= 0, index < symbols.size / 24 else { throw malformed }
+            let base = symbols.offset + index * 24
+            guard let nameOffset = reader.u32(base), let sectionIndex = reader.u16(base + 6) else {
+                throw malformed
+            }
+            guard sectionIndex != 0, Int(nameOffset) < strings.size else { return false }
+            return reader.cString(at: strings.offset + Int(nameOffset), equals: wanted)
+        }
+
+        /// Looks `wanted` up in a GNU hash section: its bucket, then its chain.
+        func lookUp(_ wanted: [UInt8], hash section: Sections.Header) throws(SDKException) -> Bool {
+            let base = section.offset
+            guard let bucketCount = reader.u32(base), let firstSymbol = reader.u32(base + 4),
+                let bloomWords = reader.u32(base + 8), bucketCount > 0
+            else { throw malformed }
+            let hash = wanted.reduce(UInt32(5381)) { $0 &* 33 &+ UInt32($1) }
+            let buckets = base + 16 + Int(bloomWords) * 8
+            let chains = buckets + Int(bucketCount) * 4
+            guard let start = reader.u32(buckets + Int(hash % bucketCount) * 4) else { throw malformed }
+            guard start != 0 else { return false }
+            guard start >= firstSymbol else { throw malformed }
+            var symbol = Int(start)
+            while true {
+                guard let value = reader.u32(chains + (symbol - Int(firstSymbol)) * 4) else { throw malformed }
+                if value | 1 == hash | 1, try defines(symbol, named: wanted) { return true }
+                if value & 1 == 1 { return false }
+                symbol += 1
+            }
+        }
     }
 
     /// Bounds-checked little-endian reads.

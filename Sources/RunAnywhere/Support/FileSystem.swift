@@ -137,6 +137,27 @@ enum FileSystem {
         return filled < 0 ? nil : Array(bytes.prefix(filled))
     }
 
+    /// A file's bytes mapped read-only: pages are read when touched, shared with the page
+    /// cache, and unmapped when the data is released. An empty file is empty data.
+    ///
+    /// - Throws: `POSIXError` when the file cannot be opened, read or mapped.
+    static func mapped(_ path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw POSIXError(errno: errno) }
+        let size = Int(info.st_size)
+        guard size > 0 else { return Data() }
+        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else { throw POSIXError(errno: errno) }
+        return Data(
+            bytesNoCopy: address,
+            count: size,
+            deallocator: .custom { pointer, count in munmap(pointer, count) }
+        )
+    }
+
     /// Whether `url` is a folder.
     static func isDirectory(_ url: URL) -> Bool {
         status(url.path)?.isDirectory ?? false
