@@ -106,8 +106,6 @@ package enum CLI {
     package static let controlPlaneURLVariable = "RUNANYWHERE_CONTROL_PLANE_URL"
     /// The API key for the control plane.
     package static let apiKeyVariable = "RUNANYWHERE_API_KEY"
-    /// Seconds one control-plane request may take (10 by default).
-    package static let controlPlaneTimeoutVariable = "RUNANYWHERE_CONTROL_PLANE_TIMEOUT"
 
     private static let bootstrapLogging: Void = {
         LoggingSystem.bootstrap { label in
@@ -159,22 +157,9 @@ package enum CLI {
         return environment
     }
 
-    /// How long one control-plane request may take: `$RUNANYWHERE_CONTROL_PLANE_TIMEOUT`
-    /// seconds, 10 by default (the control plane's plugin reads the same variable).
-    ///
-    /// - Throws: `.invalidConfiguration` for a value that is not seconds from 0 to 3600.
-    package static func controlPlaneTimeout() throws(SDKException) -> Duration {
-        let text = ProcessInfo.processInfo.environment[controlPlaneTimeoutVariable]
-        let seconds = text.flatMap(Double.init) ?? 10
-        guard seconds.isFinite, seconds > 0, seconds <= 3600, text.map({ Double($0) != nil }) ?? true else {
-            throw SDKException(.invalidConfiguration, "$\(controlPlaneTimeoutVariable) must be seconds, 0 to 3600")
-        }
-        return .milliseconds(Int(seconds * 1000))
-    }
-
-    /// Whether a control plane is named for this run.
-    package static var usesControlPlane: Bool {
-        ProcessInfo.processInfo.environment[controlPlaneURLVariable].map { !$0.isEmpty } ?? false
+    /// The control plane named for this run, if any.
+    package static var controlPlaneURL: String? {
+        ProcessInfo.processInfo.environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The keyword spotter's module: the plugin `--engine transcript` does without.
@@ -195,8 +180,9 @@ package enum CLI {
         setenv(PluginLoader.pathVariable, pluginPath.joined(separator: ":"), 1)
         // A control plane only when one is named: phase 2 then authenticates, registers this
         // device and queues telemetry, as an app's would.
-        let controlPlane = environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
-        if controlPlane != nil { _ = try controlPlaneTimeout() }
+        // Its timeout is checked here, before anything starts: its plugin would take the default.
+        let controlPlane = controlPlaneURL
+        if controlPlane != nil { _ = try ControlPlaneSettings.requestTimeout(in: environment) }
         try RunAnywhere.initialize(
             apiKey: controlPlane == nil ? nil : environment[apiKeyVariable],
             baseURL: controlPlane,

@@ -81,23 +81,28 @@ package enum CompanionCommand: CaseIterable, Sendable {
         return allCases.first { Array(words.prefix($0.path.count)) == $0.path }
     }
 
-    /// Runs the companion with this process's arguments in this process's place.
-    ///
-    /// - Returns: only if it cannot: the companion is not there, or cannot be run.
-    package static func handOver(_ arguments: [String]) -> SDKException {
+    /// Runs the companion with `arguments` (without the program's name) in this process's
+    /// place; when it cannot (the companion is not there, or cannot be run), prints why and
+    /// exits with status 1.
+    package static func handOver(_ arguments: [String]) -> Never {
         let program = executable.path
-        guard FileManager.default.isExecutableFile(atPath: program) else {
-            return SDKException(
+        let error: SDKException
+        if FileManager.default.isExecutableFile(atPath: program) {
+            let argv = ([program] + arguments).map { strdup($0) } + [nil]
+            execv(program, argv)
+            error = SDKException(
+                .fileSystemError,
+                "Cannot run \(program): \(POSIXError(errno: errno).readableDescription)"
+            )
+        } else {
+            error = SDKException(
                 .fileSystemError,
                 "\(arguments.prefix(2).joined(separator: " ")) runs in \(program), which is missing",
                 recovery: "Build it: swift build --product runanywhere-http (make build does)"
             )
         }
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        execv(program, argv)
-        let failure = POSIXError(errno: errno)
-        for pointer in argv { free(pointer) }
-        return SDKException(.fileSystemError, "Cannot run \(program): \(failure.readableDescription)")
+        CLI.printError("error: \(error)")
+        exit(1)
     }
 }
 
@@ -112,9 +117,7 @@ extension CompanionCommandListing {
     package static var configuration: CommandConfiguration { command.configuration }
 
     package func run() throws {
-        let error = CompanionCommand.handOver(Array(CommandLine.arguments.dropFirst()))
-        CLI.printError("error: \(error)")
-        throw ExitCode(1)
+        CompanionCommand.handOver(Array(CommandLine.arguments.dropFirst()))
     }
 }
 

@@ -57,6 +57,18 @@ public struct ControlPlaneModule: BackendModule {
         self.maximumQueuedEvents = maximumQueuedEvents
     }
 
+    /// The module as a host configured through its environment makes it: one request may take
+    /// `$RUNANYWHERE_CONTROL_PLANE_TIMEOUT` seconds (10 when unset); the rest are the defaults.
+    ///
+    /// - Throws: `.invalidConfiguration` for a timeout that is not seconds from 0 to 3600.
+    public init(environment: [String: String]) throws(SDKException) {
+        if let timeout = try ControlPlaneSettings.requestTimeout(in: environment) {
+            self.init(requestTimeout: timeout)
+        } else {
+            self.init()
+        }
+    }
+
     /// Offers the control-plane connection to the SDK.
     public func register(with registry: ServiceRegistry) {
         let timeout = requestTimeout

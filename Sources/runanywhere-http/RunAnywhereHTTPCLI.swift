@@ -4,6 +4,12 @@ import RunAnywhereCommandLine
 import RunAnywhereControlPlane
 import RunAnywhereRemote
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// `runanywhere-http`: the commands of `runanywhere` that need the HTTP stack (see
 /// ``CompanionCommand``), which `runanywhere` runs in its own place. It also runs on its own,
 /// under the same command names.
@@ -21,9 +27,9 @@ struct RunAnywhereHTTPCLI: AsyncParsableCommand {
     /// would be a second one here), then runs the command.
     static func main() async {
         RemoteModule.register()
-        if CLI.usesControlPlane {
+        if CLI.controlPlaneURL != nil {
             do {
-                RunAnywhere.register(ControlPlaneModule(requestTimeout: try CLI.controlPlaneTimeout()))
+                RunAnywhere.register(try ControlPlaneModule(environment: ProcessInfo.processInfo.environment))
             } catch {
                 CLI.printError("error: \(error)")
                 Self.exit(withError: ExitCode.failure)

@@ -25,8 +25,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if CompanionCommand.named(by: arguments) != nil {
-            CLI.printError("error: \(CompanionCommand.handOver(arguments))")
-            Self.exit(withError: ExitCode.failure)
+            CompanionCommand.handOver(arguments)
         }
         await parseAndRun(arguments)
     }

@@ -65,5 +65,22 @@ import Foundation
     }
 }
 
+extension ControlPlaneSettings {
+    /// Where a host configured through its environment (the CLI, the control plane's plugin)
+    /// gives the seconds one control-plane request may take.
+    public static let requestTimeoutVariable = "RUNANYWHERE_CONTROL_PLANE_TIMEOUT"
+
+    /// The request timeout `environment` sets in ``requestTimeoutVariable``; nil when it sets none.
+    ///
+    /// - Throws: `.invalidConfiguration` for a value that is not seconds, more than 0 and at most 3600.
+    public static func requestTimeout(in environment: [String: String]) throws(SDKException) -> Duration? {
+        guard let text = environment[requestTimeoutVariable] else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw SDKException(.invalidConfiguration, "$\(requestTimeoutVariable) must be seconds, 0 to 3600")
+        }
+        return .milliseconds(Int(seconds * 1000))
+    }
+}
+
 /// Makes the connection to the control plane at a base URL.
 @_spi(Backend) public typealias ControlPlaneConnectionFactory = @Sendable (URL) -> any ControlPlaneConnection
