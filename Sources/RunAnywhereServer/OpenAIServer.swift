@@ -30,12 +30,16 @@ public final class OpenAIServer: Sendable {
     public let port: Int
     /// The address the server listens on.
     public let host: String
+    /// The routes the server answers, as `METHOD /path` (`GET /v1/models/{model}`), in a stable
+    /// order. Every route under `/v1` needs the key when the server has one.
+    public let routes: [String]
     private let run: HTTPServerRun
     private let state: ServerState
 
-    private init(host: String, run: HTTPServerRun, state: ServerState) {
+    private init(host: String, routes: [String], run: HTTPServerRun, state: ServerState) {
         self.host = host
         self.port = run.port
+        self.routes = routes
         self.run = run
         self.state = state
     }
@@ -60,6 +64,7 @@ public final class OpenAIServer: Sendable {
         logger: Logger = Logger(label: "runanywhere.server")
     ) async throws -> OpenAIServer {
         try validate(configuration)
+        if let warning = configuration.exposureWarning { logger.warning("\(warning)") }
         let state = ServerState(sdk: sdk, configuration: configuration, logger: logger)
         if configuration.preload {
             do {
@@ -80,9 +85,6 @@ public final class OpenAIServer: Sendable {
                 )
             )
         }
-        if let key = configuration.apiKey {
-            router.add(middleware: BearerAuthMiddleware(apiKey: key))
-        }
         ServerRoutes(state: state).register(on: router)
 
         guard
@@ -99,7 +101,8 @@ public final class OpenAIServer: Sendable {
                 recovery: "Is the port in use? Pick another with --port, or 0 for any free port"
             )
         }
-        return OpenAIServer(host: configuration.host, run: run, state: state)
+        let routes = router.routes.map { "\($0.method) \($0.path)" }.sorted()
+        return OpenAIServer(host: configuration.host, routes: routes, run: run, state: state)
     }
 
     /// Stops accepting connections, lets requests in progress finish for up to `gracePeriod`,

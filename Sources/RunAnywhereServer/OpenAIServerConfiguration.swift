@@ -20,7 +20,8 @@ public struct OpenAIServerConfiguration: Sendable, Equatable {
     public var threads: Int?
     /// Requests that may wait beyond the running ones, per kind of model; more get 429.
     public var queueSize: Int
-    /// When set, every `/v1` route needs `Authorization: Bearer <apiKey>`.
+    /// When set, every `/v1` route needs `Authorization: Bearer <apiKey>`, however its path is
+    /// spelled; `/health`, `/metrics` and `/openapi.json` stay open.
     public var apiKey: String?
     /// An origin allowed to call the server from a browser (CORS); `nil` sends no CORS headers.
     public var corsOrigin: String?
@@ -31,6 +32,24 @@ public struct OpenAIServerConfiguration: Sendable, Equatable {
     /// Longest text `/v1/audio/speech` speaks, in Unicode scalars (OpenAI's limit is 4,096).
     /// Synthesis takes time in proportion to the text: lower it to bound each request's work.
     public var maxSpeechCharacters: Int
+
+    /// Whether ``host`` is reachable from this machine only: `localhost`, 127.0.0.0/8 or `::1`.
+    public var isLoopbackOnly: Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// What an operator should hear before serving with this configuration: a warning when the
+    /// server listens beyond loopback with no API key, otherwise `nil`.
+    public var exposureWarning: String? {
+        guard apiKey == nil, !isLoopbackOnly else { return nil }
+        return """
+            Serving on \(host) with no API key: anyone who can reach this address can use the models. \
+            Set RUNANYWHERE_API_KEY (runanywhere serve) or OpenAIServerConfiguration.apiKey.
+            """
+    }
 
     /// Creates a configuration.
     public init(

@@ -49,8 +49,9 @@ struct OpenAIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Requires `Authorization: Bearer <key>` on `/v1` routes when the server has a key. The
-/// comparison takes the same time wherever the first difference is, so timing does not
+/// Requires `Authorization: Bearer <key>` on every route of the group it is added to (the
+/// server's `/v1` group), after routing, so no spelling of a path can reach a route without
+/// it. The comparison takes the same time wherever the first difference is, so timing does not
 /// reveal the key.
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let keyDigest: SHA256Digest
@@ -64,7 +65,6 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.uri.path.hasPrefix("/v1") else { return try await next(request, context) }
         let header = request.headers[.authorization] ?? ""
         let prefix = "Bearer "
         let presented = header.hasPrefix(prefix) ? String(header.dropFirst(prefix.count)) : ""
@@ -96,11 +96,11 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
-        let path = request.uri.path
-        let route =
-            knownRoutes.contains(path) ? path : path.hasPrefix("/v1/models/") ? "/v1/models/{model}" : "other"
         let response = try await next(request, context)
         let elapsed = start.duration(to: .now)
+        // The route the router resolved (`/v1/models/{model}`), whatever the path's spelling;
+        // any path that matched no route counts as `other`, so labels stay few.
+        let route = context.endpointPath ?? "other"
         metrics.recordRequest(route: route, status: Int(response.status.code), duration: elapsed)
         logger.info(
             "\(request.method) \(route) \(response.status.code) \(Int(elapsed.milliseconds)) ms"
@@ -108,9 +108,3 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
-
-/// Routes named in metrics; any other path counts as `other`, so labels stay few.
-private let knownRoutes: Set<String> = [
-    "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/audio/transcriptions",
-    "/v1/audio/speech", "/v1/models", "/health", "/metrics", "/openapi.json",
-]

@@ -4,8 +4,15 @@ import RunAnywhere
 
 /// The server's routes: the OpenAI endpoints under `/v1`, and `/health`, `/metrics` and
 /// `/openapi.json` at the root.
+///
+/// Every `/v1` route is registered on one route group that carries the key check, so the check
+/// runs on what the router resolved (`//v1/models` and `/v1/models/` reach the same route, and
+/// so the same check), never on the raw path's spelling.
 struct ServerRoutes: Sendable {
     let state: ServerState
+
+    /// The routes anyone may call without the key: they serve no model and reveal no data.
+    static let publicPaths: Set<String> = ["/health", "/metrics", "/openapi.json"]
 
     func register(on router: Router<BasicRequestContext>) {
         let chat = ChatCompletionsEndpoint(state: state)
@@ -13,13 +20,17 @@ struct ServerRoutes: Sendable {
         let embeddings = EmbeddingsEndpoint(state: state)
         let transcriptions = TranscriptionsEndpoint(state: state)
         let speech = SpeechEndpoint(state: state)
-        router.post("/v1/chat/completions") { request, _ in try await chat.handle(request) }
-        router.post("/v1/completions") { request, _ in try await completions.handle(request) }
-        router.post("/v1/embeddings") { request, _ in try await embeddings.handle(request) }
-        router.post("/v1/audio/transcriptions") { request, _ in try await transcriptions.handle(request) }
-        router.post("/v1/audio/speech") { request, _ in try await speech.handle(request) }
-        router.get("/v1/models") { _, _ in listModels() }
-        router.get("/v1/models/{model}") { _, context in
+        let v1 = router.group("v1")
+        if let key = state.configuration.apiKey {
+            v1.add(middleware: BearerAuthMiddleware(apiKey: key))
+        }
+        v1.post("chat/completions") { request, _ in try await chat.handle(request) }
+        v1.post("completions") { request, _ in try await completions.handle(request) }
+        v1.post("embeddings") { request, _ in try await embeddings.handle(request) }
+        v1.post("audio/transcriptions") { request, _ in try await transcriptions.handle(request) }
+        v1.post("audio/speech") { request, _ in try await speech.handle(request) }
+        v1.get("models") { _, _ in listModels() }
+        v1.get("models/{model}") { _, context in
             let id = try context.parameters.require("model")
             guard let model = state.host.offeredModels().first(where: { $0.id == id }) else {
                 throw OpenAIError(

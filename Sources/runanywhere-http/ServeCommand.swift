@@ -42,7 +42,13 @@ struct ServeCommand: SDKCommand {
     @Option(help: "Decoding threads.") var threads: Int?
     @Option(name: .customLong("queue-size"), help: "Requests that may wait beyond the slots; more get 429.")
     var queueSize = 32
-    @Option(name: .customLong("api-key"), help: "Require 'Authorization: Bearer KEY' on /v1 routes.")
+    @Option(
+        name: .customLong("api-key"),
+        help: """
+            Require 'Authorization: Bearer KEY' on /v1 routes. Prefer RUNANYWHERE_API_KEY: an argument \
+            is visible to every user of the machine in the process list.
+            """
+    )
     var apiKey: String?
     @Option(help: "An origin allowed to call from a browser ('*' for any).") var cors: String?
     @Option(name: .customLong("max-body-mb"), help: "Largest JSON body in MiB.") var maxBodyMB = 4

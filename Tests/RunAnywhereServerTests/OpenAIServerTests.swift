@@ -447,6 +447,55 @@ struct OpenAIServerTests {
         }
     }
 
+    @Test("No spelling of a path reaches a keyed route without the key", arguments: PathSpelling.allCases)
+    func authenticationSpellings(spelling: PathSpelling) async throws {
+        try await withServer { client, _ in
+            let port = try #require(URL(string: client.base)?.port)
+            let guarded = client.routes.filter { !Self.openRoutes.contains($0) }
+            #expect(guarded.count >= 7, "\(client.routes)")
+            for route in guarded {
+                let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
+                let (method, template) = (parts[0], parts[1])
+                let path = spelling.spell(template.replacingOccurrences(of: "{model}", with: llm))
+                let status = try await rawStatus(port: port, method: method, path: path)
+                #expect(status == 401 || status == 404, "\(method) \(path) answered \(status) without a key")
+            }
+        }
+    }
+
+    @Test("Every route but health, metrics and the OpenAPI document refuses a request without the key")
+    func everyRouteIsGuarded() async throws {
+        try await withServer { client, _ in
+            let port = try #require(URL(string: client.base)?.port)
+            #expect(Set(client.routes).isSuperset(of: Self.openRoutes), "\(client.routes)")
+            for route in client.routes where !Self.openRoutes.contains(route) {
+                let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
+                let path = parts[1].replacingOccurrences(of: "{model}", with: llm)
+                // A route added outside the key's route group answers something else here.
+                #expect(try await rawStatus(port: port, method: parts[0], path: path) == 401, "\(route)")
+                // With the key the same request reaches the route (which may then refuse the body).
+                let keyed = try await rawStatus(port: port, method: parts[0], path: path, key: "test-key")
+                #expect(keyed != 401 && keyed != 404, "\(route) answered \(keyed) with the key")
+            }
+        }
+    }
+
+    /// The routes open without the key: they serve no model.
+    static let openRoutes: Set<String> = ["GET /health", "GET /metrics", "GET /openapi.json"]
+
+    @Test("Serving beyond loopback without a key comes with a warning")
+    func exposureWarning() {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"] {
+            #expect(OpenAIServerConfiguration(host: host).isLoopbackOnly, "\(host)")
+            #expect(OpenAIServerConfiguration(host: host).exposureWarning == nil, "\(host)")
+        }
+        for host in ["0.0.0.0", "::", "192.168.1.5", "127.0.0.1.example.com", "example.com"] {
+            #expect(!OpenAIServerConfiguration(host: host).isLoopbackOnly, "\(host)")
+            #expect(OpenAIServerConfiguration(host: host).exposureWarning?.contains("RUNANYWHERE_API_KEY") == true)
+            #expect(OpenAIServerConfiguration(host: host, apiKey: "k").exposureWarning == nil)
+        }
+    }
+
     @Test("CORS headers are sent only for the configured origin")
     func cors() async throws {
         try await withServer { client, _ in
@@ -637,6 +686,55 @@ func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async 
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
+}
+
+/// Ways to write a path that a router may resolve to the same route as its plain spelling.
+enum PathSpelling: String, CaseIterable, Sendable {
+    case plain, leadingDoubleSlash, doubleSlashAfterV1, dotSegmentFirst, dotSegmentAfterV1, encodedSlash
+    case trailingSlash, upperCase
+
+    /// `path` (`/v1/models`) spelled this way (`//v1/models`, `/v1/./models`, …).
+    func spell(_ path: String) -> String {
+        switch self {
+        case .plain: path
+        case .leadingDoubleSlash: "/" + path
+        case .doubleSlashAfterV1: path.replacingOccurrences(of: "/v1/", with: "/v1//")
+        case .dotSegmentFirst: "/." + path
+        case .dotSegmentAfterV1: path.replacingOccurrences(of: "/v1/", with: "/v1/./")
+        case .encodedSlash: "/%2F" + path.dropFirst()
+        case .trailingSlash: path + "/"
+        case .upperCase: path.uppercased()
+        }
+    }
+}
+
+/// The status code of one request sent byte for byte as given (no client normalizes its path,
+/// as `curl --path-as-is` sends it), with an empty JSON body for a POST.
+private func rawStatus(port: Int, method: String, path: String, key: String? = nil) async throws -> Int {
+    let body = method == "POST" ? "{}" : ""
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    if let key { head += "Authorization: Bearer \(key)\r\n" }
+    if method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+    let request = head + "\r\n" + body
+    let reply = try await onOwnThread { () throws -> String in
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
+        _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+    // "HTTP/1.1 401 Unauthorized"
+    let fields = reply.prefix { $0 != "\r" }.split(separator: " ")
+    guard fields.count >= 2, let status = Int(fields[1]) else {
+        throw SDKException(.networkUnavailable, "No status line in the reply to \(method) \(path): \(reply.prefix(80))")
+    }
+    return status
 }
 
 /// A TCP connection to 127.0.0.1:`port`, as a raw socket.

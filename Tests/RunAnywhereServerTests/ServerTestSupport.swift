@@ -25,7 +25,7 @@ func withServer<T>(
     var logger = Logger(label: "test.server")
     logger.logLevel = .critical
     let server = try await OpenAIServer.start(sdk: sdk, configuration: configuration, logger: logger)
-    let client = ServerClient(base: "http://127.0.0.1:\(server.port)", key: configuration.apiKey)
+    let client = ServerClient(base: "http://127.0.0.1:\(server.port)", key: configuration.apiKey, routes: server.routes)
     do {
         let result = try await body(client, sdk)
         await server.stop()
@@ -81,6 +81,8 @@ struct ServerReply: Sendable {
 struct ServerClient: Sendable {
     let base: String
     let key: String?
+    /// The server's routes, as ``OpenAIServer/routes`` lists them.
+    var routes: [String] = []
 
     func request(
         _ method: HTTPMethod,
