@@ -34,6 +34,9 @@ public struct DownloadConfiguration: Sendable, Equatable {
     public var storageLimitBytes: Int64?
     /// Free space to leave on the device after a download.
     public var reservedFreeBytes: Int64
+    /// A PEM file of the certificate authorities that `https` downloads trust instead of the
+    /// system's: a private mirror's own authority, or a company proxy's. `nil` trusts the system's.
+    public var certificateAuthorities: URL?
 
     /// The defaults: 4 retries from 0.5 s up to 8 s, 15 s to connect, 30 s stall limit,
     /// no storage limit, 64 MiB kept free.
@@ -44,7 +47,8 @@ public struct DownloadConfiguration: Sendable, Equatable {
         connectTimeout: Double = 15,
         stallTimeout: Double = 30,
         storageLimitBytes: Int64? = nil,
-        reservedFreeBytes: Int64 = 64 << 20
+        reservedFreeBytes: Int64 = 64 << 20,
+        certificateAuthorities: URL? = nil
     ) {
         self.maxRetries = maxRetries
         self.initialRetryDelay = initialRetryDelay
@@ -53,6 +57,7 @@ public struct DownloadConfiguration: Sendable, Equatable {
         self.stallTimeout = stallTimeout
         self.storageLimitBytes = storageLimitBytes
         self.reservedFreeBytes = reservedFreeBytes
+        self.certificateAuthorities = certificateAuthorities
     }
 
     /// Checks that every value is usable.
@@ -63,6 +68,12 @@ public struct DownloadConfiguration: Sendable, Equatable {
             throw SDKException(
                 .invalidConfiguration,
                 "Download configuration out of range: retries and delays must not be negative, timeouts must be positive"
+            )
+        }
+        if let authorities = certificateAuthorities, !authorities.isFileURL || access(authorities.path, R_OK) != 0 {
+            throw SDKException(
+                .invalidConfiguration,
+                "The certificate authorities file \(authorities.path) cannot be read"
             )
         }
     }

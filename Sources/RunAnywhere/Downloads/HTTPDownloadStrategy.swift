@@ -60,6 +60,8 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
                 return nil  // no HEAD here; GET tells the size
             case .success(let head):
                 throw Self.httpError(head.status, url: url)
+            case .failure(let failure) where failure.insecureRedirect != nil:
+                throw Self.insecureRedirectError(from: url, to: failure.insecureRedirect ?? "")
             case .failure(let failure)
             where HTTPTransfer.isRetryable(curlCode: failure.code) && retry < configuration.maxRetries:
                 break
@@ -129,6 +131,8 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
             case .transport(_, let message, let newEtag):
                 remember(newEtag)
                 throw Self.transportError(message, url: request.url, retries: retry)
+            case .insecureRedirect(let target):
+                throw Self.insecureRedirectError(from: request.url, to: target)
             case .cancelled:
                 throw SDKException(.downloadCancelled, "The download was cancelled")
             case .writeFailed(let code):
@@ -148,6 +152,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
             stallTimeout: configuration.stallTimeout
         )
         options.headers = headers
+        options.certificateAuthorities = configuration.certificateAuthorities
         return options
     }
 
@@ -186,6 +191,14 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
             .downloadFailed,
             "\(url.absoluteString) answered HTTP \(status)\(reason)",
             recovery: status == 404 || status == 410 ? "Check the model's URL" : nil
+        )
+    }
+
+    private static func insecureRedirectError(from url: URL, to target: String) -> SDKException {
+        SDKException(
+            .insecureRedirect,
+            "\(url.absoluteString) redirected to \(target): an https download is never continued over plain http",
+            recovery: "Use a URL whose redirects stay on https, or ask the server's owner to fix the redirect"
         )
     }
 

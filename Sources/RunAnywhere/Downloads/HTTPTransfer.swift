@@ -32,6 +32,8 @@ enum HTTPTransfer {
         var headers: [String: String] = [:]
         /// The longest a POST may take in all, in seconds.
         var totalTimeout: Double?
+        /// A PEM file of the certificate authorities to trust instead of the system's.
+        var certificateAuthorities: URL?
     }
 
     /// What a HEAD request told.
@@ -50,6 +52,8 @@ enum HTTPTransfer {
         /// The connection failed or dropped; the file keeps what arrived. `etag` is the
         /// resource's, if the server sent one, for resuming with `If-Range`.
         case transport(code: Int, message: String, etag: String?)
+        /// An `https` URL redirected to this `http` one; nothing was fetched from it.
+        case insecureRedirect(String)
         /// The cancel check said so.
         case cancelled
         /// Writing to disk failed with this `errno`.
@@ -88,6 +92,8 @@ enum HTTPTransfer {
     struct TransportFailure: Error, Sendable, Equatable {
         var code: Int
         var message: String
+        /// Set when the failure is a refused `https` → `http` redirect: the `http` URL.
+        var insecureRedirect: String?
     }
 
     /// GETs `url` into `fd`, resuming at `offset` with a Range request when it is not 0.
@@ -114,6 +120,7 @@ enum HTTPTransfer {
             context: context
         )
         if context.cancelled { return .cancelled }
+        if let refused = context.refusedRedirect { return .insecureRedirect(refused) }
         if let writeErrno = context.writeErrno { return .writeFailed(errno: writeErrno) }
         if context.discarding { return .httpStatus(context.status) }
         if context.rangeMismatch {
@@ -153,6 +160,14 @@ enum HTTPTransfer {
         var lastReport = ContinuousClock.now
         /// The library, for `decide()`; set by `perform`.
         var curl: CurlLibrary?
+        /// The URL the current response answers: the request's, then each redirect's target.
+        var currentURL: URL?
+        /// Whether any URL of the chain so far was `https`: from then on, `http` is refused.
+        var secure = false
+        /// Whether the response being read is a redirect (3xx).
+        var redirecting = false
+        /// The `http` URL an `https` one redirected to, when that ended the transfer.
+        var refusedRedirect: String?
 
         init(fd: Int32, offset: Int64, cancel: (@Sendable () -> Bool)?, progress: (@Sendable (Int64) -> Void)?) {
             self.fd = fd
@@ -222,9 +237,21 @@ enum HTTPTransfer {
         defer { errorBuffer.deallocate() }
 
         let unmanaged = Unmanaged.passUnretained(context).toOpaque()
+        context.currentURL = url
+        context.secure = url.scheme?.lowercased() == "https"
         _ = ra_curl_setopt_string(setopt, handle, CURLOPT_URL, url.absoluteString)
         _ = ra_curl_setopt_string(setopt, handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = ra_curl_setopt_string(setopt, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // An https transfer never follows a redirect to http: the header callback stops it
+        // first, naming the target; libcurl's own rule is the second lock.
+        _ = ra_curl_setopt_string(
+            setopt,
+            handle,
+            CURLOPT_REDIR_PROTOCOLS_STR,
+            context.secure ? "https" : "http,https"
+        )
+        if let authorities = options.certificateAuthorities {
+            _ = ra_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities.path)
+        }
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_FOLLOWLOCATION, 1)
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_MAXREDIRS, 10)
         _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOSIGNAL, 1)
@@ -282,6 +309,13 @@ enum HTTPTransfer {
 
         let code = curl.easyPerform(handle)
         context.status = ra_curl_response_code(curl.getinfo, handle)
+        if let refused = context.refusedRedirect {
+            return TransportFailure(
+                code: Int(code.rawValue),
+                message: "\(context.currentURL?.absoluteString ?? url.absoluteString) redirected to \(refused)",
+                insecureRedirect: refused
+            )
+        }
         if case .head = method {
             let length = ra_curl_content_length(curl.getinfo, handle)
             context.contentLength = length >= 0 ? Int64(length) : nil
@@ -307,12 +341,24 @@ enum HTTPTransfer {
             // A new response (after a redirect): forget the previous one's headers.
             context.etag = nil
             context.contentRangeStart = nil
+            let status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            context.redirecting = (300..<400).contains(status)
             return total
         }
         guard let colon = line.firstIndex(of: ":") else { return total }
         let name = line[..<colon].lowercased()
         let value = line[line.index(after: colon)...].trimmedSpaces()
         switch name {
+        case "location" where context.redirecting:
+            // Resolved as libcurl resolves it: relative to the URL this response answers.
+            let target = URL(string: value, relativeTo: context.currentURL)?.absoluteURL
+            let scheme = target?.scheme?.lowercased()
+            if context.secure, scheme != "https" {
+                context.refusedRedirect = target?.absoluteString ?? value
+                return 0  // ends the transfer before libcurl follows the redirect
+            }
+            context.currentURL = target
+            context.secure = context.secure || scheme == "https"
         case "etag":
             context.etag = value
         case "content-range":

@@ -172,7 +172,8 @@ extension SDKException {
         case secretTampered = "secret_tampered"
         /// A secure-store entry was sealed under another key than the one the store has now.
         case secretKeyMismatch = "secret_key_mismatch"
-        /// A secure-store folder or file can be read or written by other users; it was not used.
+        /// A file or folder the SDK must trust (a secure-store entry, a plugin, a helper program)
+        /// can be written, or a secret read, by other users; it was not used.
         case insecurePermissions = "insecure_permissions"
         // network
         /// The network cannot be reached.
@@ -181,6 +182,8 @@ extension SDKException {
         case downloadFailed = "download_failed"
         /// A download was cancelled.
         case downloadCancelled = "download_cancelled"
+        /// An `https` transfer was redirected to plain `http`; the redirect was not followed.
+        case insecureRedirect = "insecure_redirect"
         /// A remote server could not be reached: connection refused or reset, no route, a
         /// stream cut off before its end.
         case remoteUnreachable = "remote_unreachable"
@@ -257,7 +260,8 @@ extension SDKException {
                 .unsafeArchive, .indexNotFound, .indexAlreadyExists, .indexCorrupted, .indexBusy, .secretTampered,
                 .secretKeyMismatch, .insecurePermissions:
                 .storage
-            case .networkUnavailable, .downloadFailed, .downloadCancelled, .remoteUnreachable, .remoteTimeout,
+            case .networkUnavailable, .downloadFailed, .downloadCancelled, .insecureRedirect, .remoteUnreachable,
+                .remoteTimeout,
                 .remoteUnauthorized, .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
                 .remoteBadResponse, .tokenExpired:
                 .network
