@@ -285,7 +285,7 @@ package enum CLI {
                 recovery: "Build it with `swift build` (product \(name)) or pass --raw-binary"
             )
         }
-        return binary
+        return URL(fileURLWithPath: try TrustedCodeFile.check(binary.path, what: "The raw baseline"))
     }
 
     /// A number right-aligned in a 9-character column.

@@ -88,12 +88,17 @@ package enum CompanionCommand: CaseIterable, Sendable {
         let program = executable.path
         let error: SDKException
         if FileManager.default.isExecutableFile(atPath: program) {
-            let argv = ([program] + arguments).map { strdup($0) } + [nil]
-            execv(program, argv)
-            error = SDKException(
-                .fileSystemError,
-                "Cannot run \(program): \(POSIXError(errno: errno).readableDescription)"
-            )
+            do throws(SDKException) {
+                let trusted = try TrustedCodeFile.check(program, what: "The companion program")
+                let argv = ([trusted] + arguments).map { strdup($0) } + [nil]
+                execv(trusted, argv)
+                error = SDKException(
+                    .fileSystemError,
+                    "Cannot run \(program): \(POSIXError(errno: errno).readableDescription)"
+                )
+            } catch let refusal {
+                error = refusal
+            }
         } else {
             error = SDKException(
                 .fileSystemError,

@@ -88,7 +88,8 @@ public struct PluginLoader: Sendable {
     ///   library for this machine or does not export the entry point, or one that cannot be
     ///   opened; `.pluginIncompatible` for another plugin API version, toolchain or SDK version,
     ///   or a plugin bound to a second copy of the core; `.pluginAlreadyLoaded` when its module
-    ///   is already registered; `.notInitialized` without an instance. Nothing is registered then.
+    ///   is already registered; `.insecurePermissions` when other users could write the file or
+    ///   a folder above it; `.notInitialized` without an instance. Nothing is registered then.
     ///   A plugin registered for first use that fails to open then is logged and listed by
     ///   ``failedAtInitialization()``, and the model's load fails with `.noBackendForModel`.
     @discardableResult

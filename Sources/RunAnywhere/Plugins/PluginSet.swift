@@ -72,7 +72,7 @@ final class PluginSet: Sendable {
         into services: ServiceRegistry,
         linked: [String]
     ) throws(SDKException) -> PluginInfo {
-        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        let url = URL(fileURLWithPath: try TrustedCodeFile.check(path, what: "The plugin"))
         let manifest = try SharedLibraryFile.check(url, entryPoint: PluginLoader.entryPoint)
         // One load at a time: the check that the name is free and the registration are one step.
         return try state.withLock { (state: inout State) throws(SDKException) -> PluginInfo in
@@ -156,6 +156,7 @@ final class PluginSet: Sendable {
         if expecting != nil {
             // Registered closed from its bytes: they may have changed since, and opening runs
             // the library's initializers, so the file is checked again first.
+            try TrustedCodeFile.check(path, what: "The plugin")
             try SharedLibraryFile.check(URL(fileURLWithPath: path), entryPoint: PluginLoader.entryPoint)
         }
         let entry = try Self.open(path)

@@ -71,10 +71,12 @@ public struct ToolServerConnector: Sendable {
     /// Opens the tool-server plugin at `path` (a shared library built against this core, see
     /// `scripts/build_plugins.sh`) and runs its entry point; opening it twice is harmless.
     ///
-    /// - Throws: `.invalidPlugin` when the file cannot be opened or lacks the entry point.
+    /// - Throws: `.insecurePermissions` when other users could write the file or a folder
+    ///   above it; `.invalidPlugin` when the file cannot be opened or lacks the entry point.
     public static func open(plugin path: String) throws(SDKException) {
         let library: DynamicLibrary
         let entry: @convention(c) () -> Void
+        try TrustedCodeFile.check(path, what: "The tool-server plugin")
         do throws(SDKException) {
             // Checked from its ELF headers first, as engine plugins are: no initializer of a file
             // that is not such a plugin runs.
