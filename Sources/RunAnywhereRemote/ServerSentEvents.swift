@@ -6,11 +6,11 @@ import RunAnywhere
 ///
 /// Lines end with LF, CR LF or CR. `data:` lines of one event are joined with LF; other
 /// fields (`event`, `id`, `retry`) and comments are ignored, as OpenAI streams use none.
-/// A line longer than ``maximumLineBytes`` fails the stream instead of growing a buffer
-/// without bound.
+/// A line longer than ``maximumLineBytes``, or an event whose `data:` lines add up to more
+/// than that, fails the stream instead of growing a buffer without bound.
 struct ServerSentEvents {
-    /// The longest line accepted: far above any chunk a server sends (a chunk carries a
-    /// few tokens), far below what would strain memory.
+    /// The longest line, and the most data one event may gather: far above any chunk a server
+    /// sends (a chunk carries a few tokens), far below what would strain memory.
     static let maximumLineBytes = 1 << 20
 
     private var line: [UInt8] = []
@@ -30,7 +30,7 @@ struct ServerSentEvents {
             switch byte {
             case 0x0A, 0x0D:
                 lastWasCR = byte == 0x0D
-                if let event = endLine() { events.append(event) }
+                if let event = try endLine() { events.append(event) }
             default:
                 guard line.count < Self.maximumLineBytes else {
                     throw SDKException(
@@ -46,7 +46,7 @@ struct ServerSentEvents {
 
     /// The event left when the body ends without a final blank line.
     mutating func finish() -> String? {
-        if !line.isEmpty { _ = endLine() }
+        if !line.isEmpty { _ = try? endLine() }
         defer { data = nil }
         return data.map { String(decoding: $0, as: UTF8.self) }
     }
@@ -54,7 +54,7 @@ struct ServerSentEvents {
     /// Whether bytes of an unfinished event are buffered.
     var hasPartialEvent: Bool { !line.isEmpty || data != nil }
 
-    private mutating func endLine() -> String? {
+    private mutating func endLine() throws(SDKException) -> String? {
         defer { line.removeAll(keepingCapacity: true) }
         guard !line.isEmpty else {
             defer { data = nil }
@@ -66,6 +66,12 @@ struct ServerSentEvents {
             guard colon == UInt8(ascii: ":") else { return nil }  // a field named e.g. "datax"
             value = value.dropFirst()
             if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        }
+        guard (data?.count ?? 0) + value.count < Self.maximumLineBytes else {
+            throw SDKException(
+                .remoteBadResponse,
+                "The server sent a stream event with more than \(Self.maximumLineBytes / 1024) KiB of data"
+            )
         }
         if data == nil {
             data = Array(value)

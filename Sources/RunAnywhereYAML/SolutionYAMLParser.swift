@@ -6,7 +6,20 @@ import Yams
 /// unknown key, a missing one or a value of the wrong type is an `.invalidConfiguration`
 /// error that names the key and its line.
 struct SolutionYAMLParser: SolutionParser {
+    /// Longer YAML is refused: a solution is a page or two.
+    static let maximumLength = 1 << 20
+    /// Values a tool's `parameters` may expand into. YAML aliases share one node however often
+    /// they are used, so ten levels of ten aliases are a hundred lines that mean 10^10 values
+    /// (the "billion laughs"); real parameter schemas have tens.
+    static let maximumParameterNodes = 100_000
+
     func parse(_ yaml: String) throws(SDKException) -> SolutionConfig {
+        guard yaml.utf8.count <= Self.maximumLength else {
+            throw SDKException(
+                .invalidConfiguration,
+                "The solution YAML has \(yaml.utf8.count) bytes; the limit is \(Self.maximumLength)"
+            )
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
@@ -122,7 +135,15 @@ struct SolutionYAMLParser: SolutionParser {
             guard case .mapping = parameters else {
                 throw fields.error(at: "parameters", "\(path).parameters must be a JSON Schema object")
             }
-            function.append(("parameters", json(parameters)))
+            var budget = Self.maximumParameterNodes
+            guard let schema = json(parameters, budget: &budget) else {
+                throw fields.error(
+                    at: "parameters",
+                    "\(path).parameters expands into more than \(Self.maximumParameterNodes) values (YAML aliases "
+                        + "used again and again)"
+                )
+            }
+            function.append(("parameters", schema))
         }
         let definition: ToolDefinition
         do throws(SDKException) {
@@ -138,13 +159,26 @@ struct SolutionYAMLParser: SolutionParser {
         )
     }
 
-    /// A YAML value as JSON, scalars typed by YAML's own resolution (`3` a number, `yes` a bool).
-    static func json(_ node: Node) -> JSONValue {
+    /// A YAML value as JSON, scalars typed by YAML's own resolution (`3` a number, `yes` a bool);
+    /// `nil` once it has taken more than `budget` values.
+    static func json(_ node: Node, budget: inout Int) -> JSONValue? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
         switch node {
         case .mapping(let mapping):
-            return .object(JSONObject(mapping.map { ($0.key.string ?? "", json($0.value)) }))
+            var members: [(String, JSONValue)] = []
+            for (key, value) in mapping {
+                guard let member = json(value, budget: &budget) else { return nil }
+                members.append((key.string ?? "", member))
+            }
+            return .object(JSONObject(members))
         case .sequence(let sequence):
-            return .array(sequence.map(json))
+            var items: [JSONValue] = []
+            for item in sequence {
+                guard let value = json(item, budget: &budget) else { return nil }
+                items.append(value)
+            }
+            return .array(items)
         case .scalar(let scalar):
             if node.null != nil, scalar.style == .plain { return .null }
             if scalar.style == .plain {

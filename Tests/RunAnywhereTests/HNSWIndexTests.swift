@@ -72,6 +72,13 @@ struct HNSWIndexTests {
         byId[0] = nil
         let repaired = try #require(HNSWIndex.deserialize(blob, vectors: byId, dimension: dimension))
         #expect(!repaired.search(vectors[0], k: 5, ef: 40).contains { $0.id == 0 })
+        // A graph of nodes the database has no vectors for would be all zero vectors (4 bytes a
+        // dimension each, for about 26 of the blob): refused, so the index is rebuilt instead.
+        #expect(HNSWIndex.deserialize(blob, vectors: [:], dimension: dimension) != nil, "600 nodes, under the slack")
+        var many = HNSWIndex(dimension: dimension)
+        for i in 0..<2000 { many.add(Int64(i), vectors[i % vectors.count]) }
+        let few = Dictionary(uniqueKeysWithValues: (0..<100).map { (Int64($0), vectors[$0][...]) })
+        #expect(HNSWIndex.deserialize(many.serialized(), vectors: few, dimension: dimension) == nil)
     }
 
     @Test("A RAG index above the threshold searches its graph, saves it, and reopens with it")

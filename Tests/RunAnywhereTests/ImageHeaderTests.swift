@@ -132,6 +132,18 @@ struct ImageHeaderTests {
         expectInvalid([0xFF, 0xD8, 0xFF, 0xD9], mentioning: "before any image data")
     }
 
+    @Test("A JPEG with a second frame header is damaged: a small one cannot vouch for a huge first")
+    func secondFrameHeader() {
+        // The decoder allocates for the first frame (46000 × 15000 here, gigabytes); a walk that
+        // kept the last frame's size would have let it through on the 8 × 8 one.
+        let huge = Self.jpeg(width: 46000, height: 15000)
+        let small = Self.jpeg(width: 8, height: 8)
+        let twoFrames = Array(huge.dropLast(2)) + Array(small.dropFirst(8).dropLast(2)) + [0xFF, 0xD9]
+        expectInvalid(twoFrames, mentioning: "second frame header")
+        let twoSmall = Array(small.dropLast(2)) + Array(small.dropFirst(8).dropLast(2)) + [0xFF, 0xD9]
+        expectInvalid(twoSmall, mentioning: "second frame header")
+    }
+
     @Test("Images over the size limit are refused before anything decodes them")
     func hugeImages() {
         expectInvalid(Self.png(width: 20000, height: 20000), mentioning: "megapixels")

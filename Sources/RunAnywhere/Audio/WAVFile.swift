@@ -18,7 +18,8 @@ public enum WAVFile {
     /// Reads a WAV file.
     public static func read(contentsOf url: URL) throws(SDKException) -> AudioBuffer {
         let data: Data
-        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
+        // Mapped for real: FoundationEssentials reads the whole file for `.mappedIfSafe`.
+        do { data = try FileSystem.mapped(url.path) } catch {
             throw SDKException(.fileSystemError, "Cannot read \(url.path)", underlying: error)
         }
         do { return try decode(data) } catch {

@@ -42,13 +42,16 @@ final class ModelRegistry: Sendable {
 
     // MARK: Loading
 
+    /// The largest `registry.json` read: some ten thousand models' entries.
+    static let maximumRegistryBytes = 64 << 20
+
     /// Reads `registry.json`, then adds models found on disk that it does not list.
     func load() throws(SDKException) {
         var loaded: [String: ModelInfo] = [:]
         let file = paths.registryFile
         if FileManager.default.fileExists(atPath: file.path) {
             do {
-                let data = try Data(contentsOf: file)
+                let data = try FileSystem.contents(of: file, limit: Self.maximumRegistryBytes)
                 let decoded = try Self.decoder.decode(RegistryFile.self, from: data)
                 for model in decoded.models { loaded[model.id] = model }
             } catch {
@@ -127,7 +130,7 @@ final class ModelRegistry: Sendable {
     }
 
     private func readSidecar(in dir: URL) -> ModelInfo? {
-        guard let data = try? Data(contentsOf: dir.appendingPathComponent(Self.sidecarName)),
+        guard let data = try? FileSystem.contents(of: dir.appendingPathComponent(Self.sidecarName), limit: 1 << 20),
             var model = try? Self.decoder.decode(ModelInfo.self, from: data)
         else { return nil }
         // The folder may have moved with the whole home: trust the folder, not the old path.

@@ -291,7 +291,8 @@ struct HNSWIndex: Sendable {
     }
 
     /// A graph from ``serialized()``, given each chunk id's vector; nil when the data is not
-    /// a graph of this dimension or a node's vector is missing.
+    /// a graph of this dimension, or has far more nodes than there are vectors (then it is
+    /// rebuilt from the vectors).
     static func deserialize(_ blob: Data, vectors: [Int64: ArraySlice<Float>], dimension: Int) -> HNSWIndex? {
         var reader = ByteReader(blob)
         guard reader.read(UInt32.self) == magic, reader.read(UInt32.self) == 1,
@@ -299,6 +300,9 @@ struct HNSWIndex: Sendable {
             let m = reader.read(UInt32.self), m >= 2, m <= 64,
             let ef = reader.read(UInt32.self),
             let count = reader.read(UInt32.self).map(Int.init),
+            // Each node without a vector takes a zero vector (4 bytes a dimension for some 26
+            // of the blob): a few left by deletions are normal, a graph of mostly such nodes is not.
+            count <= vectors.count + max(1024, vectors.count / 4),
             let entry = reader.read(Int32.self),
             let maxLevel = reader.read(UInt32.self)
         else { return nil }

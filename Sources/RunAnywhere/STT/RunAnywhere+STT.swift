@@ -38,8 +38,8 @@ extension RunAnywhereSDK {
     /// for segment in output.segments { print("Speaker \(segment.speaker! + 1):", segment.text) }
     /// ```
     ///
-    /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, NaN samples),
-    ///   `.invalidInput` (options), `.backendError`.
+    /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, sampled below
+    ///   8 kHz, NaN samples), `.invalidInput` (options), `.backendError`.
     public func transcribe(
         _ audio: AudioBuffer,
         options: STTOptions = STTOptions()

@@ -10,6 +10,8 @@ import Foundation
 actor STTCapability {
     /// The shortest audio worth transcribing; anything shorter is an input error.
     static let minimumDuration: TimeInterval = 0.1
+    /// The lowest sample rate speech is recognised from (telephone audio's).
+    static let minimumSampleRate = 8000
     /// Streams re-transcribe a growing window; past this length its settled part is committed.
     static let maximumWindow: TimeInterval = 20
 
@@ -96,6 +98,15 @@ actor STTCapability {
 
     static func validate(_ audio: AudioBuffer) throws(SDKException) {
         try audio.validate()
+        // Below telephone quality there is no speech to hear, and resampling up to 16 kHz would
+        // make a small file huge (8-bit samples at 1 kHz grow 64-fold in memory).
+        guard audio.sampleRate >= minimumSampleRate else {
+            throw SDKException(
+                .invalidAudio,
+                "The audio is sampled at \(audio.sampleRate) Hz; speech needs at least \(minimumSampleRate) Hz",
+                recovery: "Record at 16 kHz (8 kHz telephone audio works too)"
+            )
+        }
         guard audio.duration >= minimumDuration else {
             throw SDKException(
                 .invalidAudio,

@@ -158,6 +158,22 @@ enum FileSystem {
         )
     }
 
+    /// A file's bytes, when it holds at most `limit` of them: for the SDK's own small files
+    /// (the registry, sidecars), which a damaged or planted file must not make it read whole.
+    ///
+    /// - Throws: `POSIXError` when it cannot be read; `FileTooLarge` past the limit.
+    static func contents(of url: URL, limit: Int) throws -> Data {
+        if let size = fileSize(url), size > Int64(limit) { throw FileTooLarge(size: size, limit: limit) }
+        return try Data(contentsOf: url)
+    }
+
+    /// A file over the size ``contents(of:limit:)`` allows.
+    struct FileTooLarge: Error, CustomStringConvertible {
+        let size: Int64
+        let limit: Int
+        var description: String { "the file has \(size) bytes, more than the \(limit) expected at most" }
+    }
+
     /// Whether `url` is a folder.
     static func isDirectory(_ url: URL) -> Bool {
         status(url.path)?.isDirectory ?? false

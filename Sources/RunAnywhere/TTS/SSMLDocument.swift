@@ -56,6 +56,10 @@ public struct SSMLDocument: Sendable, Equatable {
 
     /// The longest pause one `<break>` may ask for.
     public static let maximumBreak: TimeInterval = 10
+
+    /// The most silence a whole document may ask for. Twenty characters of `<break time="10s"/>`
+    /// are ten seconds of samples; without a total, a page of them would be hours of audio.
+    public static let maximumTotalPause: TimeInterval = 600
 }
 
 extension SSMLDocument {
@@ -92,6 +96,16 @@ extension SSMLDocument {
                 throw error("<\(unclosed.name)> is never closed", at: unclosed.at)
             }
             flush()
+            let silence = segments.reduce(0) { total, segment in
+                if case .pause(let seconds) = segment { total + seconds } else { total }
+            }
+            guard silence <= SSMLDocument.maximumTotalPause else {
+                throw SDKException(
+                    .invalidSSML,
+                    "The SSML asks for \(Int(silence)) s of pauses in all; the limit is "
+                        + "\(Int(SSMLDocument.maximumTotalPause)) s"
+                )
+            }
             return segments
         }
 

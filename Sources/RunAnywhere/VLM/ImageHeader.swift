@@ -179,6 +179,11 @@ package struct ImageHeader: Sendable, Equatable {
                 guard length >= 2 else { throw damaged("JPEG", "a segment at byte \(offset) has length \(length)") }
                 guard offset + length <= bytes.count else { throw cutShort("JPEG", "in a segment") }
                 if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    // One frame per file: the decoder sizes its buffers from the first, so a
+                    // small second one must not vouch for a huge first.
+                    guard size == nil else {
+                        throw damaged("JPEG", "it has a second frame header at byte \(offset - 2)")
+                    }
                     size = try frame(marker, UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
                 }
                 offset += length

@@ -26,11 +26,19 @@ public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
     static func extract(from text: String, schema: JSONSchema) throws(SDKException) -> ExtractedStructuredOutput {
         let bytes = Array(text.utf8)
         var firstInvalid: (candidate: Candidate, violations: [JSONSchemaViolation])?
-        for candidate in candidates(in: bytes) {
+        var valid: Candidate?
+        // One candidate at a time, each dropped once checked: only it and the first invalid
+        // one are ever held, however many the text has.
+        forEachCandidate(in: bytes) { candidate in
             let violations = schema.validate(candidate.value)
-            if violations.isEmpty { return candidate.result(in: text, bytes: bytes) }
+            if violations.isEmpty {
+                valid = candidate
+                return true
+            }
             if firstInvalid == nil { firstInvalid = (candidate, violations) }
+            return false
         }
+        if let valid { return valid.result(in: text, bytes: bytes) }
         guard let firstInvalid else {
             throw SDKException(
                 .invalidStructuredOutput,
@@ -68,32 +76,37 @@ public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
 
     /// Bare objects and arrays tried at most: bounds the work on hostile text (a megabyte of `[`).
     static let maximumBareAttempts = 512
+    /// Fenced blocks tried at most: each is parsed from a copy of the text before its end, so a
+    /// megabyte of backticks would otherwise copy the text hundreds of thousands of times.
+    static let maximumFencedAttempts = 64
 
-    /// JSON values in reading order of preference, each at most once per start.
-    private static func candidates(in bytes: [UInt8]) -> [Candidate] {
-        var found: [Candidate] = []
+    /// Hands `visit` the JSON values in reading order of preference, each at most once per
+    /// start, parsed one by one, until it returns `true`.
+    private static func forEachCandidate(in bytes: [UInt8], _ visit: (Candidate) -> Bool) {
         var starts: Set<Int> = []
-        func add(_ start: Int, limit: Int, fenced: Bool, whole: Bool) {
+        /// Whether `visit` asked to stop.
+        func offer(_ start: Int, limit: Int, fenced: Bool, whole: Bool) -> Bool {
             var position = start
             while position < limit, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
             let source = limit == bytes.count ? bytes : Array(bytes[..<limit])
             guard !starts.contains(position), position < limit,
                 let (value, end) = JSONParser.value(in: source, at: position)
-            else { return }
+            else { return false }
             // A fenced block or the whole text must be the value alone.
-            if whole, bytes[end..<limit].contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return }
+            if whole, bytes[end..<limit].contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return false }
             starts.insert(position)
-            found.append(Candidate(value: value, start: position, end: end, fenced: fenced))
+            return visit(Candidate(value: value, start: position, end: end, fenced: fenced))
         }
-        for block in fencedBlocks(in: bytes) {
-            add(block.lowerBound, limit: block.upperBound, fenced: true, whole: true)
+        for block in fencedBlocks(in: bytes).prefix(maximumFencedAttempts)
+        where offer(block.lowerBound, limit: block.upperBound, fenced: true, whole: true) {
+            return
         }
-        add(0, limit: bytes.count, fenced: false, whole: true)
+        if offer(0, limit: bytes.count, fenced: false, whole: true) { return }
         let openers = bytes.indices.lazy.filter { bytes[$0] == UInt8(ascii: "{") || bytes[$0] == UInt8(ascii: "[") }
-        for index in openers.prefix(maximumBareAttempts) {
-            add(index, limit: bytes.count, fenced: false, whole: false)
+        for index in openers.prefix(maximumBareAttempts)
+        where offer(index, limit: bytes.count, fenced: false, whole: false) {
+            return
         }
-        return found
     }
 
     /// The contents of fenced (three-backtick) blocks (after the info string's line), in order.

@@ -14,6 +14,11 @@ struct JSONSchemaConverter {
     static let maximumCombinations = 4096
     /// How many alternatives one `anyOf`/`oneOf` distribution may produce.
     static let maximumAlternatives = 64
+    /// Schema nodes visited, parts merged and enum values written, in all. Shared schemas
+    /// reached by many paths (`allOf` of two `$ref`s to a schema that does the same, forty levels
+    /// down, is 2^40 parts from 2 KB of text) would otherwise grow the work and the grammar
+    /// without bound; real schemas, however large, stay in the thousands.
+    static let maximumWork = 200_000
     /// Repetition counts llama.cpp expands directly (it refuses more than 2000, and turns a
     /// larger maximum into no maximum at all); larger ones are built from blocks.
     static let repetitionBlock = 1000
@@ -32,6 +37,7 @@ struct JSONSchemaConverter {
     private var depth = 0
     private var inlineDepth = 0
     private var combinations = 0
+    private var work = 0
 
     init(schema: JSONSchema, options: JSONSchemaGrammar.Options) {
         document = JSONSchemaDocument(root: schema.value)
@@ -126,6 +132,18 @@ struct JSONSchemaConverter {
 
     // MARK: Errors
 
+    /// Counts `units` of work against ``maximumWork``.
+    private mutating func spend(_ units: Int, at pointer: String) throws(SDKException) {
+        work += units
+        guard work > Self.maximumWork else { return }
+        throw SDKException(
+            .unsupportedSchema,
+            "The schema expands into more than \(Self.maximumWork) parts by \(JSONSchemaChecker.describe(pointer)) "
+                + "(schemas shared through $ref or allOf, combined again and again)",
+            recovery: "Give shared parts one $ref each instead of combining them with allOf at every level"
+        )
+    }
+
     /// Records a keyword the grammar leaves out, or throws without best effort.
     mutating func unsupported(_ keyword: String, at pointer: String, _ reason: String) throws(SDKException) {
         try JSONSchemaChecker.unsupported(keyword, at: pointer, reason, options: options, into: &unenforced)
@@ -135,6 +153,7 @@ struct JSONSchemaConverter {
 
     /// The expression for the values `schema` allows; `nil` when it allows none.
     mutating func visit(_ schema: JSONValue, at pointer: String, name: String) throws(SDKException) -> GBNFExpression? {
+        try spend(1, at: pointer)
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
@@ -317,6 +336,7 @@ struct JSONSchemaConverter {
     ) throws(SDKException) -> Bool {
         guard case .object(let object) = schema else { return schema != .bool(false) }
         guard references.count <= Self.maximumDepth else { return true }
+        try spend(1 + object.count, at: pointer)
         var own = strictNormalized(object)
         if let reference = own["$ref"]?.stringValue {
             own["$ref"] = nil
@@ -370,6 +390,7 @@ struct JSONSchemaConverter {
     ) throws(SDKException) -> GBNFExpression? {
         let schema = JSONSchemaMerger.normalized(object)
         if let values = schema["enum"]?.arrayValue {
+            try spend(values.count, at: pointer)
             return enumeration(values, constrainedBy: schema, at: pointer)
         }
         let types = Self.types(of: schema)
@@ -431,6 +452,7 @@ struct JSONSchemaConverter {
         var rest = schema
         rest["enum"] = nil
         var validator = JSONSchemaValidator(document: document, strictObjects: options.strictObjects)
+        validator.budget(for: .array(values))
         var kept: [JSONValue] = []
         var seen: Set<String> = []
         for value in values where seen.insert(JSONSchemaDocument.canonicalKey(value)).inserted {

@@ -23,6 +23,7 @@ extension JSONSchema {
     /// - Returns: The violations, each with the instance pointer and the keyword.
     public func validate(_ instance: JSONValue, strictObjects: Bool = false) -> [JSONSchemaViolation] {
         var validator = JSONSchemaValidator(document: JSONSchemaDocument(root: value), strictObjects: strictObjects)
+        validator.budget(for: instance)
         return validator.validate(instance, against: value, schemaPointer: "", instancePointer: "")
     }
 }
@@ -34,12 +35,21 @@ extension JSONSchema {
 /// violation instead of exhausting the stack.
 struct JSONSchemaValidator {
     static let maximumDepth = 200
+    /// Schema nodes checked, beyond ``stepsPerInstanceNode`` for each node of the instance:
+    /// `allOf` of two `$ref`s to a schema that does the same, forty levels down, is 2^40 checks
+    /// of one small value from 2 KB of schema. Past the budget the instance is reported invalid
+    /// (one violation says why) rather than checked for ever.
+    static let baseSteps = 100_000
+    /// Schema nodes a real schema checks per value of the instance, with room to spare.
+    static let stepsPerInstanceNode = 64
 
     let document: JSONSchemaDocument
     let strictObjects: Bool
     private var patterns: [String: PatternMatcher] = [:]
     private var activeReferences: Set<String> = []
     private var depth = 0
+    private var steps = 0
+    private var maximumSteps = JSONSchemaValidator.baseSteps
 
     init(document: JSONSchemaDocument, strictObjects: Bool) {
         self.document = document
@@ -50,6 +60,18 @@ struct JSONSchemaValidator {
         case regex(Regex<AnyRegexOutput>)
         case invalid(String)
         case unavailable
+    }
+
+    /// Sizes the step budget for `instance`: ``baseSteps`` plus ``stepsPerInstanceNode`` a value.
+    mutating func budget(for instance: JSONValue) {
+        func nodes(_ value: JSONValue) -> Int {
+            switch value {
+            case .array(let items): items.reduce(1) { $0 + nodes($1) }
+            case .object(let object): object.members.reduce(1) { $0 + nodes($1.value) }
+            default: 1
+            }
+        }
+        maximumSteps = Self.baseSteps + Self.stepsPerInstanceNode * nodes(instance)
     }
 
     mutating func validate(
@@ -70,6 +92,19 @@ struct JSONSchemaValidator {
                 )
             ]
         case .object(let object):
+            steps += 1
+            guard steps <= maximumSteps else {
+                // Reported once, where the budget ran out; every check after it adds nothing.
+                guard steps == maximumSteps + 1 else { return [] }
+                return [
+                    JSONSchemaViolation(
+                        instancePointer: instancePointer,
+                        keyword: "$ref",
+                        message: "the schema expands into more than \(maximumSteps) checks (schemas shared "
+                            + "through $ref or allOf, combined again and again); validation stopped"
+                    )
+                ]
+            }
             guard depth < Self.maximumDepth else {
                 return [
                     JSONSchemaViolation(

@@ -14,8 +14,10 @@ import Foundation
 /// and, for the networks the SDK runs itself, F32 or F16 tensors by name
 /// (``floats(_:dimensions:)``). ``GGUFWriter`` writes what it reads.
 ///
-/// No header, however hostile, can make it trap or allocate without bound: sizes and
-/// offsets are computed with overflow checks and the tensor count is bounded by the file.
+/// No header, however hostile, can make it trap or allocate far beyond its size: sizes and
+/// offsets are computed with overflow checks, the file is mapped (only the header's pages are
+/// read), metadata arrays stay encoded in the file until asked for (``GGUFArray``), and the
+/// tensor and key counts are bounded by the file and by caps no real model comes near.
 package struct GGUFFile: Sendable {
     /// Where a tensor is and what it holds.
     package struct Tensor: Sendable {
@@ -32,6 +34,9 @@ package struct GGUFFile: Sendable {
 
     /// More tensors than any model has; a header claiming more is malformed.
     static let maximumTensorCount: UInt64 = 1 << 20
+    /// More metadata keys than any model has (real ones have tens); a header claiming more is
+    /// malformed. Each key costs about a hundred bytes in memory for thirteen in the file.
+    static let maximumKeyCount: UInt64 = 1 << 16
     /// The smallest tensor entry: an empty name's length, a dimension count, one dimension,
     /// the type and the offset.
     static let smallestTensorEntry: UInt64 = 8 + 4 + 8 + 4 + 8
@@ -73,7 +78,9 @@ package struct GGUFFile: Sendable {
     package init(contentsOf url: URL) throws(SDKException) {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            // Mapped for real: FoundationEssentials' `Data(contentsOf:options: .alwaysMapped)`
+            // reads the whole file, a model's gigabytes, to look at its header.
+            data = try FileSystem.mapped(url.path)
         } catch {
             throw SDKException(.modelFileNotFound, "Cannot read \(url.path)", underlying: error)
         }
@@ -100,6 +107,7 @@ package struct GGUFFile: Sendable {
                 throw Reader.Failure.malformed("\(tensorCount) tensors")
             }
             let kvCount = try reader.u64()
+            guard kvCount <= Self.maximumKeyCount else { throw Reader.Failure.malformed("\(kvCount) metadata keys") }
             var metadata: [String: GGUFValue] = [:]
             var keys: [String] = []
             var alignment: UInt64 = 32
@@ -254,8 +262,8 @@ package struct GGUFFile: Sendable {
         return (elements + layout.block - 1) / layout.block * layout.bytes
     }
 
-    /// A bounds-checked little-endian cursor over the mapped file.
-    private struct Reader {
+    /// A bounds-checked little-endian cursor over the mapped file (or an array's bytes in it).
+    struct Reader {
         enum Failure: Error, CustomStringConvertible {
             case pastEnd(Int)
             case malformed(String)
@@ -291,9 +299,12 @@ package struct GGUFFile: Sendable {
         mutating func u32() throws -> UInt32 { try integer(UInt32.self) }
         mutating func u64() throws -> UInt64 { try integer(UInt64.self) }
 
+        /// Longer strings are malformed: the longest real ones, chat templates, are kilobytes.
+        static let maximumStringLength: UInt64 = 64 << 20
+
         mutating func string() throws -> String {
             let length = try u64()
-            guard length < 64 << 20 else { throw Failure.malformed("string of \(length) bytes") }
+            guard length < Self.maximumStringLength else { throw Failure.malformed("string of \(length) bytes") }
             return String(decoding: try bytes(Int(length)), as: UTF8.self)
         }
 
@@ -321,20 +332,48 @@ package struct GGUFFile: Sendable {
             case .int64: return .int64(try integer(Int64.self))
             case .float64: return .float64(Double(bitPattern: try u64()))
             case .array:
-                guard depth < GGUFFile.maximumArrayDepth else { throw Failure.malformed("arrays nested too deep") }
-                let elementType = try readKind()
-                let count = try u64()
-                // Every item takes at least one byte of the file (a string or an array at
-                // least its 8-byte length), so a count the rest of the file cannot hold is a
-                // lie, caught before anything is allocated for it.
-                let smallest = UInt64(elementType.width ?? 8)
-                guard count <= UInt64(data.count - offset) / smallest else {
-                    throw Failure.malformed("array of \(count) items")
+                let (elementType, count) = try arrayHeader(depth: depth)
+                let start = offset
+                try skipItems(count, of: elementType, depth: depth + 1)
+                let bytes = data[(data.startIndex + start)..<(data.startIndex + offset)]
+                return .list(GGUFArray(elementType: elementType, count: count, encoded: bytes))
+            }
+        }
+
+        /// An array's element type and count, checked against the bytes left.
+        private mutating func arrayHeader(depth: Int) throws -> (GGUFValue.Kind, Int) {
+            guard depth < GGUFFile.maximumArrayDepth else { throw Failure.malformed("arrays nested too deep") }
+            let elementType = try readKind()
+            let count = try u64()
+            // Every item takes at least one byte of the file (a string or an array at least
+            // its 8-byte length), so a count the rest of the file cannot hold is a lie.
+            let smallest = UInt64(elementType.width ?? 8)
+            guard count <= UInt64(data.count - offset) / smallest else {
+                throw Failure.malformed("array of \(count) items")
+            }
+            return (elementType, Int(count))
+        }
+
+        /// Moves past `count` items of `kind`, checking every length, allocating nothing.
+        private mutating func skipItems(_ count: Int, of kind: GGUFValue.Kind, depth: Int) throws {
+            if let width = kind.width {
+                // The count was checked against the bytes left, so this cannot overflow.
+                guard offset + count * width <= data.count else { throw Failure.pastEnd(offset) }
+                offset += count * width
+                return
+            }
+            for _ in 0..<count {
+                if kind == .string {
+                    let length = try u64()
+                    guard length < Self.maximumStringLength else {
+                        throw Failure.malformed("string of \(length) bytes")
+                    }
+                    guard length <= UInt64(data.count - offset) else { throw Failure.pastEnd(offset) }
+                    offset += Int(length)
+                } else {
+                    let (elementType, inner) = try arrayHeader(depth: depth)
+                    try skipItems(inner, of: elementType, depth: depth + 1)
                 }
-                var items: [GGUFValue] = []
-                items.reserveCapacity(Int(count))
-                for _ in 0..<count { items.append(try value(kind: elementType, depth: depth + 1)) }
-                return .array(elementType: elementType, items)
             }
         }
     }

@@ -18,8 +18,10 @@ package enum GGUFValue: Sendable, Equatable {
     case float32(Float)
     case bool(Bool)
     case string(String)
-    /// Items all of `elementType`; nested arrays have `.array` items.
-    case array(elementType: Kind, [GGUFValue])
+    /// An array (build one with ``array(elementType:_:)``). Read from a file, its items stay
+    /// encoded in the file's bytes until asked for, so no count in a header can make the reader
+    /// allocate.
+    case list(GGUFArray)
     case uint64(UInt64)
     case int64(Int64)
     case float64(Double)
@@ -64,7 +66,7 @@ package enum GGUFValue: Sendable, Equatable {
         case .float32: .float32
         case .bool: .bool
         case .string: .string
-        case .array: .array
+        case .list: .array
         case .uint64: .uint64
         case .int64: .int64
         case .float64: .float64
@@ -97,5 +99,11 @@ package enum GGUFValue: Sendable, Equatable {
 
     package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
-    package var arrayValue: [GGUFValue]? { if case .array(_, let items) = self { items } else { nil } }
+    /// An array's items, decoded now; `nil` for other values or items the file no longer holds.
+    package var arrayValue: [GGUFValue]? { if case .list(let array) = self { try? array.items() } else { nil } }
+
+    /// An array of `items`, all of `elementType` (nested arrays have `.array` items).
+    package static func array(elementType: Kind, _ items: [GGUFValue]) -> GGUFValue {
+        .list(GGUFArray(elementType: elementType, items: items))
+    }
 }

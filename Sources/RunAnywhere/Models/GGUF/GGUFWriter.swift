@@ -182,10 +182,14 @@ package struct GGUFWriter: Sendable {
         case .uint64(let v): append(v, to: &out)
         case .int64(let v): append(v, to: &out)
         case .float64(let v): append(v.bitPattern, to: &out)
-        case .array(let elementType, let items):
-            append(elementType.rawValue, to: &out)
-            append(UInt64(items.count), to: &out)
-            for item in items { append(item, to: &out) }
+        case .list(let array):
+            append(array.elementType.rawValue, to: &out)
+            append(UInt64(array.count), to: &out)
+            if let encoded = array.encodedItems {
+                out.append(encoded)  // as read: the same bytes, none decoded
+            } else {
+                for item in (try? array.items()) ?? [] { append(item, to: &out) }
+            }
         }
     }
 }

@@ -1,0 +1,254 @@
+import Foundation
+import RunAnywhereTesting
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
+@testable import RunAnywhereYAML
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's resident memory in bytes (`VmRSS`, or `VmHWM` for the peak).
+private func residentBytes(_ field: String = "VmRSS") -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+    return 0
+}
+
+/// Runs `body` and returns its result with how far the process's peak resident memory rose
+/// above what it held before. The whole process is measured (other tests run beside this
+/// one), so only a bound far below what the unbounded code needed is meaningful.
+private func peakGrowth<T>(_ body: () throws -> T) rethrows -> (T, growth: Int) {
+    // Writing 5 resets the peak to the present (proc(5), clear_refs).
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    let before = residentBytes()
+    let result = try body()
+    return (result, max(0, residentBytes("VmHWM") - before))
+}
+
+/// A sparse file: `prefix`, then zeros (holes, no disk) up to `size` bytes.
+private func sparseFile(_ prefix: [UInt8], size: Int, name: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent(name)
+    try Data(prefix).write(to: file)
+    #expect(truncate(file.path, off_t(size)) == 0)
+    return file
+}
+
+private func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value.littleEndian) { Array($0) }
+}
+
+/// `SDKException`'s code and message from `body`, or `nil` when it succeeds.
+private func failure<T>(_ body: () throws -> T) -> SDKException? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as SDKException {
+        return error
+    } catch {
+        Issue.record("not an SDKException: \(error)")
+        return nil
+    }
+}
+
+private let mebibyte = 1 << 20
+
+/// Each parser of outside input given the worst its format allows: it either refuses it with a
+/// typed error or keeps its memory near the input's size, never a multiple of it far beyond.
+@Suite("Hostile inputs cannot make a parser allocate far beyond their size", .serialized)
+struct HostileInputTests {
+    @Test("A GGUF header claiming a billion-item array in a 1 GiB file keeps the array's bytes in the file")
+    func ggufHugeArray() throws {
+        let size = 1 << 30
+        let key = Array("tokenizer.ggml.scores".utf8)
+        var header: [UInt8] = Array("GGUF".utf8) + littleEndian(UInt32(3)) + littleEndian(UInt64(0))
+        header += littleEndian(UInt64(1)) + littleEndian(UInt64(key.count)) + key
+        header += littleEndian(UInt32(9)) + littleEndian(UInt32(0))  // an array of uint8
+        let count = UInt64(size - header.count - 8)
+        header += littleEndian(count)
+        let file = try sparseFile(header, size: size, name: "huge.gguf")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        // As values this array would be 24 GiB.
+        let (gguf, growth) = try peakGrowth { try GGUFFile(contentsOf: file) }
+        guard case .list(let array) = try #require(gguf.metadata["tokenizer.ggml.scores"]) else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(array.count == Int(count))
+        #expect(array.elementType == .uint8)
+        #expect(array.encodedItems?.count == Int(count), "kept as the file's bytes")
+        #expect(growth < 64 * mebibyte, "grew \(growth / mebibyte) MiB for a 1 GiB file")
+        // Claiming one item more than the file holds is refused before anything is read.
+        var lying = header
+        lying.replaceSubrange((lying.count - 8)..., with: littleEndian(count + 1))
+        let liar = try sparseFile(lying, size: size, name: "liar.gguf")
+        defer { try? FileManager.default.removeItem(at: liar.deletingLastPathComponent()) }
+        #expect(failure { try GGUFFile(contentsOf: liar) }?.code == .modelCorrupted)
+    }
+
+    @Test("Nested GGUF arrays decode on demand, and read and written again give the same bytes")
+    func ggufNestedArraysStayEncoded() throws {
+        var writer = GGUFWriter()
+        let inner = (0..<1000).map { GGUFValue.array(elementType: .string, [.string("t\($0)"), .string("")]) }
+        writer.set("general.architecture", .string("llama"))
+        writer.set("test.nested", .array(elementType: .array, inner))
+        writer.set("test.many", .array(elementType: .int32, (0..<5000).map { .int32(Int32($0)) }))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("nested.gguf")
+        try writer.write(to: url)
+        let file = try GGUFFile(contentsOf: url)
+        #expect(file.metadata["test.nested"] == .array(elementType: .array, inner))
+        #expect(file.metadata["test.many"]?.arrayValue?.last == .int32(4999))
+        var again = GGUFWriter()
+        for key in file.metadataKeys { again.set(key, try #require(file.metadata[key])) }
+        #expect(again.data() == (try Data(contentsOf: url)))
+        // A header with more keys than any model has is refused before they are read.
+        var many: [UInt8] = Array("GGUF".utf8) + littleEndian(UInt32(3)) + littleEndian(UInt64(0))
+        many += littleEndian(UInt64(1 << 20))
+        let liar = folder.appendingPathComponent("keys.gguf")
+        try Data(many + [UInt8](repeating: 0, count: 64)).write(to: liar)
+        #expect(failure { try GGUFFile(contentsOf: liar) }?.message.contains("metadata keys") == true)
+    }
+
+    @Test("A 1 GiB registry file is refused as damaged without being read")
+    func hugeRegistry() throws {
+        let paths = SDKPaths(
+            home: FileManager.default.temporaryDirectory.appendingPathComponent("ra-hostile-\(UUID().uuidString)")
+        )
+        defer { try? FileManager.default.removeItem(at: paths.home) }
+        try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
+        try Data(#"{"version":1,"models":["#.utf8).write(to: paths.registryFile)
+        #expect(truncate(paths.registryFile.path, off_t(1 << 30)) == 0)
+        let (error, growth) = peakGrowth {
+            failure { try ModelRegistry(paths: paths, inspectors: ModelFileInspectors([])).load() }
+        }
+        #expect(error?.code == .registryCorrupted)
+        #expect(error?.message.contains("more than") == true, "\(String(describing: error))")
+        #expect(growth < 64 * mebibyte, "grew \(growth / mebibyte) MiB")
+    }
+
+    @Test("YAML aliases that would expand into a billion values are refused, and deep nesting does not crash")
+    func yamlBillionLaughs() throws {
+        var yaml = """
+            solution: agent-loop
+            llm: x
+            tools:
+              - name: t
+                command: [echo]
+                parameters:
+                  type: object
+                  a0: &a0 [x, x, x, x, x, x, x, x, x, x]
+
+            """
+        for level in 1..<9 {
+            let items = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+            yaml += "      a\(level): &a\(level) [\(items)]\n"
+        }
+        let (error, growth) = peakGrowth { failure { try SolutionYAMLParser().parse(yaml) } }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("expands into more than") == true, "\(String(describing: error))")
+        #expect(growth < 64 * mebibyte, "grew \(growth / mebibyte) MiB for \(yaml.utf8.count) bytes")
+        // As deep as the YAML parser nests (it stops at 1000 levels), then deeper: an error or a
+        // result, never a crash.
+        for depth in [900, 5000] {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let deep = """
+                solution: agent-loop
+                llm: x
+                tools:
+                  - name: t
+                    command: [echo]
+                    parameters:
+                      type: object
+                      x: \(nested)
+
+                """
+            _ = failure { try SolutionYAMLParser().parse(deep) }
+        }
+        let huge = "solution: rag-qa\n# " + String(repeating: "x", count: 2 << 20) + "\n"
+        #expect(failure { try SolutionYAMLParser().parse(huge) }?.message.contains("the limit is") == true)
+    }
+
+    /// `#/$defs/a0` is `allOf` of two `$ref`s to `a1`, which is the same of `a2`, and so on:
+    /// 2 KB of schema, 2^`levels` paths.
+    private static func ladder(levels: Int) -> String {
+        var defs: [String] = []
+        for level in 0..<levels {
+            let next = "#/$defs/a\(level + 1)"
+            defs.append("\"a\(level)\":{\"allOf\":[{\"$ref\":\"\(next)\"},{\"$ref\":\"\(next)\"}]}")
+        }
+        defs.append("\"a\(levels)\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"}}}")
+        return "{\"$ref\":\"#/$defs/a0\",\"$defs\":{" + defs.joined(separator: ",") + "}}"
+    }
+
+    @Test("A schema whose shared parts combine into 2^40 paths is refused for grammars and stops validation")
+    func schemaCombinationLadder() throws {
+        let schema = try JSONSchema(parsing: Self.ladder(levels: 40))
+        let (error, growth) = peakGrowth { failure { try JSONSchemaGrammar(schema) } }
+        #expect(error?.code == .unsupportedSchema, "\(String(describing: error))")
+        #expect(growth < 64 * mebibyte, "grew \(growth / mebibyte) MiB")
+        let (violations, validationGrowth) = peakGrowth { schema.validate(try! JSONValue(parsing: #"{"x": 1}"#)) }
+        #expect(violations.count == 1)
+        #expect(violations.first?.message.contains("validation stopped") == true, "\(violations)")
+        #expect(validationGrowth < 64 * mebibyte, "grew \(validationGrowth / mebibyte) MiB")
+        // The same shape a few levels deep is an ordinary schema.
+        let small = try JSONSchema(parsing: Self.ladder(levels: 4))
+        #expect(throws: Never.self) { try JSONSchemaGrammar(small) }
+        #expect(small.validate(try JSONValue(parsing: #"{"x": 1}"#)).isEmpty)
+        #expect(!small.validate(try JSONValue(parsing: #"{"x": "one"}"#)).isEmpty)
+    }
+
+    @Test("SSML asking for hours of pauses is refused before any audio is made")
+    func ssmlPauses() throws {
+        let document = String(repeating: #"a<break time="10s"/>"#, count: 100_000)
+        let error = failure { try SSMLDocument(parsing: document) }
+        #expect(error?.code == .invalidSSML)
+        #expect(error?.message.contains("pauses in all") == true, "\(String(describing: error))")
+        #expect(throws: Never.self) {
+            try SSMLDocument(parsing: String(repeating: #"a<break time="10s"/>"#, count: 60))
+        }
+    }
+
+    @Test("Finding JSON in text nested hundreds of times, or fenced thousands of times, ends with a typed answer")
+    func extractionBoundsItsWork() throws {
+        // Every opening bracket starts a candidate that holds the whole inner array; they are
+        // parsed and checked one at a time, and at most 512 of them.
+        let inner = "[" + Array(repeating: "0", count: 2_000).joined(separator: ",") + "]"
+        let text = String(repeating: "[", count: 600) + inner + String(repeating: "]", count: 600)
+        let schema = try JSONSchema(parsing: #"{"type":"object","required":["answer"]}"#)
+        #expect(
+            failure { try ExtractedStructuredOutput.extract(from: text, schema: schema) }?.code
+                == .invalidStructuredOutput
+        )
+        // Each fenced block is parsed from a copy of the text before it: at most 64 are.
+        let fences = String(repeating: "```json\nnull\n```\n", count: 20_000) + #"{"answer": 42}"#
+        #expect(try ExtractedStructuredOutput.extract(from: fences, schema: schema).value == ["answer": 42])
+    }
+
+    @Test("Audio sampled below 8 kHz is not speech: refused before it is resampled to 16 kHz")
+    func lowRateSpeech() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadSTTModel(DeterministicModels.stt)
+            // 8-bit samples at 1 kHz would grow 64-fold on their way to 16 kHz floats.
+            let low = AudioBuffer(samples: [Float](repeating: 0.1, count: 4000), sampleRate: 1000)
+            do {
+                _ = try await sdk.transcribe(low)
+                Issue.record("transcribed 1 kHz audio")
+            } catch let error as SDKException {
+                #expect(error.code == .invalidAudio)
+                #expect(error.message.contains("8000 Hz"), "\(error.message)")
+            } catch {
+                Issue.record("\(error)")
+            }
+            let telephone = AudioBuffer(samples: [Float](repeating: 0, count: 8000), sampleRate: 8000)
+            _ = try await sdk.transcribe(telephone)
+        }
+    }
+}
