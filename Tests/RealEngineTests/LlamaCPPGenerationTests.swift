@@ -70,7 +70,7 @@ extension RealEngineTests {
             }
         }
 
-        @Test("Cancelling mid-stream ends promptly with a cancelled finish reason")
+        @Test("Cancelling mid-stream ends within one token with a cancelled finish reason")
         func cancelMidStream() async throws {
             try await withSDK { sdk in
                 try await sdk.loadModel(id)
@@ -81,6 +81,7 @@ extension RealEngineTests {
                     ignoreEndOfSequence: true
                 )
                 var seen = 0
+                var afterCancel = 0
                 var final: LLMGenerationResult?
                 var cancelledAt: ContinuousClock.Instant?
                 var endedAt: ContinuousClock.Instant?
@@ -91,6 +92,7 @@ extension RealEngineTests {
                     switch event {
                     case .token:
                         seen += 1
+                        if cancelledAt != nil { afterCancel += 1 }
                         if seen == 5 {
                             cancelledAt = .now
                             await sdk.cancelGeneration()
@@ -103,9 +105,11 @@ extension RealEngineTests {
                 let result = try #require(final)
                 #expect(result.finishReason == .cancelled)
                 // Cancellation is honoured before the next token: at most one more arrives.
+                #expect(afterCancel <= 1, "\(afterCancel) tokens arrived after the cancel")
                 #expect(result.generatedTokens <= 6, "generated \(result.generatedTokens) tokens after cancelling at 5")
+                // A guard against hangs only; `bench llm` measures how fast a cancel is honoured.
                 let latency = try #require(cancelledAt).duration(to: try #require(endedAt))
-                #expect(latency < .milliseconds(500), "stream ended \(latency) after cancel")
+                #expect(latency < .seconds(5), "stream ended \(latency) after cancel")
             }
         }
 

@@ -195,15 +195,11 @@ extension RealEngineTests {
                 try await sdk.loadTTSModel(DefaultModels.ttsId)
                 let text =
                     "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
-                let start = ContinuousClock.now
-                var arrivals: [Duration] = []
+                // One piece a sentence (how soon the first comes is `bench tts`'s to measure).
                 var pieces: [TTSOutput] = []
-                for try await piece in sdk.synthesizeStream(text) {
-                    arrivals.append(start.duration(to: .now))
-                    pieces.append(piece)
-                }
+                for try await piece in sdk.synthesizeStream(text) { pieces.append(piece) }
                 #expect(pieces.count == 3)
-                #expect(arrivals[0] < arrivals[2] * 0.6, "first audio at \(arrivals[0]) of \(arrivals[2])")
+                #expect(pieces.allSatisfy { $0.duration > 0.3 }, "\(pieces.map(\.duration))")
 
                 let url = home.appendingPathComponent("spoken.wav")
                 let result = try await sdk.speak(text, output: WAVFileAudioOutput(url: url))

@@ -127,7 +127,7 @@ extension RealEngineTests {
         }
 
         @Test(
-            "Speaking over the agent stops its playback within 150 ms of the VAD's speech start and starts a new turn"
+            "Speaking over the agent stops its playback before the interruption is reported, and starts a new turn"
         )
         func bargeIn() async throws {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
@@ -148,9 +148,18 @@ extension RealEngineTests {
                     interruption: interruption,
                     afterPlayback: 1.5
                 )
-                let events = await Self.collect(sdk, room.microphone, room.loudspeaker)
+                // Whether the playback had been stopped when the interruption was reported.
+                var stoppedBeforeReport: Bool?
+                var events: [(VoiceEvent, ContinuousClock.Instant)] = []
+                for await event in sdk.streamVoiceAgent(input: room.microphone, output: room.loudspeaker) {
+                    if case .interrupted = event, stoppedBeforeReport == nil, let said = room.interruptionStart {
+                        stoppedBeforeReport = room.stops.contains { $0 >= said }
+                    }
+                    events.append((event, .now))
+                }
                 print("barge-in events:", events.map(\.0.name).filter { $0 != "response_token" })
                 let said = try #require(room.interruptionStart, "the agent never talked long enough to be interrupted")
+                #expect(stoppedBeforeReport == true, "the playback stops before .interrupted is emitted")
                 let interruptedAt = try #require(
                     events.lazy.compactMap { if case .interrupted(let time) = $0.0 { time } else { nil } }.first
                 )
@@ -161,10 +170,14 @@ extension RealEngineTests {
                 print(
                     "barge-in: playback stopped \(sinceSpeech) s after the user started speaking, \(stopped - interruptedAt) s after the VAD heard it"
                 )
-                // Within 150 ms of the VAD's detection of the new speech, and within 300 ms of its
-                // acoustic onset (which includes 64 ms of speech to confirm it).
-                #expect(stopped - interruptedAt < 0.15)
-                #expect(sinceSpeech > 0 && sinceSpeech < 0.3)
+                // After the user began, and (a guard against hangs only, ten times the targets of
+                // 150 ms after the VAD and 300 ms after the onset, which `bench voice` measures).
+                #expect(sinceSpeech > 0 && sinceSpeech < 3)
+                #expect(stopped - interruptedAt < 1.5)
+                // Nothing of the interrupted answer plays between the report and the new turn.
+                let reported = try #require(events.firstIndex { if case .interrupted = $0.0 { true } else { false } })
+                let nextFinal = events[reported...].firstIndex { $0.0.name == "transcript_final" } ?? events.endIndex
+                #expect(!events[reported..<nextFinal].contains { $0.0.name == "audio_chunk" })
                 let turns = events.compactMap { if case .turnCompleted(let r) = $0.0 { r } else { nil } }
                 #expect(turns.contains { words($0.transcript).contains("time") })
                 // What plays after the interruption is the new turn's answer only.

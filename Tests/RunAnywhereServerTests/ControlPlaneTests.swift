@@ -190,7 +190,9 @@ struct ControlPlaneTests {
     func hangingControlPlane() async throws {
         try await withControlPlane { server in
             server.fault = .hang
-            let module = ControlPlaneModule(requestTimeout: .seconds(1))
+            // The timeout also covers the requests that must succeed: ten times what a local
+            // answer takes on a busy machine, so only the hang reaches it.
+            let module = ControlPlaneModule(requestTimeout: .seconds(10))
             try await withControlPlaneSDK(baseURL: server.baseURL, module: module) { sdk in
                 try await sdk.completeServicesInitialization()
                 #expect(sdk.areServicesReady)
@@ -229,7 +231,9 @@ struct ControlPlaneTests {
     @Test("Telemetry outlives a control plane that is down, and an upload whose answer was lost is counted once")
     func telemetryDurability() async throws {
         try await withControlPlane { server in
-            let module = ControlPlaneModule(requestTimeout: .seconds(1))
+            // The timeout also covers the requests that must succeed: ten times what a local
+            // answer takes on a busy machine, so only the hang reaches it.
+            let module = ControlPlaneModule(requestTimeout: .seconds(10))
             try await withControlPlaneSDK(baseURL: server.baseURL, module: module) { sdk in
                 try await sdk.completeServicesInitialization()
                 #expect(try await sdk.flushTelemetry() == TelemetryReceipt())
