@@ -273,7 +273,8 @@ package enum CLI {
         return (try? RunAnywhere.model(fallback))?.isDownloaded == true ? fallback : nil
     }
 
-    /// An executable built next to this one (a raw-engine baseline), or `override`.
+    /// An executable built next to this one (a raw-engine baseline, a benchmark's helper), or
+    /// `override`; only from a place no other user can write.
     package static func siblingExecutable(_ name: String, override: String?) throws -> URL {
         let binary =
             override.map { URL(fileURLWithPath: $0) }
@@ -281,11 +282,11 @@ package enum CLI {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw SDKException(
                 .fileSystemError,
-                "The raw baseline \(binary.path) is missing",
-                recovery: "Build it with `swift build` (product \(name)) or pass --raw-binary"
+                "The program \(binary.path) is missing",
+                recovery: "Build it with `swift build` (product \(name)), or pass its path where the command takes one"
             )
         }
-        return URL(fileURLWithPath: try TrustedCodeFile.check(binary.path, what: "The raw baseline"))
+        return URL(fileURLWithPath: try TrustedCodeFile.check(binary.path, what: "The program"))
     }
 
     /// A number right-aligned in a 9-character column.

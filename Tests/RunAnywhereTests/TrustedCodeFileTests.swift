@@ -124,21 +124,35 @@ struct TrustedCodeFileTests {
         }
     }
 
-    @Test("The plugin loader refuses a plugin others could change before it reads the file")
-    func pluginLoaderChecksFirst() async throws {
+    @Test("The plugin loader refuses a plugin others could change before any of its code runs")
+    func pluginLoaderChecksBeforeOpening() async throws {
         try await withFolder { folder in
             let home = folder.appendingPathComponent("home")
             let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: [])
-            // Not a shared library at all: a trusted place gets past the permission check to the
-            // file check; an untrusted one stops at the permission check.
-            let file = folder.appendingPathComponent("libnotes.so")
-            try Data("just text".utf8).write(to: file)
-            #expect(chmod(file.path, 0o644) == 0)
-            #expect { try sdk.pluginLoader.load(path: file.path) } throws: {
+            // A real shared library exporting the plugin entry point, which describes itself as
+            // nothing usable: opened, it is refused for what it says.
+            let source = folder.appendingPathComponent("plugin.c")
+            let library = folder.appendingPathComponent("libplugin.so")
+            try #"char *runanywhere_plugin_entry(void *registrar) { return 0; }"#.write(
+                to: source,
+                atomically: true,
+                encoding: .utf8
+            )
+            let cc = Process()
+            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cc.arguments = ["cc", "-shared", "-fPIC", "-o", library.path, source.path]
+            try cc.run()
+            cc.waitUntilExit()
+            try #require(cc.terminationStatus == 0)
+            #expect(chmod(library.path, 0o755) == 0)
+            // From a trusted folder it is opened, and its entry point's empty answer refused.
+            #expect { try sdk.pluginLoader.load(path: library.path) } throws: {
                 ($0 as? SDKException)?.code == .invalidPlugin
+                    && ($0 as? SDKException)?.message.contains("returned nothing") == true
             }
+            // From a folder anyone can write, it is refused before it is opened.
             #expect(chmod(folder.path, 0o777) == 0)
-            #expect { try sdk.pluginLoader.load(path: file.path) } throws: {
+            #expect { try sdk.pluginLoader.load(path: library.path) } throws: {
                 ($0 as? SDKException)?.code == .insecurePermissions
             }
             #expect(chmod(folder.path, 0o755) == 0)

@@ -72,8 +72,10 @@ final class PluginSet: Sendable {
         into services: ServiceRegistry,
         linked: [String]
     ) throws(SDKException) -> PluginInfo {
-        let url = URL(fileURLWithPath: try TrustedCodeFile.check(path, what: "The plugin"))
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         let manifest = try SharedLibraryFile.check(url, entryPoint: PluginLoader.entryPoint)
+        // Before anything of it runs, and before it is registered to run later.
+        try TrustedCodeFile.check(url.path, what: "The plugin")
         // One load at a time: the check that the name is free and the registration are one step.
         return try state.withLock { (state: inout State) throws(SDKException) -> PluginInfo in
             if opening == .onFirstUse, let manifest {
@@ -156,8 +158,8 @@ final class PluginSet: Sendable {
         if expecting != nil {
             // Registered closed from its bytes: they may have changed since, and opening runs
             // the library's initializers, so the file is checked again first.
-            try TrustedCodeFile.check(path, what: "The plugin")
             try SharedLibraryFile.check(URL(fileURLWithPath: path), entryPoint: PluginLoader.entryPoint)
+            try TrustedCodeFile.check(path, what: "The plugin")
         }
         let entry = try Self.open(path)
         let info = try Self.checkDescription(Self.call(entry, registrar: nil, path: path), path: path, open: true)

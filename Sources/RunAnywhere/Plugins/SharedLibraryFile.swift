@@ -99,6 +99,8 @@ struct SharedLibraryFile {
 
         let reader: Reader
         let malformed: SDKException
+        /// The error for a section called `name` of `size` bytes, too large to be read.
+        let oversized: @Sendable (String, Int) -> SDKException
         let offset: Int
         let entrySize: Int
         let count: Int
@@ -107,6 +109,7 @@ struct SharedLibraryFile {
         init(reader: Reader, path: String) throws(SDKException) {
             self.reader = reader
             malformed = SDKException(.invalidPlugin, "\(path) has malformed ELF section headers")
+            oversized = { name, size in SDKException(.invalidPlugin, "\(path): its \(name) section has \(size) bytes") }
             guard let offset = reader.u64(0x28), let entrySize = reader.u16(0x3A), let count = reader.u16(0x3C),
                 let namesIndex = reader.u16(0x3E), entrySize >= 64, count > 0, offset < UInt64(Int.max / 2)
             else { throw malformed }
@@ -137,6 +140,9 @@ struct SharedLibraryFile {
                     reader.cString(at: names.offset + section.name, equals: wanted)
                 else { continue }
                 guard section.offset + section.size <= reader.bytes.count else { throw malformed }
+                // A description is a line of JSON: a section of megabytes is no plugin's, and
+                // copying and parsing it would cost many times its size.
+                guard section.size <= 64 << 10 else { throw oversized(name, section.size) }
                 let start = reader.bytes.startIndex + section.offset
                 return reader.bytes.subdata(in: start..<(start + section.size))
             }

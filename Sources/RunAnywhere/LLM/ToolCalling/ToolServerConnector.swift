@@ -74,21 +74,27 @@ public struct ToolServerConnector: Sendable {
     /// - Throws: `.insecurePermissions` when other users could write the file or a folder
     ///   above it; `.invalidPlugin` when the file cannot be opened or lacks the entry point.
     public static func open(plugin path: String) throws(SDKException) {
-        let library: DynamicLibrary
-        let entry: @convention(c) () -> Void
-        try TrustedCodeFile.check(path, what: "The tool-server plugin")
-        do throws(SDKException) {
-            // Checked from its ELF headers first, as engine plugins are: no initializer of a file
-            // that is not such a plugin runs.
-            try SharedLibraryFile.check(URL(fileURLWithPath: path), entryPoint: entryPoint)
-            library = try DynamicLibrary([path], flags: RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
-            entry = try library.symbol(entryPoint)
-        } catch {
-            throw SDKException(
+        func refusal(_ error: SDKException) -> SDKException {
+            SDKException(
                 .invalidPlugin,
                 "The tool-server plugin cannot be opened: \(error.message)",
                 recovery: "Build it with scripts/build_plugins.sh; it belongs in plugins/tools/ next to the program"
             )
+        }
+        // Checked from its ELF headers first, as engine plugins are: no initializer of a file
+        // that is not such a plugin runs; and only from a place no other user can write.
+        do throws(SDKException) {
+            try SharedLibraryFile.check(URL(fileURLWithPath: path), entryPoint: entryPoint)
+        } catch {
+            throw refusal(error)
+        }
+        let trusted = try TrustedCodeFile.check(path, what: "The tool-server plugin")
+        let entry: @convention(c) () -> Void
+        do throws(SDKException) {
+            let library = try DynamicLibrary([trusted], flags: RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
+            entry = try library.symbol(entryPoint)
+        } catch {
+            throw refusal(error)
         }
         entry()
     }
