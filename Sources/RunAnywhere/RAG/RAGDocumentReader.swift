@@ -115,7 +115,15 @@ enum RAGDocumentReader {
 
     private static func readJSONLines(_ text: String, name: String) throws(SDKException) -> [Document] {
         var documents: [Document] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Line by line as found, not split up front: a file of newlines would otherwise be an
+        // array of 32 bytes for each byte of it.
+        var start = text.startIndex
+        var number = -1
+        while start < text.endIndex {
+            let end = text[start...].firstIndex(of: "\n") ?? text.endIndex
+            let line = text[start..<end]
+            number += 1
+            start = end < text.endIndex ? text.index(after: end) : end
             guard !line.trimmedSpaces().isEmpty else { continue }
             let parsed: Line
             do {

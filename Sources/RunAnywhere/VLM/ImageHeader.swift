@@ -81,6 +81,26 @@ package struct ImageHeader: Sendable, Equatable {
 
     // MARK: PNG
 
+    /// The most bytes the decoder may hold for a PNG's pixels: 64 megapixels of RGB. A 16-bit
+    /// RGBA image of as many pixels would need 512 MiB, from a file of a few kilobytes.
+    static let maximumDecodedBytes = 3 * VLMImage.maximumPixelCount
+
+    /// Refuses a PNG whose pixels, at the width the decoder holds them (one or two bytes a
+    /// channel), would take more than ``maximumDecodedBytes``.
+    private static func checkDecodedSize(width: Int, height: Int, colorType: UInt8, depth: UInt8) throws(SDKException) {
+        // Sides beyond the limit are refused by the size check, with a message of their own.
+        guard width <= VLMImage.maximumDimension, height <= VLMImage.maximumDimension else { return }
+        let channels = [0: 1, 2: 3, 3: 3, 4: 2, 6: 4][colorType] ?? 4
+        let bytes = width * height * channels * (depth == 16 ? 2 : 1)
+        guard bytes > maximumDecodedBytes else { return }
+        throw SDKException(
+            .invalidImage,
+            "The PNG is \(width)×\(height) pixels of \(channels) channels at \(depth) bits: decoding it would take "
+                + "\(bytes / 1_048_576) MiB; the limit is \(maximumDecodedBytes / 1_048_576) MiB",
+            recovery: "Scale it down, or save it with 8 bits a channel"
+        )
+    }
+
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Bit depths PNG allows per colour type (grey, RGB, palette, grey+alpha, RGBA).
@@ -120,6 +140,7 @@ package struct ImageHeader: Sendable, Equatable {
                 else {
                     throw damaged("PNG", "its IHDR chunk has an invalid colour type, bit depth or method")
                 }
+                try checkDecodedSize(width: width, height: height, colorType: colorType, depth: bytes[body + 8])
                 size = (width, height)
             }
             switch type {
