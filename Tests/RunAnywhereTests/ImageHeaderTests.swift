@@ -150,7 +150,10 @@ struct ImageHeaderTests {
         expectInvalid(Self.png(width: 16385, height: 1), mentioning: "per side")
         expectInvalid(Self.jpeg(width: 65535, height: 65535), mentioning: "megapixels")
         // 8192² RGBA at 16 bits would be 512 MiB decoded, from a file of kilobytes; at 8 bits RGB it is allowed.
-        expectInvalid(Self.png(width: 8192, height: 8192, colorType: 6, depth: 16), mentioning: "decoding it would take")
+        expectInvalid(
+            Self.png(width: 8192, height: 8192, colorType: 6, depth: 16),
+            mentioning: "decoding it would take"
+        )
         #expect(throws: Never.self) { try ImageHeader(Data(Self.png(width: 8192, height: 8192))) }
         #expect(throws: SDKException.self) {
             try VLMImage.fromRawRGB(Data(count: 3), width: 100_000, height: 100_000).prepared()
