@@ -111,20 +111,23 @@ actor LLMCapability {
     }
 
     func generate(_ input: Input, options: LLMGenerationOptions) async throws(SDKException) -> LLMGenerationResult {
-        try await run(input, options: options, cancellation: CancellationFlag(), onSegment: nil)
+        try await run(input, options: options, requested: .now, cancellation: CancellationFlag(), onSegment: nil)
     }
 
     /// Streams a generation. Ending iteration early (or cancelling the consuming task)
     /// cancels the generation.
+    /// Its time to first token counts from `requested`: when the caller asked, before any check.
     nonisolated func stream(
         _ input: Input,
-        options: LLMGenerationOptions
+        options: LLMGenerationOptions,
+        requested: ContinuousClock.Instant = .now
     ) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LLMStreamEvent.self)
         let flag = CancellationFlag()
         let task = Task {
             do {
-                let result = try await self.run(input, options: options, cancellation: flag) { segment in
+                let result = try await self.run(input, options: options, requested: requested, cancellation: flag) {
+                    segment in
                     continuation.yield(.token(text: segment.text, isThinking: segment.isThinking))
                 }
                 continuation.yield(.completed(result))
@@ -142,9 +145,12 @@ actor LLMCapability {
         return stream
     }
 
+    /// A generation asked for at `requested`: the start of its time to first token, before
+    /// anything is checked or the prompt written, as the raw engine's benchmark starts its clock.
     private func run(
         _ input: Input,
         options: LLMGenerationOptions,
+        requested: ContinuousClock.Instant,
         cancellation: CancellationFlag,
         onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?
     ) async throws(SDKException) -> LLMGenerationResult {
@@ -152,7 +158,15 @@ actor LLMCapability {
         try Self.validate(input)
         let loaded = try await loadedService()
         guard let routed = loaded as? RoutedLLMService else {
-            return try await attempt(input, options, cancellation, onSegment, service: loaded, target: .local)
+            return try await attempt(
+                input,
+                options,
+                cancellation,
+                onSegment,
+                service: loaded,
+                target: .local,
+                requested: requested
+            )
         }
         let plan: [ExecutionTarget]
         if let pinned = options.pinnedTarget {
@@ -174,25 +188,27 @@ actor LLMCapability {
                     onSegment?(segment)
                 },
                 service: service,
-                target: target
+                target: target,
+                requested: requested
             )
         }
     }
 
-    /// One generation on one side of the model.
+    /// One generation on one side of the model; its times count from `requested`.
     private func attempt(
         _ input: Input,
         _ options: LLMGenerationOptions,
         _ cancellation: CancellationFlag,
         _ onSegment: (@Sendable (GenerationTextProcessor.Segment) -> Void)?,
         service: any LLMService,
-        target: ExecutionTarget
+        target: ExecutionTarget,
+        requested: ContinuousClock.Instant
     ) async throws(SDKException) -> LLMGenerationResult {
         let images = try Self.images(in: input, service: service)
         let adapters = try await prepareLoRA(options.loraAdapters, service: service)
         let model = service.model
         let generationId = UUID()
-        let start = ContinuousClock.now
+        let start = requested
         active[generationId] = cancellation
         defer { active[generationId] = nil }
         events.publish(.generationStarted(generationId: generationId, modelId: model.id))

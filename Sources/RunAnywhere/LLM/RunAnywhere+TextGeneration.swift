@@ -81,7 +81,8 @@ extension RunAnywhereSDK {
     ) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error>
     {
-        try await preflight(options).stream(.prompt(prompt), options: options)
+        let requested = ContinuousClock.now
+        return try await preflight(options).stream(.prompt(prompt), options: options, requested: requested)
     }
 
     /// Continues a conversation using the model's own chat template.
@@ -104,7 +105,12 @@ extension RunAnywhereSDK {
     ) async throws(SDKException)
         -> AsyncThrowingStream<LLMStreamEvent, any Error>
     {
-        try await preflight(options, capability(for: messages)).stream(.messages(messages), options: options)
+        let requested = ContinuousClock.now
+        return try await preflight(options, capability(for: messages)).stream(
+            .messages(messages),
+            options: options,
+            requested: requested
+        )
     }
 
     /// Stops every running generation after its current token.

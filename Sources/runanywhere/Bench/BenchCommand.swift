@@ -58,15 +58,13 @@ struct BenchCommand: AsyncParsableCommand {
             var tokens: Int
             var reps: Int
             var promptTokens: Int
-            var sdkGenerationTps: Double
-            var rawGenerationTps: Double
-            var generationRatio: Double
-            var sdkPromptTps: Double
-            var rawPromptTps: Double
-            var promptRatio: Double
-            var sdkTtftMs: Double
-            var rawTtftMs: Double
-            var ttftOverheadMs: Double
+            /// SDK against raw, repetition by repetition: decode speed after the first token.
+            var generationTps: PairedRuns
+            /// Prompt tokens over the time to the first token, on both sides.
+            var promptTps: PairedRuns
+            /// From the request (before the cache is cleared, the prompt written and tokenized,
+            /// and, in the SDK, the API's checks) to the first token's text, on both sides.
+            var ttftMs: PairedRuns
             var sdkSamples: [Sample]
             var rawSamples: [Sample]
         }
@@ -83,66 +81,62 @@ struct BenchCommand: AsyncParsableCommand {
             guard let path = info.localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
             }
-            // Interleaved, one raw repetition then one SDK repetition, so that drift in the
-            // machine's speed (other tenants, frequency) falls on both sides alike.
-            // Each side measures right after a warm-up of its own, as the raw process does,
-            // so both meet the engine's OpenMP threads in the same state.
+            // Each repetition is the same on both sides: load the model, one warm-up generation,
+            // one measured (the raw harness in a process of its own, the SDK in this one). The
+            // sides alternate which goes first, so that drift in the machine's speed (other
+            // tenants, frequency) falls on both alike; neither reuses a cached prompt.
             let rawBinary = try rawBaseline()
             let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "runanywhere-bench-\(UUID().uuidString).txt"
             )
             try Data(prompt.utf8).write(to: promptFile)
             defer { try? FileManager.default.removeItem(at: promptFile) }
-            try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: baseline.threads)
             var raw: [Sample] = []
             var sdk: [Sample] = []
-            for _ in 0..<baseline.reps {
-                raw += try runRaw(rawBinary, modelPath: path.path, promptFile: promptFile)
+            for rep in 0..<baseline.reps {
+                if rep % 2 == 1 { raw += try runRaw(rawBinary, modelPath: path.path, promptFile: promptFile) }
+                try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: baseline.threads)
                 _ = try await sdkSample()
                 sdk.append(try await sdkSample())
+                try await RunAnywhere.unloadModel()
+                if rep % 2 == 0 { raw += try runRaw(rawBinary, modelPath: path.path, promptFile: promptFile) }
             }
-            try await RunAnywhere.unloadModel()
-            guard !raw.isEmpty, !sdk.isEmpty else {
-                throw SDKException(.internalError, "The benchmark produced no samples")
+            guard let first = sdk.first, let rawFirst = raw.first,
+                let generation = PairedRuns(sdk: sdk.map(\.generationTps), raw: raw.map(\.generationTps)),
+                let promptSpeed = PairedRuns(sdk: sdk.map(\.promptTps), raw: raw.map(\.promptTps)),
+                let ttft = PairedRuns(sdk: sdk.map(\.ttftMs), raw: raw.map(\.ttftMs))
+            else {
+                throw SDKException(.internalError, "The benchmark produced no samples on one side")
+            }
+            guard first.promptTokens == rawFirst.promptTokens else {
+                throw SDKException(
+                    .internalError,
+                    "SDK and raw saw different prompts (\(first.promptTokens) vs \(rawFirst.promptTokens) tokens)"
+                )
             }
             let report = Report(
                 model: model,
                 threads: baseline.threads,
                 tokens: tokens,
                 reps: baseline.reps,
-                promptTokens: sdk[0].promptTokens,
-                sdkGenerationTps: CLI.median(sdk.map(\.generationTps)),
-                rawGenerationTps: CLI.median(raw.map(\.generationTps)),
-                generationRatio: CLI.median(sdk.map(\.generationTps)) / CLI.median(raw.map(\.generationTps)),
-                sdkPromptTps: CLI.median(sdk.map(\.promptTps)),
-                rawPromptTps: CLI.median(raw.map(\.promptTps)),
-                promptRatio: CLI.median(sdk.map(\.promptTps)) / CLI.median(raw.map(\.promptTps)),
-                sdkTtftMs: CLI.median(sdk.map(\.ttftMs)),
-                rawTtftMs: CLI.median(raw.map(\.ttftMs)),
-                ttftOverheadMs: CLI.median(sdk.map(\.ttftMs)) - CLI.median(raw.map(\.ttftMs)),
+                promptTokens: first.promptTokens,
+                generationTps: generation,
+                promptTps: promptSpeed,
+                ttftMs: ttft,
                 sdkSamples: sdk,
                 rawSamples: raw
             )
-            guard sdk[0].promptTokens == raw[0].promptTokens else {
-                throw SDKException(
-                    .internalError,
-                    "SDK and raw saw different prompts (\(sdk[0].promptTokens) vs \(raw[0].promptTokens) tokens)"
-                )
-            }
             if output.json { return try CLI.printJSON(report) }
             print(
-                "llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, \(baseline.threads) threads, median of \(baseline.reps)"
+                "llama.cpp benchmark — \(model), \(report.promptTokens) prompt tokens, \(tokens) generated, "
+                    + "\(baseline.threads) threads, median (range) of \(baseline.reps) interleaved repetitions"
             )
-            print("                  SDK        raw      ratio")
-            print(
-                "prompt tok/s  \(CLI.pad(report.sdkPromptTps))  \(CLI.pad(report.rawPromptTps))  \(CLI.pad(report.promptRatio, 3))"
-            )
-            print(
-                "gen tok/s     \(CLI.pad(report.sdkGenerationTps))  \(CLI.pad(report.rawGenerationTps))  \(CLI.pad(report.generationRatio, 3))"
-            )
-            print(
-                "TTFT ms       \(CLI.pad(report.sdkTtftMs))  \(CLI.pad(report.rawTtftMs))  overhead \(CLI.format(report.ttftOverheadMs, 2)) ms"
-            )
+            for (name, unit, pair) in [
+                ("prompt tok/s", "tok/s", promptSpeed), ("gen tok/s", "tok/s", generation), ("TTFT ms", "ms", ttft),
+            ] {
+                print("\(name.padded(to: 13)) SDK \(pair.sdk.formatted())  raw \(pair.raw.formatted())")
+                print("              SDK: \(pair.summary(unit: unit))")
+            }
         }
 
         private func sdkSample() async throws -> Sample {

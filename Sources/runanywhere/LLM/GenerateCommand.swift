@@ -122,7 +122,9 @@ struct GenerateCommand: SDKCommand {
         tools toolList: [ToolDefinition]?,
         structured: StructuredOutputOptions
     ) async throws {
-        try await RunAnywhere.loadModel(model, contextLength: contextLength)
+        let loadStart = ContinuousClock.now
+        try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: sampling.threads)
+        let loadMs = loadStart.duration(to: .now).milliseconds
         if let schema {
             return try await generateStructured(schema, options: options, structured: structured)
         }
@@ -138,10 +140,11 @@ struct GenerateCommand: SDKCommand {
                 if !isThinking { CLI.write(text) }
             case .completed(let r):
                 CLI.write("\n")
+                // `bench startup` reads the load time here: a first load in a fresh process.
                 CLI.printError(
                     "[\(r.generatedTokens) tokens, \(CLI.format(r.tokensPerSecond)) tok/s, "
                         + "first token \(CLI.format(r.timeToFirstTokenMs)) ms, \(r.finishReason.rawValue), "
-                        + "\(r.executedOn.rawValue)]"
+                        + "\(r.executedOn.rawValue), model load \(CLI.format(loadMs)) ms]"
                 )
             }
         }
