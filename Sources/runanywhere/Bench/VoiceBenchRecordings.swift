@@ -27,15 +27,74 @@ struct FalseCutReport: Encodable {
     var perRecording: [Recording]
 }
 
+/// One clip in a replayed recording, with where its speech ends by the source recording alone.
+struct PlacedClip: Sendable {
+    /// The clip's id in the speech set (or `synthetic-N`).
+    var id: String
+    /// Where the clip starts in the replayed recording, in seconds.
+    var offset: TimeInterval
+    /// The end of the clip's last frame at or above ``VoiceBenchRecordings/acousticThresholdDBFS``,
+    /// in seconds from the clip's start; nil when no frame reaches it.
+    var acousticEnd: TimeInterval?
+    /// Whether the clip's very last frame reaches the threshold: its acoustic end is then only
+    /// where the file stops, and the speech may have ended earlier (a noise floor above the
+    /// threshold), which would make the latency look shorter than it is.
+    var endsAboveThreshold: Bool
+}
+
 /// The recordings `bench voice` replays: real questions and commands, and real sentences
 /// with a pause inside them.
 enum VoiceBenchRecordings {
     /// Leading silence, so the VAD has settled before the first word.
     static let lead = 0.5
 
+    /// The level, in dBFS (RMS of a frame), at or above which a source recording is still
+    /// sounding. Fixed, not relative to the clip's peak nor taken from the agent's VAD, so the
+    /// acoustic end belongs to the recording and is the same whatever the agent is set to.
+    static let acousticThresholdDBFS: Float = -45
+
+    /// The length of the frames the acoustic end is measured in, in seconds: the end is known to
+    /// within one frame.
+    static let acousticFrameDuration: TimeInterval = 0.01
+
+    /// How the acoustic end is found, for the help, the printed output and the JSON.
+    static var acousticEndMethod: String {
+        let frameMs = Int((acousticFrameDuration * 1000).rounded())
+        let threshold = Int(acousticThresholdDBFS.rounded())
+        return "the end of the last \(frameMs) ms frame at or above \(threshold) dBFS in the source recording, "
+            + "independent of the agent's VAD"
+    }
+
+    /// Where `audio` stops sounding: the end of its last frame at or above
+    /// ``acousticThresholdDBFS``, in seconds from its start, and whether that frame is its last;
+    /// nil when no frame reaches the threshold.
+    static func acousticEnd(_ audio: AudioBuffer) -> (seconds: TimeInterval, atLastFrame: Bool)? {
+        let levels = audio.frameLevels(frameDuration: acousticFrameDuration)
+        guard let last = levels.lastIndex(where: { $0 >= acousticThresholdDBFS }) else { return nil }
+        // The last frame may be shorter than the others.
+        let end = min(audio.duration, Double(last + 1) * audio.frameLength(acousticFrameDuration))
+        return (end, last == levels.count - 1)
+    }
+
+    /// `source` as placed at `offset` seconds into a replayed recording, its acoustic end taken
+    /// from the file as read, before it is converted for the agent.
+    static func placement(of source: AudioBuffer, id: String, at offset: TimeInterval) -> PlacedClip {
+        let end = acousticEnd(source)
+        return PlacedClip(
+            id: id,
+            offset: offset,
+            acousticEnd: end?.seconds,
+            endsAboveThreshold: end?.atLastFrame ?? false
+        )
+    }
+
     /// Short real recordings (1–4.5 s) taken in turn from every speaker, questions first,
-    /// each followed by `gap` seconds of silence; and the clips' ids.
-    static func questions(from corpus: SpeechCorpus, turns: Int, gap: TimeInterval) throws -> (AudioBuffer, [String]) {
+    /// each followed by `gap` seconds of silence; and where each clip sits in it.
+    static func questions(
+        from corpus: SpeechCorpus,
+        turns: Int,
+        gap: TimeInterval
+    ) throws -> (AudioBuffer, [PlacedClip]) {
         let candidates = corpus.clips.filter { $0.seconds >= 1 && $0.seconds <= 4.5 }
         let picked = interleavedBySpeaker(
             candidates.filter { $0.transcript.hasSuffix("?") } + candidates.filter { !$0.transcript.hasSuffix("?") },
@@ -45,11 +104,14 @@ enum VoiceBenchRecordings {
             throw SDKException(.invalidInput, "The speech set at \(corpus.folder.path) has no clips of 1–4.5 s")
         }
         var recording = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
+        var placed: [PlacedClip] = []
         for clip in picked {
-            recording.append(try WAVFile.read(contentsOf: clip.file).speechInput())
+            let source = try WAVFile.read(contentsOf: clip.file)
+            placed.append(placement(of: source, id: clip.id, at: recording.duration))
+            recording.append(source.speechInput())
             recording.append(.silence(duration: gap, sampleRate: 16_000))
         }
-        return (recording, picked.map(\.id))
+        return (recording, placed)
     }
 
     /// Replays real sentences with pauses inside them (natural ones, and ones inserted at a
@@ -85,7 +147,7 @@ enum VoiceBenchRecordings {
             recording.append(audio)
             recording.append(.silence(duration: gap, sampleRate: 16_000))
         }
-        let (events, _) = try await BenchCommand.Voice.replay(recording)
+        let events = try await BenchCommand.Voice.replay(recording).events
         let decisions = events.compactMap { event -> TimeInterval? in
             if case .speechEnded(let time) = event { return time }
             return nil
