@@ -54,7 +54,7 @@ package enum CompanionCommand: CaseIterable, Sendable {
         case .benchServe: "Server throughput and time to first token with 1, 2, 4 and 8 streaming clients."
         case .benchRemote:
             "The remote path's overhead: the SDK on a remote model vs a plain HTTP client of the same server."
-        case .benchDownload: "Download throughput on loopback, SDK vs curl, and the SDK's peak memory growth."
+        case .benchDownload: "Download throughput and peak memory on loopback, SDK vs curl, both as whole processes."
         case .benchFileServer: "Serve a folder on 127.0.0.1 (for bench download)."
         case .benchTools:
             "Tool-choice and argument accuracy with and without the router (a call is due in each request)."

@@ -1,41 +1,121 @@
 import ArgumentParser
-// JSONSerialization, Process and FileHandle: full Foundation's, like the HTTP stack this goes with.
+// JSONDecoder, Process and FileHandle: full Foundation's, like the HTTP stack this goes with.
 import Foundation
 import RunAnywhere
 import RunAnywhereCommandLine
 import RunAnywhereTesting
 
 extension BenchCommand {
-    /// Loopback download throughput, SDK vs `curl` on the same file and server in one run,
-    /// and how much the process's memory grows while the SDK downloads.
+    /// Loopback download throughput, `runanywhere models download` vs `curl` on the same file and
+    /// server in one run, each a whole process whose wall time and peak memory are measured alike.
     struct Download: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "download",
             abstract: CompanionCommand.benchDownload.abstract,
             discussion: """
-                A random file is served by a separate server process on 127.0.0.1. curl and the SDK \
-                fetch it alternately; the SDK's run covers everything downloadModel does (HEAD, \
-                transfer, install). Memory growth is the peak RSS during an SDK download minus the \
-                RSS before it (the peak is reset through /proc/self/clear_refs).
+                A random file is served by a separate server process on 127.0.0.1. Both sides are whole \
+                processes started the same way, under process-meter (built next to this executable), which \
+                reports each one's wall time and peak RSS (ru_maxrss): `curl -s -f -o FILE URL` and \
+                `runanywhere models download ID --home HOME`, whose run covers the CLI's start and \
+                everything downloadModel does (HEAD, transfer, install). Before each SDK run the file is \
+                registered in a fresh home, untimed, so that every run downloads it from scratch; --home is \
+                not used. After one warm-up of each, the order alternates: curl first on even repetitions, \
+                the SDK first on odd ones.
+
+                JSON: curl_mb_per_s and sdk_process_mb_per_s are each run's MB (10^6 bytes) over its wall \
+                time, with their median, min and max (curl_median_mb_per_s, sdk_process_min_mb_per_s, …); \
+                sdk_process_to_curl_ratio is the ratio of the two medians; curl_peak_rss and \
+                sdk_process_peak_rss are each process's peak RSS in MiB, with their median, min and max \
+                (curl_median_peak_rss, …). The checksum pass is 3 alternating runs of each: \
+                sdk_process_verified_{median,min,max}_mb_per_s with the file registered with its SHA-256, \
+                which the SDK checks; curl_plus_sha256sum_{median,min,max}_mb_per_s with a sha256sum \
+                process's wall time added to curl's. They replace sdk_mb_per_s, ratio, \
+                sdk_peak_rss_growth_mb, sdk_max_peak_rss_growth_mb, sdk_verified_mb_per_s and \
+                curl_plus_sha256sum_mb_per_s, which timed the SDK inside this process.
                 """
         )
         @OptionGroup var output: BenchOutputOptions
         @Option(name: .customLong("size-mb"), help: "Size of the served file in MiB.") var sizeMB = 256
-        @Option(help: "Measured repetitions of each, alternating (after one warm-up of each).") var reps = 3
-        @Option(help: "The curl executable.") var curl = "curl"
+        @Option(help: "Measured repetitions of each, alternating the order (after one warm-up of each); at least 3.")
+        var reps = 3
+        @Option(help: "The curl executable: a path, or a name looked up in PATH.") var curl = "curl"
+        @Option(
+            name: .customLong("cli-binary"),
+            help: "The runanywhere executable whose downloads are timed (default: the one next to this executable)."
+        )
+        var cliBinary: String?
+
+        /// The id the served file is registered under, in each run's own home.
+        static let modelID = "bench-blob"
+        /// Runs of each side in the checksum pass: enough for a median.
+        static let checksumReps = 3
 
         struct Report: Codable {
             var fileBytes: Int64
             var reps: Int
             var curlMBPerS: [Double]
-            var sdkMBPerS: [Double]
             var curlMedianMBPerS: Double
-            var sdkMedianMBPerS: Double
-            var ratio: Double
-            var sdkPeakRSSGrowthMB: [Double]
-            var sdkMaxPeakRSSGrowthMB: Double
-            var sdkVerifiedMBPerS: Double
-            var curlPlusSha256sumMBPerS: Double
+            var curlMinMBPerS: Double
+            var curlMaxMBPerS: Double
+            /// Each `runanywhere models download` process's MB/s.
+            var sdkProcessMBPerS: [Double]
+            var sdkProcessMedianMBPerS: Double
+            var sdkProcessMinMBPerS: Double
+            var sdkProcessMaxMBPerS: Double
+            /// The SDK's median MB/s over curl's.
+            var sdkProcessToCurlRatio: Double
+            /// Each curl process's peak RSS, in MiB.
+            var curlPeakRSS: [Double]
+            var curlMedianPeakRSS: Double
+            var curlMinPeakRSS: Double
+            var curlMaxPeakRSS: Double
+            /// Each `runanywhere models download` process's peak RSS, in MiB.
+            var sdkProcessPeakRSS: [Double]
+            var sdkProcessMedianPeakRSS: Double
+            var sdkProcessMinPeakRSS: Double
+            var sdkProcessMaxPeakRSS: Double
+            /// `models download` of the file registered with its SHA-256, over ``checksumReps`` runs.
+            var sdkProcessVerifiedMedianMBPerS: Double
+            var sdkProcessVerifiedMinMBPerS: Double
+            var sdkProcessVerifiedMaxMBPerS: Double
+            /// curl, then sha256sum on what it wrote: the two processes' wall times added.
+            var curlPlusSha256sumMedianMBPerS: Double
+            var curlPlusSha256sumMinMBPerS: Double
+            var curlPlusSha256sumMaxMBPerS: Double
+        }
+
+        /// One process's run under process-meter.
+        struct Measured {
+            /// Wall time from fork to reaping, in seconds.
+            var seconds: Double
+            /// Peak resident set size (`ru_maxrss`), in MiB.
+            var peakRSS: Double
+            /// What it wrote on standard output.
+            var output: Data
+        }
+
+        /// The median and range of one side's runs.
+        /// The spread of `values`; throws for none: a missing figure must fail the run, not read as 0.
+        static func spread(_ values: [Double]) throws -> Spread {
+            guard let spread = Spread(values) else { throw SDKException(.internalError, "No runs to summarize") }
+            return spread
+        }
+
+        /// What process-meter writes (Sources/process-meter/main.c).
+        private struct MeterReport: Decodable {
+            var wallMs: Double
+            var maxRssKib: Int
+        }
+
+        /// The fields of a `models list --json` entry the check after a download needs.
+        private struct ListedModel: Decodable {
+            var id: String
+            var sizeBytes: Int64?
+        }
+
+        func validate() throws {
+            guard reps >= 3 else { throw ValidationError("--reps must be at least 3, for a median and a spread") }
+            guard sizeMB >= 1 else { throw ValidationError("--size-mb must be at least 1") }
         }
 
         func execute() async throws {
@@ -58,89 +138,206 @@ extension BenchCommand {
                 try Self.readPort(server).map { URL(string: "http://127.0.0.1:\($0)/blob.bin")! }
                 ?? { throw SDKException(.backendError, "The file server did not start") }()
 
-            var options = output.global
-            options.home = work.appendingPathComponent("home").path
-            try await CLI.start(options)
-            let curlBinary = URL(fileURLWithPath: "/usr/bin/env")
+            // This process starts no SDK: both sides are children, so neither gets a warm libcurl or
+            // a home already open, and the children inherit the environment as this process got it.
+            let meter = try CLI.siblingExecutable("process-meter", override: nil)
+            let cli = try CLI.siblingExecutable("runanywhere", override: cliBinary)
+            let curlBinary = try Self.resolveExecutable(curl)
+            let sha256sum = try Self.resolveExecutable("sha256sum")
             let curlOut = work.appendingPathComponent("curl.out")
 
-            func runCurl() throws -> Double {
-                let start = ContinuousClock.now
-                _ = try CLI.runProcess(curlBinary, [curl, "-s", "-f", "-o", curlOut.path, url.absoluteString])
-                let seconds = start.duration(to: .now).milliseconds / 1000
-                try FileManager.default.removeItem(at: curlOut)
-                return seconds
-            }
-            var counter = 0
-            func runSDK(sha256: String? = nil) async throws -> (seconds: Double, growthMB: Double) {
-                counter += 1
-                let id = "bench-blob-\(counter)"
-                try RunAnywhere.registerModel(
-                    id: id,
-                    name: "Bench blob",
-                    url: url,
-                    framework: .deterministic,
-                    category: .llm,
-                    format: .bin,
-                    sha256: sha256
+            func runCurl(digest: String? = nil) throws -> Measured {
+                var run = try Self.measure(
+                    curlBinary,
+                    ["-s", "-f", "-o", curlOut.path, url.absoluteString],
+                    meter: meter,
+                    scratch: work
                 )
-                let baseline = Self.resetPeakAndReadRSS()
-                let start = ContinuousClock.now
-                let model = try await RunAnywhere.downloadModel(id) { _ in }
-                let seconds = start.duration(to: .now).milliseconds / 1000
-                let growth = Double(max(0, Self.status("VmHWM") - baseline)) / 1024
-                guard model.sizeBytes ?? 0 >= size else { throw SDKException(.internalError, "The download is short") }
-                try await RunAnywhere.removeModel(id)
-                return (seconds, growth)
+                if let digest {
+                    let check = try Self.measure(sha256sum, [curlOut.path], meter: meter, scratch: work)
+                    guard try Self.digest(in: check.output) == digest else {
+                        throw SDKException(.checksumMismatch, "curl's copy of the file has another SHA-256")
+                    }
+                    run.seconds += check.seconds
+                    run.peakRSS = max(run.peakRSS, check.peakRSS)
+                }
+                try FileManager.default.removeItem(at: curlOut)
+                return run
+            }
+            var homes = 0
+            func runSDK(sha256: String? = nil) throws -> Measured {
+                homes += 1
+                let home = work.appendingPathComponent("home-\(homes)").path
+                // Registered by a process of its own, untimed: the timed one then finds an initialized
+                // home that has the model registered and not downloaded, as an app's would be.
+                var register = [
+                    "models", "register", "--home", home, "--id", Self.modelID, "--url", url.absoluteString,
+                    "--category", "llm", "--framework", "deterministic",
+                ]
+                if let sha256 { register += ["--sha256", sha256] }
+                _ = try CLI.runProcess(cli, register)
+                let run = try Self.measure(
+                    cli,
+                    ["models", "download", Self.modelID, "--home", home],
+                    meter: meter,
+                    scratch: work
+                )
+                try Self.checkDownloaded(cli: cli, home: home, bytes: size)
+                try FileManager.default.removeItem(atPath: home)
+                return run
+            }
+            func alternate(_ count: Int, digest: String? = nil) throws -> (curl: [Measured], sdk: [Measured]) {
+                var curlRuns: [Measured] = []
+                var sdkRuns: [Measured] = []
+                for rep in 0..<count {
+                    // Whatever a run leaves behind (dirty pages still being written back, a warmer
+                    // cache) then falls on each side as often as on the other.
+                    if rep % 2 == 0 {
+                        curlRuns.append(try runCurl(digest: digest))
+                        sdkRuns.append(try runSDK(sha256: digest))
+                    } else {
+                        sdkRuns.append(try runSDK(sha256: digest))
+                        curlRuns.append(try runCurl(digest: digest))
+                    }
+                }
+                return (curlRuns, sdkRuns)
             }
 
+            // One untimed warm-up of each, so that the page cache holds the served file and both programs
+            // before the first measured run of either.
             _ = try runCurl()
-            _ = try await runSDK()
-            var curlRates: [Double] = []
-            var sdkRates: [Double] = []
-            var growths: [Double] = []
-            let mb = Double(size) / 1_000_000
-            for _ in 0..<reps {
-                curlRates.append(mb / (try runCurl()))
-                let sdk = try await runSDK()
-                sdkRates.append(mb / sdk.seconds)
-                growths.append(sdk.growthMB)
-            }
+            _ = try runSDK()
+            let plain = try alternate(reps)
             // With a checksum: the SDK verifies in the validating stage; curl's equivalent is curl + sha256sum.
-            let digest =
-                String(decoding: try CLI.runProcess(curlBinary, ["sha256sum", blob.path]), as: UTF8.self)
-                .split(separator: " ").first.map(String.init) ?? ""
-            let verified = try await runSDK(sha256: digest)
-            let start = ContinuousClock.now
-            _ = try CLI.runProcess(curlBinary, [curl, "-s", "-f", "-o", curlOut.path, url.absoluteString])
-            _ = try CLI.runProcess(curlBinary, ["sha256sum", curlOut.path])
-            let curlVerified = start.duration(to: .now).milliseconds / 1000
+            let checksum = try Self.digest(in: try CLI.runProcess(sha256sum, [blob.path]))
+            let verified = try alternate(Self.checksumReps, digest: checksum)
 
+            let mb = Double(size) / 1_000_000
+            let curlRates = plain.curl.map { mb / $0.seconds }
+            let sdkRates = plain.sdk.map { mb / $0.seconds }
+            let curlRate = try Self.spread(curlRates)
+            let sdkRate = try Self.spread(sdkRates)
+            let curlRSS = try Self.spread(plain.curl.map(\.peakRSS))
+            let sdkRSS = try Self.spread(plain.sdk.map(\.peakRSS))
+            let sdkVerified = try Self.spread(verified.sdk.map { mb / $0.seconds })
+            let curlVerified = try Self.spread(verified.curl.map { mb / $0.seconds })
             let report = Report(
                 fileBytes: size,
                 reps: reps,
-                curlMBPerS: curlRates.map { ($0 * 10).rounded() / 10 },
-                sdkMBPerS: sdkRates.map { ($0 * 10).rounded() / 10 },
-                curlMedianMBPerS: CLI.median(curlRates),
-                sdkMedianMBPerS: CLI.median(sdkRates),
-                ratio: CLI.median(sdkRates) / CLI.median(curlRates),
-                sdkPeakRSSGrowthMB: growths,
-                sdkMaxPeakRSSGrowthMB: growths.max() ?? 0,
-                sdkVerifiedMBPerS: mb / verified.seconds,
-                curlPlusSha256sumMBPerS: mb / curlVerified
+                curlMBPerS: curlRates.map(Self.tenths),
+                curlMedianMBPerS: curlRate.median,
+                curlMinMBPerS: curlRate.min,
+                curlMaxMBPerS: curlRate.max,
+                sdkProcessMBPerS: sdkRates.map(Self.tenths),
+                sdkProcessMedianMBPerS: sdkRate.median,
+                sdkProcessMinMBPerS: sdkRate.min,
+                sdkProcessMaxMBPerS: sdkRate.max,
+                sdkProcessToCurlRatio: sdkRate.median / curlRate.median,
+                curlPeakRSS: plain.curl.map { Self.tenths($0.peakRSS) },
+                curlMedianPeakRSS: curlRSS.median,
+                curlMinPeakRSS: curlRSS.min,
+                curlMaxPeakRSS: curlRSS.max,
+                sdkProcessPeakRSS: plain.sdk.map { Self.tenths($0.peakRSS) },
+                sdkProcessMedianPeakRSS: sdkRSS.median,
+                sdkProcessMinPeakRSS: sdkRSS.min,
+                sdkProcessMaxPeakRSS: sdkRSS.max,
+                sdkProcessVerifiedMedianMBPerS: sdkVerified.median,
+                sdkProcessVerifiedMinMBPerS: sdkVerified.min,
+                sdkProcessVerifiedMaxMBPerS: sdkVerified.max,
+                curlPlusSha256sumMedianMBPerS: curlVerified.median,
+                curlPlusSha256sumMinMBPerS: curlVerified.min,
+                curlPlusSha256sumMaxMBPerS: curlVerified.max
             )
             if output.json { return try CLI.printJSON(report) }
-            print("File: \(sizeMB) MiB served from 127.0.0.1 by a separate process; \(reps) alternating runs each")
-            print("                      median MB/s   runs")
-            print("curl                 \(CLI.pad(report.curlMedianMBPerS))   \(report.curlMBPerS)")
-            print("SDK downloadModel    \(CLI.pad(report.sdkMedianMBPerS))   \(report.sdkMBPerS)")
-            print("speed ratio (SDK/curl): \(CLI.format(report.ratio, 3))")
             print(
-                "SDK peak RSS growth: \(CLI.format(report.sdkMaxPeakRSSGrowthMB)) MB (max of \(growths.map { CLI.format($0) }))"
+                "File: \(sizeMB) MiB served from 127.0.0.1 by a separate process; \(reps) alternating runs of each, "
+                    + "whole processes under process-meter"
             )
+            print("                           median MB/s  (min–max)         peak RSS MiB  (min–max)")
+            print(Self.row("curl", rate: curlRate, rss: curlRSS))
+            print(Self.row("runanywhere models download", rate: sdkRate, rss: sdkRSS))
+            print("speed ratio (SDK/curl, medians): \(CLI.format(report.sdkProcessToCurlRatio, 3))")
             print(
-                "with SHA-256: SDK \(CLI.format(report.sdkVerifiedMBPerS)) MB/s, curl + sha256sum \(CLI.format(report.curlPlusSha256sumMBPerS)) MB/s"
+                "with SHA-256, median of \(Self.checksumReps): SDK \(Self.describe(sdkVerified)) MB/s, "
+                    + "curl + sha256sum \(Self.describe(curlVerified)) MB/s"
             )
+        }
+
+        /// A value rounded to 0.1, for the per-run lists.
+        static func tenths(_ value: Double) -> Double {
+            (value * 10).rounded() / 10
+        }
+
+        /// "median (min–max)".
+        static func describe(_ spread: Spread) -> String {
+            "\(CLI.format(spread.median)) (\(CLI.format(spread.min))–\(CLI.format(spread.max)))"
+        }
+
+        /// One side's line of the table.
+        static func row(_ name: String, rate: Spread, rss: Spread) -> String {
+            let rates = "(\(CLI.format(rate.min))–\(CLI.format(rate.max)))".padded(to: 20)
+            let memory = "(\(CLI.format(rss.min))–\(CLI.format(rss.max)))"
+            return "\(name.padded(to: 28)) \(CLI.pad(rate.median))  \(rates) \(CLI.pad(rss.median))  \(memory)"
+        }
+
+        /// Runs `program` under process-meter, which forks it from its own small process: started
+        /// straight from this one, its ru_maxrss would count this process's pages too (see main.c).
+        ///
+        /// - Throws: `.backendError` when it fails, or when the meter reports no wall time or peak RSS.
+        static func measure(_ program: URL, _ arguments: [String], meter: URL, scratch: URL) throws -> Measured {
+            let reportFile = scratch.appendingPathComponent("meter-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: reportFile) }
+            let output = try CLI.runProcess(meter, [reportFile.path, program.path] + arguments)
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            guard let data = try? Data(contentsOf: reportFile),
+                let report = try? decoder.decode(MeterReport.self, from: data),
+                report.wallMs > 0,
+                report.maxRssKib > 0
+            else {
+                throw SDKException(
+                    .backendError,
+                    "\(meter.lastPathComponent) reported no wall time or peak RSS for \(program.path)"
+                )
+            }
+            return Measured(seconds: report.wallMs / 1000, peakRSS: Double(report.maxRssKib) / 1024, output: output)
+        }
+
+        /// Fails unless `models list` in `home` shows the model installed with at least `bytes`:
+        /// a run that exits 0 without the whole file must not count as a fast one.
+        static func checkDownloaded(cli: URL, home: String, bytes: Int64) throws {
+            let listing = try CLI.runProcess(cli, ["models", "list", "--home", home, "--json"])
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let models = try decoder.decode([ListedModel].self, from: listing)
+            guard let installed = models.first(where: { $0.id == modelID })?.sizeBytes, installed >= bytes else {
+                throw SDKException(.internalError, "The download is short")
+            }
+        }
+
+        /// The digest sha256sum printed first; anything but 64 hex digits is an error, never an
+        /// empty digest that a comparison or a registration would take at face value.
+        static func digest(in output: Data) throws -> String {
+            let text = String(decoding: output, as: UTF8.self)
+            guard let first = text.split(separator: " ").first, first.count == 64, first.allSatisfy(\.isHexDigit)
+            else {
+                throw SDKException(.backendError, "sha256sum printed no digest")
+            }
+            return first.lowercased()
+        }
+
+        /// `name` as an absolute path: process-meter starts it with execv, which searches no PATH, and
+        /// going through `/usr/bin/env` would cost curl an exec the SDK's side does not pay.
+        static func resolveExecutable(_ name: String) throws -> URL {
+            let candidates =
+                name.contains("/")
+                ? [URL(fileURLWithPath: name)]
+                : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                    .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+                throw SDKException(.fileSystemError, "\(name) is not an executable file, nor one in PATH")
+            }
+            return found.standardizedFileURL
         }
 
         static func writeRandomFile(_ url: URL, bytes: Int64) throws {
@@ -179,20 +376,6 @@ extension BenchCommand {
                 line.append(data)
             }
             return Int(String(decoding: line, as: UTF8.self).trimmed())
-        }
-
-        /// A field of /proc/self/status, in KiB.
-        static func status(_ field: String) -> Int {
-            guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-                let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
-            else { return 0 }
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
-
-        /// Resets the peak RSS to the current RSS and returns it, in KiB.
-        static func resetPeakAndReadRSS() -> Int {
-            try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-            return status("VmRSS")
         }
     }
 

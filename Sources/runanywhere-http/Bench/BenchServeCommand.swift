@@ -22,6 +22,15 @@ extension BenchCommand {
                 are interleaved and the medians reported. Every request generates exactly \
                 --max-tokens tokens (ignore_eos). Clients are AsyncHTTPClient tasks reading the SSE \
                 stream; TTFT is measured from sending the request to the first content delta.
+
+                Per client count: server tok/s is every generated token over the level's wall time, \
+                prompt processing included. In-process tok/s is the same clients calling `chat` \
+                without HTTP, with the prompt cache not reused. Raw tok/s is raw-llama-bench decoding \
+                as many sequences together, each the chat-templated prompt one client sends first, \
+                over its time from the start of the request (aggregate_tps, prompt included): the \
+                figure the server's is held against, also in the 4-to-1 ratio. Raw decode tok/s is its \
+                rate after the first token only (generation_tps), a ceiling not comparable with the \
+                others. A figure that was not measured prints as "missing" and makes no ratio.
                 """
         )
 
@@ -55,13 +64,19 @@ extension BenchCommand {
             /// One request's decode speed after its first token, median over requests.
             var perRequestTokensPerSecond: Double
             var requests: Int
-            /// The same clients calling `chat` in process, without HTTP.
-            var engineTokensPerSecond: Double = 0
+            /// The same clients calling `chat` in process, without HTTP, the prompt cache not
+            /// reused: generated tokens over the wall time, prompts included. `nil` when not measured.
+            var engineTokensPerSecond: Double?
             /// TTFT p95 of those in-process calls (from the call to the first token).
-            var engineTTFTP95Ms: Double = 0
-            /// Plain C on the same libllama decoding this many sequences together, one token
-            /// of each per `llama_decode` (raw-llama-bench with N_SEQ): the engine's ceiling.
-            var rawTokensPerSecond: Double = 0
+            var engineTTFTP95Ms: Double?
+            /// Plain C on the same libllama decoding this many sequences together, one token of
+            /// each per `llama_decode` (raw-llama-bench with N_SEQ and `chat`), each sequence the
+            /// chat-templated prompt one client sends first: generated tokens over the time from
+            /// the start, prompt included (`aggregate_tps`), like ``aggregateTokensPerSecond``.
+            var rawAggregateTokensPerSecond: Double?
+            /// The same run's decode rate after the first token only (`generation_tps`): the
+            /// engine's ceiling, not comparable with the figures that include the prompt.
+            var rawDecodeTokensPerSecond: Double?
         }
 
         struct Report: Encodable {
@@ -76,7 +91,8 @@ extension BenchCommand {
             var levels: [Level]
             /// aggregate(4 clients) / aggregate(1 client); the target is ≥ 1.8.
             var aggregateRatio4To1: Double?
-            /// The same ratio for the raw engine: what batching can give on this machine.
+            /// The same ratio for the raw engine's aggregate, prompt included like the server's:
+            /// what batching can give on this machine.
             var rawRatio4To1: Double?
             /// TTFT p95 with 4 clients over TTFT p95 with 1; the target is ≤ 2.
             var ttftP95Ratio4To1: Double?
@@ -111,11 +127,6 @@ extension BenchCommand {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
             }
             let raw = try CLI.siblingExecutable("raw-llama-bench", override: rawBinary)
-            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "runanywhere-bench-serve-\(UUID().uuidString).txt"
-            )
-            try Data(Self.prompt(Self.topics[0]).utf8).write(to: promptFile)
-            defer { try? FileManager.default.removeItem(at: promptFile) }
             var logger = Logger(label: "bench.serve")
             logger.logLevel = .critical
             let server = try await OpenAIServer.start(
@@ -137,25 +148,24 @@ extension BenchCommand {
             var inProcessRates: [Double] = []
             do {
                 // Warm-up: every slot once.
-                _ = try await level(clients: min(slots, 8), url: url)
-                for _ in 0..<runs {
+                _ = try await level(clients: min(slots, 8), url: url, round: 9)
+                for run in 0..<runs {
                     var round: [Level] = []
                     for count in clientCounts {
-                        var measured = try await level(clients: count, url: url)
+                        var measured = try await level(clients: count, url: url, round: run)
                         let engine = try await engineLevel(sdk: sdk, clients: count)
                         measured.engineTokensPerSecond = engine.rate
                         measured.engineTTFTP95Ms = engine.ttftP95Ms
-                        measured.rawTokensPerSecond = try rawLevel(
-                            raw,
-                            modelPath: modelPath.path,
-                            promptFile: promptFile,
-                            sequences: count
-                        )
+                        let baseline = try rawLevel(raw, modelPath: modelPath.path, sequences: count)
+                        measured.rawAggregateTokensPerSecond = baseline.aggregate
+                        measured.rawDecodeTokensPerSecond = baseline.decode
                         round.append(measured)
                     }
                     samples.append(round)
                     // One client, the server then in-process, back to back.
-                    serverRates.append(try await stream(url: url, topic: Self.topics[0]).tokensPerSecond)
+                    serverRates.append(
+                        try await stream(url: url, topic: Self.topics[0], number: 990_000 + run).tokensPerSecond
+                    )
                     inProcessRates.append(try await inProcess(sdk: sdk, topic: Self.topics[0]))
                 }
             } catch {
@@ -173,9 +183,10 @@ extension BenchCommand {
                     ttftP95Ms: CLI.median(runs.map(\.ttftP95Ms)),
                     perRequestTokensPerSecond: CLI.median(runs.map(\.perRequestTokensPerSecond)),
                     requests: runs[0].requests,
-                    engineTokensPerSecond: CLI.median(runs.map(\.engineTokensPerSecond)),
-                    engineTTFTP95Ms: CLI.median(runs.map(\.engineTTFTP95Ms)),
-                    rawTokensPerSecond: CLI.median(runs.map(\.rawTokensPerSecond))
+                    engineTokensPerSecond: Self.median(runs.map(\.engineTokensPerSecond)),
+                    engineTTFTP95Ms: Self.median(runs.map(\.engineTTFTP95Ms)),
+                    rawAggregateTokensPerSecond: Self.median(runs.map(\.rawAggregateTokensPerSecond)),
+                    rawDecodeTokensPerSecond: Self.median(runs.map(\.rawDecodeTokensPerSecond))
                 )
             }
             let one = levels.first { $0.clients == 1 }
@@ -191,11 +202,9 @@ extension BenchCommand {
                 requestsPerClient: requests,
                 threads: threads,
                 levels: levels,
-                aggregateRatio4To1: one.flatMap { one in
-                    four.map { $0.aggregateTokensPerSecond / one.aggregateTokensPerSecond }
-                },
-                rawRatio4To1: one.flatMap { one in four.map { $0.rawTokensPerSecond / one.rawTokensPerSecond } },
-                ttftP95Ratio4To1: one.flatMap { one in four.map { $0.ttftP95Ms / one.ttftP95Ms } },
+                aggregateRatio4To1: Self.ratio(four?.aggregateTokensPerSecond, one?.aggregateTokensPerSecond),
+                rawRatio4To1: Self.ratio(four?.rawAggregateTokensPerSecond, one?.rawAggregateTokensPerSecond),
+                ttftP95Ratio4To1: Self.ratio(four?.ttftP95Ms, one?.ttftP95Ms),
                 serverOverInProcess: serverRate / inProcessRate,
                 serverTokensPerSecond: serverRate,
                 inProcessTokensPerSecond: inProcessRate,
@@ -206,16 +215,25 @@ extension BenchCommand {
                 "Server benchmark — \(model), \(slots) slots, \(maxTokens) tokens per request, "
                     + "\(requests) request(s) per client, median of \(runs)"
             )
-            print("clients   server tok/s   in-process tok/s   raw engine tok/s   TTFT p50 ms   TTFT p95 ms")
+            print("tok/s: generated tokens over wall time, prompts included; raw decode: after the first token only")
+            let headers = [
+                "clients", "server tok/s", "in-process tok/s", "raw tok/s", "raw decode tok/s", "TTFT p50 ms",
+                "TTFT p95 ms",
+            ]
+            print(headers.joined(separator: "   "))
             for level in levels {
-                print(
-                    "\(CLI.pad(Double(level.clients), 0))     \(CLI.pad(level.aggregateTokensPerSecond))"
-                        + "       \(CLI.pad(level.engineTokensPerSecond))           \(CLI.pad(level.rawTokensPerSecond))"
-                        + "          \(CLI.pad(level.ttftP50Ms))      \(CLI.pad(level.ttftP95Ms))"
-                )
+                let cells = [
+                    String(level.clients), Self.text(level.aggregateTokensPerSecond),
+                    Self.text(level.engineTokensPerSecond), Self.text(level.rawAggregateTokensPerSecond),
+                    Self.text(level.rawDecodeTokensPerSecond), Self.text(level.ttftP50Ms), Self.text(level.ttftP95Ms),
+                ]
+                print(zip(cells, headers).map { Self.cell($0, width: $1.count) }.joined(separator: "   "))
             }
-            if let ratio = report.aggregateRatio4To1, let raw = report.rawRatio4To1 {
-                print("aggregate(4) / aggregate(1): server \(CLI.format(ratio, 2)), raw engine \(CLI.format(raw, 2))")
+            if let ratio = report.aggregateRatio4To1 {
+                print(
+                    "aggregate(4) / aggregate(1), prompts included: server \(CLI.format(ratio, 2)), "
+                        + "raw engine \(Self.text(report.rawRatio4To1, 2))"
+                )
             }
             if let ratio = report.ttftP95Ratio4To1 { print("TTFT p95(4) / p95(1): \(CLI.format(ratio, 2))") }
             print(
@@ -224,21 +242,61 @@ extension BenchCommand {
             )
         }
 
-        /// The raw engine's aggregate decode tok/s with `sequences` sequences, after a warm-up.
-        private func rawLevel(_ binary: URL, modelPath: String, promptFile: URL, sequences: Int) throws -> Double {
+        /// The raw engine with `sequences` sequences, after a warm-up repetition: its aggregate
+        /// tok/s with the prompts included and its decode-only tok/s, each `nil` when not printed.
+        private func rawLevel(
+            _ binary: URL,
+            modelPath: String,
+            sequences: Int
+        ) throws -> (aggregate: Double?, decode: Double?) {
+            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "runanywhere-bench-serve-\(UUID().uuidString).txt"
+            )
+            // Sequence s gets the topic client s sends first, so raw decodes the prompts the server
+            // gets; with `chat` the harness templates each line as one user message.
+            let prompts = (0..<sequences).map { Self.prompt(Self.topics[$0 % Self.topics.count], number: $0) }
+            try Data(prompts.joined(separator: "\n").utf8).write(to: promptFile)
+            defer { try? FileManager.default.removeItem(at: promptFile) }
             let data = try CLI.runProcess(
                 binary,
                 [
                     modelPath, promptFile.path, String(maxTokens), String(threads), "2", String(contextLength),
-                    String(sequences),
+                    String(sequences), "chat",
                 ]
             )
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
             guard let last = lines.last,
-                let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],
-                let rate = object["generation_tps"] as? Double
+                let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
             else { throw SDKException(.internalError, "raw-llama-bench printed no result") }
-            return rate
+            // Only the harness's path that templates the lines prints aggregate_tps; a result
+            // without it decoded the file verbatim, so its decode rate is not this level's either.
+            guard let aggregate = object["aggregate_tps"] as? Double else { return (nil, nil) }
+            return (aggregate, object["generation_tps"] as? Double)
+        }
+
+        /// The median over the runs, or `nil` when any run lacks the figure: a median of fewer
+        /// runs would pass for the same measurement as the others.
+        private static func median(_ values: [Double?]) -> Double? {
+            let present = values.compactMap { $0 }
+            guard !present.isEmpty, present.count == values.count else { return nil }
+            return CLI.median(present)
+        }
+
+        /// `numerator / denominator`, or `nil` when either is missing or the denominator is not
+        /// positive, so that no target is met by a figure that was never measured.
+        private static func ratio(_ numerator: Double?, _ denominator: Double?) -> Double? {
+            guard let numerator, let denominator, denominator > 0 else { return nil }
+            return numerator / denominator
+        }
+
+        /// A figure for the table, or "missing": a number would read as a measurement.
+        private static func text(_ value: Double?, _ digits: Int = 1) -> String {
+            value.map { CLI.format($0, digits) } ?? "missing"
+        }
+
+        /// `text` right-aligned in a column `width` characters wide, under its header.
+        private static func cell(_ text: String, width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
         }
 
         /// The same level without HTTP: `clients` tasks calling `chat` in this process.
@@ -264,16 +322,21 @@ extension BenchCommand {
             )
         }
 
-        /// `clients` tasks, each sending `requests` streamed requests one after another.
-        private func level(clients: Int, url: String) async throws -> Level {
+        /// `clients` tasks, each sending `requests` streamed requests one after another; `round`
+        /// (0–9) makes their prompts differ from every other round's.
+        private func level(clients: Int, url: String, round: Int) async throws -> Level {
             let start = ContinuousClock.now
             let results = try await withThrowingTaskGroup(of: [ChatStreamProbe.Result].self) { group in
                 for client in 0..<clients {
                     group.addTask {
                         var results: [ChatStreamProbe.Result] = []
                         for request in 0..<requests {
-                            let topic = Self.topics[(client + request * clients) % Self.topics.count]
-                            results.append(try await stream(url: url, topic: topic))
+                            let index = client + request * clients
+                            let topic = Self.topics[index % Self.topics.count]
+                            // A number no other request of any level has: the server's slots can
+                            // reuse the template's prefix, as raw cannot, but never a whole prompt.
+                            let number = round * 100_000 + clients * 1_000 + index
+                            results.append(try await stream(url: url, topic: topic, number: number))
                         }
                         return results
                     }
@@ -292,20 +355,25 @@ extension BenchCommand {
             )
         }
 
-        private func body(topic: String) -> [String: Any] {
+        private func body(topic: String, number: Int) -> [String: Any] {
             [
                 "model": model, "max_tokens": maxTokens, "temperature": 0, "ignore_eos": true,
-                "messages": [["role": "user", "content": Self.prompt(topic)]],
+                "messages": [["role": "user", "content": Self.prompt(topic, number: number)]],
             ]
         }
 
         /// One streamed chat request; tokens come from the usage chunk.
-        private func stream(url: String, topic: String) async throws -> ChatStreamProbe.Result {
-            try await ChatStreamProbe.run(url: url, payload: body(topic: topic))
+        private func stream(url: String, topic: String, number: Int) async throws -> ChatStreamProbe.Result {
+            try await ChatStreamProbe.run(url: url, payload: body(topic: topic, number: number))
         }
 
-        /// The user turn of every request.
-        static func prompt(_ topic: String) -> String { "Write a long story about \(topic)." }
+        /// The user turn of a request: its topic and a number of six digits, so every prompt has
+        /// the same length and none is another's.
+        static func prompt(_ topic: String, number: Int) -> String {
+            let digits = String(number)
+            return
+                "Write a long story about \(topic) (story \(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits))."
+        }
 
         /// The same request through `generate` in this process: decode tok/s after the first token.
         private func inProcess(sdk: RunAnywhereSDK, topic: String) async throws -> Double {
@@ -313,17 +381,20 @@ extension BenchCommand {
         }
 
         /// One request's chat in this process, with the server's sampling (greedy, no top-k,
-        /// no penalty) and exactly `maxTokens` tokens.
+        /// no penalty), exactly `maxTokens` tokens and every prompt evaluated from scratch.
         private func chatInProcess(sdk: RunAnywhereSDK, topic: String) async throws -> LLMGenerationResult {
             try await sdk.chat(
-                [.user(Self.prompt(topic))],
+                [.user(Self.prompt(topic, number: 999_999))],
                 options: LLMGenerationOptions(
                     maxTokens: maxTokens,
                     temperature: 0,
                     topP: 1,
                     topK: 0,
                     repetitionPenalty: 1,
-                    ignoreEndOfSequence: true
+                    ignoreEndOfSequence: true,
+                    // Right after the server level with the same topics: reusing the prompts it left
+                    // cached would flatter TTFT next to raw, which evaluates every prompt.
+                    reusePromptCache: false
                 )
             )
         }
