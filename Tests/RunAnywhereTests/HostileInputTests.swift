@@ -21,12 +21,19 @@ private func residentBytes(_ field: String = "VmRSS") -> Int {
 /// Runs `body` and returns its result with how far the process's peak resident memory rose
 /// above what it held before. The whole process is measured (other tests run beside this
 /// one), so only a bound far below what the unbounded code needed is meaningful.
-private func peakGrowth<T>(_ body: () throws -> T) rethrows -> (T, growth: Int) {
+private func peakGrowth<T>(
+    _ name: String,
+    input: Int,
+    _ body: () throws -> T
+) rethrows -> (T, growth: Int) {
     // Writing 5 resets the peak to the present (proc(5), clear_refs).
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     let before = residentBytes()
     let result = try body()
-    return (result, max(0, residentBytes("VmHWM") - before))
+    let growth = max(0, residentBytes("VmHWM") - before)
+    // The figure, for the record (run one test alone for a figure no other test disturbs).
+    print("peak growth: \(name): \(input) bytes in, \(growth / 1024) KiB")
+    return (result, growth)
 }
 
 /// A sparse file: `prefix`, then zeros (holes, no disk) up to `size` bytes.
@@ -74,7 +81,7 @@ struct HostileInputTests {
         let file = try sparseFile(header, size: size, name: "huge.gguf")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         // As values this array would be 24 GiB.
-        let (gguf, growth) = try peakGrowth { try GGUFFile(contentsOf: file) }
+        let (gguf, growth) = try peakGrowth("GGUF uint8 array", input: size) { try GGUFFile(contentsOf: file) }
         guard case .list(let array) = try #require(gguf.metadata["tokenizer.ggml.scores"]) else {
             Issue.record("not an array")
             return
@@ -126,7 +133,7 @@ struct HostileInputTests {
         try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
         try Data(#"{"version":1,"models":["#.utf8).write(to: paths.registryFile)
         #expect(truncate(paths.registryFile.path, off_t(1 << 30)) == 0)
-        let (error, growth) = peakGrowth {
+        let (error, growth) = peakGrowth("registry.json", input: 1 << 30) {
             failure { try ModelRegistry(paths: paths, inspectors: ModelFileInspectors([])).load() }
         }
         #expect(error?.code == .registryCorrupted)
@@ -151,7 +158,9 @@ struct HostileInputTests {
             let items = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
             yaml += "      a\(level): &a\(level) [\(items)]\n"
         }
-        let (error, growth) = peakGrowth { failure { try SolutionYAMLParser().parse(yaml) } }
+        let (error, growth) = peakGrowth("YAML aliases", input: yaml.utf8.count) {
+            failure { try SolutionYAMLParser().parse(yaml) }
+        }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.contains("expands into more than") == true, "\(String(describing: error))")
         #expect(growth < 64 * mebibyte, "grew \(growth / mebibyte) MiB for \(yaml.utf8.count) bytes")
@@ -191,10 +200,15 @@ struct HostileInputTests {
     @Test("A schema whose shared parts combine into 2^40 paths is refused for grammars and stops validation")
     func schemaCombinationLadder() throws {
         let schema = try JSONSchema(parsing: Self.ladder(levels: 40))
-        let (error, growth) = peakGrowth { failure { try JSONSchemaGrammar(schema) } }
+        let text = Self.ladder(levels: 40)
+        let (error, growth) = peakGrowth("schema to grammar", input: text.utf8.count) {
+            failure { try JSONSchemaGrammar(schema) }
+        }
         #expect(error?.code == .unsupportedSchema, "\(String(describing: error))")
         #expect(growth < 64 * mebibyte, "grew \(growth / mebibyte) MiB")
-        let (violations, validationGrowth) = peakGrowth { schema.validate(try! JSONValue(parsing: #"{"x": 1}"#)) }
+        let (violations, validationGrowth) = peakGrowth("schema validation", input: text.utf8.count) {
+            schema.validate(try! JSONValue(parsing: #"{"x": 1}"#))
+        }
         #expect(violations.count == 1)
         #expect(violations.first?.message.contains("validation stopped") == true, "\(violations)")
         #expect(validationGrowth < 64 * mebibyte, "grew \(validationGrowth / mebibyte) MiB")
@@ -208,7 +222,11 @@ struct HostileInputTests {
     @Test("SSML asking for hours of pauses is refused before any audio is made")
     func ssmlPauses() throws {
         let document = String(repeating: #"a<break time="10s"/>"#, count: 100_000)
-        let error = failure { try SSMLDocument(parsing: document) }
+        let (error, growth) = peakGrowth("SSML pauses", input: document.utf8.count) {
+            failure { try SSMLDocument(parsing: document) }
+        }
+        // The parser holds the text as characters (16 bytes each) and its segments.
+        #expect(growth < 64 * document.utf8.count, "grew \(growth / mebibyte) MiB")
         #expect(error?.code == .invalidSSML)
         #expect(error?.message.contains("pauses in all") == true, "\(String(describing: error))")
         #expect(throws: Never.self) {
@@ -230,6 +248,23 @@ struct HostileInputTests {
         // Each fenced block is parsed from a copy of the text before it: at most 64 are.
         let fences = String(repeating: "```json\nnull\n```\n", count: 20_000) + #"{"answer": 42}"#
         #expect(try ExtractedStructuredOutput.extract(from: fences, schema: schema).value == ["answer": 42])
+    }
+
+    @Test("A WAV file of 8-bit samples at 8 kHz, the cheapest speech, grows a small multiple on its way to 16 kHz")
+    func wavToSpeechInput() throws {
+        let frames = 4 << 20
+        var header: [UInt8] = Array("RIFF".utf8) + littleEndian(UInt32(36 + frames)) + Array("WAVEfmt ".utf8)
+        header += littleEndian(UInt32(16)) + littleEndian(UInt16(1)) + littleEndian(UInt16(1))
+        header += littleEndian(UInt32(8000)) + littleEndian(UInt32(8000)) + littleEndian(UInt16(1))
+        header += littleEndian(UInt16(8)) + Array("data".utf8) + littleEndian(UInt32(frames))
+        let file = try sparseFile(header, size: header.count + frames, name: "speech.wav")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let (samples, growth) = try peakGrowth("WAV 8-bit 8 kHz to 16 kHz floats", input: header.count + frames) {
+            try WAVFile.read(contentsOf: file).speechInput().frameCount
+        }
+        #expect(samples == 2 * frames)
+        // Four bytes a sample at 8 kHz, then eight at 16 kHz: a dozen times the file at most.
+        #expect(growth < 16 * frames, "grew \(growth / mebibyte) MiB for \(frames / mebibyte) MiB")
     }
 
     @Test("Audio sampled below 8 kHz is not speech: refused before it is resampled to 16 kHz")
