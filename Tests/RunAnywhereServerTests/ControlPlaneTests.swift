@@ -34,7 +34,9 @@ private func withControlPlaneSDK<T>(
     baseURL: URL,
     home: URL? = nil,
     key: String = apiKey,
-    module: ControlPlaneModule = ControlPlaneModule(requestTimeout: .seconds(5)),
+    // Only a hang may reach the timeout: a slow answer on a loaded machine must not (a 5 s one did,
+    // and the retry re-authenticated where a token refresh was expected).
+    module: ControlPlaneModule = ControlPlaneModule(requestTimeout: .seconds(30)),
     _ body: (RunAnywhereSDK) async throws -> T
 ) async throws -> T {
     let folder = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("ra-cp-\(UUID().uuidString)")
