@@ -322,6 +322,18 @@ struct OpenAIServerTests {
                 contentType: "multipart/form-data; boundary=\(boundary)"
             )
             #expect(try named.json["text"] as? String == "turn on the lights")
+            // A megabyte of empty parts (about eight times its size to the parser) is refused
+            // from a count of its delimiters; the same form with its fields is read.
+            var manyParts = Data()
+            for _ in 0..<(1 << 20) / 40 { manyParts.append(Data("--\(boundary)\r\n\r\n\r\n".utf8)) }
+            manyParts.append(valid)
+            let crowded = try await client.post(
+                "/v1/audio/transcriptions",
+                raw: manyParts,
+                contentType: "multipart/form-data; boundary=\(boundary)"
+            )
+            try crowded.expectError(400, code: "invalid_form")
+            #expect(crowded.text.contains("more than 32 parts"), "\(crowded.text)")
             #expect(try await client.get("/health").status == 200)
         }
     }

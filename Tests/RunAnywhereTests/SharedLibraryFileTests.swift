@@ -44,5 +44,41 @@ struct SharedLibraryFileTests {
             }
         }
     }
+
+    @Test("A description section of megabytes is refused before it is copied or parsed; a real one is read")
+    func oversizedDescription() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ra-elf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plugin = try library(
+            "char *runanywhere_plugin_entry(void *registrar) { return 0; }\n",
+            hashStyle: "gnu",
+            in: folder
+        )
+        func withSection(_ contents: Data) throws -> URL {
+            let section = folder.appendingPathComponent("\(UUID().uuidString).json")
+            try contents.write(to: section)
+            let copy = folder.appendingPathComponent("lib\(UUID().uuidString).so")
+            let outcome = try ChildProcess(
+                executable: "/usr/bin/objcopy",
+                arguments: [
+                    "--add-section", "\(SharedLibraryFile.manifestSection)=\(section.path)", plugin.path, copy.path,
+                ]
+            ).run()
+            try #require(outcome.succeeded, "objcopy: \(outcome.errorText)")
+            return copy
+        }
+        let small = Data(#"{"api_version":"1","name":"x"}"#.utf8)
+        #expect(try SharedLibraryFile.check(try withSection(small), entryPoint: "runanywhere_plugin_entry") == small)
+        // 8 MiB of `[0,0,…`: as a JSON tree it would be many times that.
+        let huge = Data("[".utf8) + Data(repeating: UInt8(ascii: "0"), count: 8 << 20)
+        let refused = #expect(throws: SDKException.self) {
+            try SharedLibraryFile.check(try withSection(huge), entryPoint: "runanywhere_plugin_entry")
+        }
+        #expect(
+            refused?.code == .invalidPlugin && refused?.message.contains("section has") == true,
+            "\(String(describing: refused))"
+        )
+    }
 }
 #endif

@@ -81,6 +81,15 @@ struct TranscriptionsEndpoint: Sendable {
             throw OpenAIError.invalid("Send the audio as multipart/form-data with a boundary", code: "invalid_form")
         }
         let body = try await state.body(of: request, limit: state.configuration.maxAudioBytes)
+        // The parser keeps a few hundred bytes for each part: a body of empty parts would hold
+        // about eight times its size. A transcription form has the file and a few fields.
+        guard Self.delimiterCount(in: body, boundary: boundary, upTo: Self.maximumParts + 1) <= Self.maximumParts + 1
+        else {
+            throw OpenAIError.invalid(
+                "The form has more than \(Self.maximumParts) parts; a transcription takes a file and a few fields",
+                code: "invalid_form"
+            )
+        }
         guard Self.headerNamesAreASCII(in: body, boundary: boundary) else {
             throw OpenAIError.invalid("A part's header name is not ASCII", code: "invalid_form")
         }
@@ -131,6 +140,23 @@ struct TranscriptionsEndpoint: Sendable {
             start = max(found.upperBound, index)
         }
         return true
+    }
+
+    /// The most parts a transcription form may have.
+    static let maximumParts = 32
+
+    /// The delimiter lines in `body` (`--boundary` at its start or after a line break; the
+    /// closing one included), counted up to one past `limit`.
+    static func delimiterCount(in body: ByteBuffer, boundary: String, upTo limit: Int) -> Int {
+        let bytes = body.readableBytesView
+        let delimiter = Array("\r\n--\(boundary)".utf8)
+        var count = bytes.starts(with: delimiter.dropFirst(2)) ? 1 : 0
+        var start = bytes.startIndex
+        while count <= limit, let found = bytes[start...].firstRange(of: delimiter) {
+            count += 1
+            start = found.upperBound
+        }
+        return count
     }
 
     static func boundary(in contentType: String) -> String? {
