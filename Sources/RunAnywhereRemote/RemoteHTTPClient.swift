@@ -155,7 +155,7 @@ final class RemoteHTTPClient: Sendable {
     private func httpError(_ status: HTTPResponseStatus, body: Data, retryAfter: String?) -> RetryableFailure {
         let server = endpoint.baseURL.host ?? endpoint.baseURL.absoluteString
         var detail = ""
-        if let text = String(data: body, encoding: .utf8), let json = try? JSONValue(parsing: text) {
+        if let text = String(data: body, encoding: .utf8), let json = try? JSONValue(parsingUntrusted: text) {
             let message =
                 json["error"]?["message"]?.stringValue ?? json["error"]?.stringValue ?? json["detail"]?.stringValue
             if let message { detail = ": " + String(message.prefix(500)) }
@@ -262,7 +262,7 @@ final class RemoteHTTPClient: Sendable {
     func parse(_ body: Data, what: String) throws(SDKException) -> JSONValue {
         let text = String(decoding: body, as: UTF8.self)
         do {
-            return try JSONValue(parsing: text)
+            return try JSONValue(parsingUntrusted: text)
         } catch {
             let start = text.trimmed().prefix(80)
             let looksHTML = start.lowercased().hasPrefix("<!doctype") || start.lowercased().hasPrefix("<html")

@@ -259,6 +259,27 @@ struct HostileInputTests {
         #expect(samples == 2 * frames)
     }
 
+    @Test("JSON of the smallest objects, the parser's costliest shape, parses in full")
+    func jsonSmallObjects() throws {
+        let text = "[" + Array(repeating: #"{"a":0}"#, count: 1 << 20).joined(separator: ",") + "]"
+        let value = try peakGrowth("JSON of {\"a\":0} objects", input: text.utf8.count) {
+            try JSONValue(parsing: text)
+        }
+        #expect(value.arrayValue?.count == 1 << 20)
+        // From a server (a remote engine's answer), the same text is refused before it is built,
+        // while an answer of numbers as large, such as a batch of embeddings, parses.
+        let refused = peakGrowth("untrusted JSON of {\"a\":0} objects", input: text.utf8.count) {
+            failure { try JSONValue(parsingUntrusted: text) }
+        }
+        #expect(refused?.code == .invalidInput && refused?.message.contains("objects and arrays") == true)
+        let vector = "[" + Array(repeating: "-0.0123456", count: 384).joined(separator: ",") + "]"
+        let embeddings = #"{"object":"list","data":["#
+            + (0..<2048).map { #"{"object":"embedding","index":\#($0),"embedding":\#(vector)}"# }
+            .joined(separator: ",") + "]}"
+        let parsed = try JSONValue(parsingUntrusted: embeddings)
+        #expect(parsed["data"]?.arrayValue?.count == 2048)
+    }
+
     @Test("Audio sampled below 8 kHz is not speech: refused before it is resampled to 16 kHz")
     func lowRateSpeech() async throws {
         try await withDeterministicSDK { sdk in

@@ -90,7 +90,11 @@ public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
             while position < limit, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
             let source = limit == bytes.count ? bytes : Array(bytes[..<limit])
             guard !starts.contains(position), position < limit,
-                let (value, end) = JSONParser.value(in: source, at: position)
+                let (value, end) = JSONParser.value(
+                    in: source,
+                    at: position,
+                    maximumContainers: 1024 + (limit - position) / 64
+                )
             else { return false }
             // A fenced block or the whole text must be the value alone.
             if whole, bytes[end..<limit].contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return false }

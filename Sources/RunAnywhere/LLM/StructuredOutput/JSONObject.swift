@@ -3,12 +3,18 @@
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The members, in order.
     public private(set) var members: [(key: String, value: JSONValue)]
-    private var index: [String: Int]
+    /// Each key's place, once there are more than `indexThreshold` members. Smaller objects,
+    /// the most common by far, are searched in order: a dictionary of their own made each one
+    /// cost some 30 times its text in memory.
+    private var index: [String: Int]?
+
+    /// Members beyond which lookups go through `index`.
+    private static let indexThreshold = 8
 
     /// An empty object.
     public init() {
         members = []
-        index = [:]
+        index = nil
     }
 
     /// An object with these members; a repeated key keeps its first place and its last value.
@@ -24,20 +30,37 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// The value of `key`; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { index[key].map { members[$0].value } }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let position = index[key] {
+            if let position = position(of: key) {
                 if let newValue {
                     members[position].value = newValue
                 } else {
                     members.remove(at: position)
-                    index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
+                    reindex()
                 }
             } else if let newValue {
-                index[key] = members.count
                 members.append((key, newValue))
+                if index != nil {
+                    index?[key] = members.count - 1
+                } else if members.count > Self.indexThreshold {
+                    reindex()
+                }
             }
         }
+    }
+
+    /// Where `key` is among the members.
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
+    /// The index for the members as they are now, or none for a small object.
+    private mutating func reindex() {
+        index =
+            members.count > Self.indexThreshold
+            ? Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) }) : nil
     }
 
     /// The keys, in order.

@@ -8,6 +8,9 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
+    /// Objects and arrays still allowed: each costs some ten times its text, where numbers and
+    /// strings cost about their own size.
+    private var containersLeft = Int.max
 
     private init(_ text: String) {
         bytes = Array(text.utf8)
@@ -19,16 +22,24 @@ struct JSONParser {
     }
 
     /// The JSON value that starts at byte `start` of `bytes`, with the offset just past it;
-    /// nil when no value starts there. Text after the value is not looked at.
-    static func value(in bytes: [UInt8], at start: Int) -> (value: JSONValue, end: Int)? {
+    /// nil when no value starts there or it has more than `maximumContainers` objects and
+    /// arrays. Text after the value is not looked at.
+    static func value(
+        in bytes: [UInt8],
+        at start: Int,
+        maximumContainers: Int = .max
+    ) -> (value: JSONValue, end: Int)? {
         var parser = JSONParser(bytes: bytes, position: start)
+        parser.containersLeft = maximumContainers
         guard let value = try? parser.parseValue() else { return nil }
         return (value, parser.position)
     }
 
-    /// Parses one JSON value that fills the whole text (whitespace aside).
-    static func parse(_ text: String) throws(SDKException) -> JSONValue {
+    /// Parses one JSON value that fills the whole text (whitespace aside), with at most
+    /// `maximumContainers` objects and arrays in it.
+    static func parse(_ text: String, maximumContainers: Int = .max) throws(SDKException) -> JSONValue {
         var parser = JSONParser(text)
+        parser.containersLeft = maximumContainers
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -222,6 +233,8 @@ struct JSONParser {
     private mutating func enter() throws(SDKException) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+        containersLeft -= 1
+        guard containersLeft >= 0 else { throw error("more objects and arrays than its size allows") }
     }
 
     private mutating func skipWhitespace() {

@@ -36,6 +36,15 @@ public enum JSONValue: Sendable, Hashable {
         self = try JSONParser.parse(text)
     }
 
+    /// Parses JSON text from outside with at most one object or array for every 64 bytes of it
+    /// (and 1,024 in any case): a large answer of numbers or text parses, while one of tiny objects,
+    /// each of which costs some ten times its text, is refused.
+    ///
+    /// - Throws: `.invalidInput` with the line and column of the first error.
+    package init(parsingUntrusted text: String) throws(SDKException) {
+        self = try JSONParser.parse(text, maximumContainers: 1024 + text.utf8.count / 64)
+    }
+
     /// The member `key` of an object; `nil` for other values or a missing key.
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
