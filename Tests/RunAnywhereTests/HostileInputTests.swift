@@ -273,7 +273,8 @@ struct HostileInputTests {
         }
         #expect(refused?.code == .invalidInput && refused?.message.contains("objects and arrays") == true)
         let vector = "[" + Array(repeating: "-0.0123456", count: 384).joined(separator: ",") + "]"
-        let embeddings = #"{"object":"list","data":["#
+        let embeddings =
+            #"{"object":"list","data":["#
             + (0..<2048).map { #"{"object":"embedding","index":\#($0),"embedding":\#(vector)}"# }
             .joined(separator: ",") + "]}"
         let parsed = try JSONValue(parsingUntrusted: embeddings)
