@@ -101,12 +101,6 @@ extension BenchCommand {
             return spread
         }
 
-        /// What process-meter writes (Sources/process-meter/main.c).
-        private struct MeterReport: Decodable {
-            var wallMs: Double
-            var maxRssKib: Int
-        }
-
         /// The fields of a `models list --json` entry the check after a download needs.
         private struct ListedModel: Decodable {
             var id: String
@@ -150,11 +144,10 @@ extension BenchCommand {
                 var run = try Self.measure(
                     curlBinary,
                     ["-s", "-f", "-o", curlOut.path, url.absoluteString],
-                    meter: meter,
-                    scratch: work
+                    meter: meter
                 )
                 if let digest {
-                    let check = try Self.measure(sha256sum, [curlOut.path], meter: meter, scratch: work)
+                    let check = try Self.measure(sha256sum, [curlOut.path], meter: meter)
                     guard try Self.digest(in: check.output) == digest else {
                         throw SDKException(.checksumMismatch, "curl's copy of the file has another SHA-256")
                     }
@@ -179,8 +172,7 @@ extension BenchCommand {
                 let run = try Self.measure(
                     cli,
                     ["models", "download", Self.modelID, "--home", home],
-                    meter: meter,
-                    scratch: work
+                    meter: meter
                 )
                 try Self.checkDownloaded(cli: cli, home: home, bytes: size)
                 try FileManager.default.removeItem(atPath: home)
@@ -280,27 +272,10 @@ extension BenchCommand {
             return "\(name.padded(to: 28)) \(CLI.pad(rate.median))  \(rates) \(CLI.pad(rss.median))  \(memory)"
         }
 
-        /// Runs `program` under process-meter, which forks it from its own small process: started
-        /// straight from this one, its ru_maxrss would count this process's pages too (see main.c).
-        ///
-        /// - Throws: `.backendError` when it fails, or when the meter reports no wall time or peak RSS.
-        static func measure(_ program: URL, _ arguments: [String], meter: URL, scratch: URL) throws -> Measured {
-            let reportFile = scratch.appendingPathComponent("meter-\(UUID().uuidString).json")
-            defer { try? FileManager.default.removeItem(at: reportFile) }
-            let output = try CLI.runProcess(meter, [reportFile.path, program.path] + arguments)
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            guard let data = try? Data(contentsOf: reportFile),
-                let report = try? decoder.decode(MeterReport.self, from: data),
-                report.wallMs > 0,
-                report.maxRssKib > 0
-            else {
-                throw SDKException(
-                    .backendError,
-                    "\(meter.lastPathComponent) reported no wall time or peak RSS for \(program.path)"
-                )
-            }
-            return Measured(seconds: report.wallMs / 1000, peakRSS: Double(report.maxRssKib) / 1024, output: output)
+        /// Runs `program` under process-meter (``MeasuredProcess``), as both sides are measured.
+        static func measure(_ program: URL, _ arguments: [String], meter: URL) throws -> Measured {
+            let run = try MeasuredProcess.run(program, arguments, meter: meter)
+            return Measured(seconds: run.wallMs / 1000, peakRSS: run.peakRSSMiB, output: run.output)
         }
 
         /// Fails unless `models list` in `home` shows the model installed with at least `bytes`:

@@ -1,5 +1,4 @@
-import RunAnywhere
-import RunAnywhereCommandLine
+@_spi(Backend) import RunAnywhere
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -17,20 +16,20 @@ import Darwin
 /// A child process run to completion with its wall time and peak memory, as `/usr/bin/time`
 /// reports them: for benchmarks of whole processes (start-up, one-shot commands).
 ///
-/// It runs under `process-meter` (built next to this executable), which forks it: started
-/// straight from this large process, its peak memory would include this one's.
-struct MeasuredProcess {
+/// It runs under `process-meter` (built next to the CLI), which forks it: started straight
+/// from a large process, its peak memory would include that one's.
+package struct MeasuredProcess {
     /// Wall time from starting to reaping, in milliseconds.
-    var wallMs: Double
+    package var wallMs: Double
     /// Peak resident set size, in MiB (`ru_maxrss`).
-    var peakRSSMiB: Double
+    package var peakRSSMiB: Double
     /// What it wrote on standard output.
-    var output: Data
+    package var output: Data
     /// What it wrote on standard error.
-    var errors: Data
+    package var errors: Data
 
     private struct Report: Decodable {
-        var wallMs: Double
+        package var wallMs: Double
         var maxRssKib: Int
     }
 
@@ -38,7 +37,7 @@ struct MeasuredProcess {
     /// default) under `meter` (the `process-meter` program).
     ///
     /// - Throws: `.backendError` when it cannot be started or exits non-zero.
-    static func run(
+    package static func run(
         _ binary: URL,
         _ arguments: [String],
         environment: [String: String] = CLI.inheritedEnvironment,
@@ -97,9 +96,14 @@ struct MeasuredProcess {
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        guard let data = try? Data(contentsOf: reportFile), let report = try? decoder.decode(Report.self, from: data)
+        // A run the meter could not time or size fails, never reads as a fast or small one.
+        guard let data = try? Data(contentsOf: reportFile), let report = try? decoder.decode(Report.self, from: data),
+            report.wallMs > 0, report.maxRssKib > 0
         else {
-            throw SDKException(.backendError, "\(meter.lastPathComponent) wrote no report for \(binary.path)")
+            throw SDKException(
+                .backendError,
+                "\(meter.lastPathComponent) reported no wall time or peak RSS for \(binary.path)"
+            )
         }
         return MeasuredProcess(
             wallMs: report.wallMs,
@@ -110,7 +114,7 @@ struct MeasuredProcess {
     }
 
     /// The shared libraries the dynamic loader opened in a run under `LD_DEBUG=files`, by file name.
-    static func librariesOpened(byLoaderDebugOutput errors: Data) -> [String] {
+    package static func librariesOpened(byLoaderDebugOutput errors: Data) -> [String] {
         var names = Set<String>()
         for line in String(decoding: errors, as: UTF8.self).split(separator: "\n") {
             // "     12345:\tfile=libllama.so [0];  needed by …" or "… dynamically loaded by …"
