@@ -53,10 +53,11 @@ public final class ControlPlaneServer: Sendable {
         }
         let state = ControlPlaneState(configuration: configuration)
         let router = Router()
+        router.add(middleware: ControlPlaneBodyLimit())
         try ControlPlaneHandler(state: state).registerHandlers(
             on: router,
             configuration: .init(dateTranscoder: ControlPlaneDateTranscoder()),
-            middlewares: [ControlPlaneAuthMiddleware(state: state)]
+            middlewares: [ControlPlaneMalformedRequests(), ControlPlaneAuthMiddleware(state: state)]
         )
         guard
             let run = await HTTPServerRun.start(

@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
+import NIOCore
 import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereControlPlaneServer
@@ -132,6 +134,56 @@ struct ControlPlaneTests {
             #expect(statistics.registrations == 2)
             // The second start reused the tokens kept in the secure store.
             #expect(statistics.authentications == 1)
+        }
+    }
+
+    @Test(
+        "A body over the limit is 413 and a malformed one 400, never read whole or answered 500, and the server goes on"
+    )
+    func oversizedBodies() async throws {
+        try await withControlPlane { server in
+            let url = server.baseURL.appendingPathComponent("v1/telemetry/batches").absoluteString
+            // Announced: refused from the header.
+            var announced = HTTPClientRequest(url: url)
+            announced.method = .POST
+            announced.headers.add(name: "Content-Type", value: "application/json")
+            announced.body = .bytes(ByteBuffer(repeating: UInt8(ascii: " "), count: 5 << 20))
+            let first = try await HTTPClient.shared.execute(announced, timeout: .seconds(60))
+            #expect(first.status.code == 413)
+            let text = String(buffer: try await first.body.collect(upTo: 1 << 20))
+            #expect(text.contains("request_too_large"), "\(text)")
+            // Streamed without a length: cut at the limit.
+            var streamed = HTTPClientRequest(url: url)
+            streamed.method = .POST
+            streamed.headers.add(name: "Content-Type", value: "application/json")
+            let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 << 10)
+            streamed.body = .stream(
+                AsyncStream { continuation in
+                    for _ in 0..<96 { continuation.yield(chunk) }
+                    continuation.finish()
+                },
+                length: .unknown
+            )
+            let second = try await HTTPClient.shared.execute(streamed, timeout: .seconds(60))
+            #expect(second.status.code == 413)
+            // The API still answers.
+            func token(_ body: String) async throws -> (status: UInt, text: String) {
+                var request = HTTPClientRequest(
+                    url: server.baseURL.appendingPathComponent("v1/auth/token").absoluteString
+                )
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: body))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+                return (response.status.code, String(buffer: try await response.body.collect(upTo: 1 << 20)))
+            }
+            #expect(try await token(#"{"api_key":"wrong"}"#).status == 401)
+            // A body that is not the API's JSON is the client's 400, naming the field, never a 500.
+            let missing = try await token(#"{"apiKey":"wrong"}"#)
+            #expect(missing.status == 400 && missing.text.contains("invalid_request"), "\(missing)")
+            #expect(missing.text.contains("api_key"), "\(missing)")
+            let garbage = try await token("not json")
+            #expect(garbage.status == 400 && garbage.text.contains("invalid_request"), "\(garbage)")
         }
     }
 
