@@ -32,7 +32,7 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
             serverURL: baseURL,
             configuration: .init(dateTranscoder: ControlPlaneDateTranscoder()),
             transport: AsyncHTTPClientTransport(configuration: .init(client: http, timeout: amount)),
-            middlewares: [BearerTokenMiddleware()]
+            middlewares: [ResponseSizeLimit(), BearerTokenMiddleware()]
         )
     }
 
@@ -240,7 +240,9 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
                 break
             }
         }
-        if cause is DecodingError || "\(cause)".contains("content type") || "\(cause)".contains("Content-Type") {
+        if cause is DecodingError || cause is ResponseSizeLimit.TooLarge || "\(cause)".contains("content type")
+            || "\(cause)".contains("Content-Type")
+        {
             return SDKException(
                 .remoteBadResponse,
                 "The control plane at \(server) answered with something that is not the API's JSON (\(what)): \(cause)"

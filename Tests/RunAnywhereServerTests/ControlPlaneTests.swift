@@ -1,11 +1,13 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import Hummingbird
 import Logging
 import NIOCore
 import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereControlPlaneServer
+import RunAnywhereHTTPServing
 import RunAnywhereSQLite
 import RunAnywhereTesting
 import Testing
@@ -184,6 +186,39 @@ struct ControlPlaneTests {
             #expect(missing.text.contains("api_key"), "\(missing)")
             let garbage = try await token("not json")
             #expect(garbage.status == 400 && garbage.text.contains("invalid_request"), "\(garbage)")
+        }
+    }
+
+    @Test("A control plane that answers with 20 MiB is a bad response the SDK stops reading, and the SDK works offline")
+    func oversizedAnswer() async throws {
+        // Whatever answers at the control plane's address: a token answer of 20 MiB.
+        let router = Router()
+        router.post("/v1/auth/token") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 20 << 20))
+            )
+        }
+        var logger = Logger(label: "test.hostile-control-plane")
+        logger.logLevel = .critical
+        let run = try #require(
+            await HTTPServerRun.start(router.buildResponder(), host: "127.0.0.1", port: 0, logger: logger)
+        )
+        let baseURL = try #require(URL(string: "http://127.0.0.1:\(run.port)"))
+        do {
+            try await withControlPlaneSDK(baseURL: baseURL) { sdk in
+                try await sdk.completeServicesInitialization()
+                #expect(sdk.controlPlaneStatus.state == .offline)
+                let error = sdk.controlPlaneStatus.lastError
+                #expect(error?.code == .remoteBadResponse, "\(String(describing: error))")
+                #expect(error?.message.contains("over 16 MiB") == true, "\(String(describing: error))")
+                try await generate(1, in: sdk)
+            }
+            await run.stop(gracePeriod: .seconds(1))
+        } catch {
+            await run.stop(gracePeriod: .seconds(1))
+            throw error
         }
     }
 
