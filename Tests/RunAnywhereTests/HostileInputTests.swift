@@ -64,8 +64,6 @@ private func failure<T>(_ body: () throws -> T) -> SDKException? {
     }
 }
 
-private let mebibyte = 1 << 20
-
 /// Each parser of outside input given the worst its format allows: it either refuses it with a
 /// typed error or keeps its memory near the input's size, never a multiple of it far beyond.
 @Suite("Hostile inputs cannot make a parser allocate far beyond their size", .serialized)
@@ -140,19 +138,24 @@ struct HostileInputTests {
         #expect(error?.message.contains("more than") == true, "\(String(describing: error))")
     }
 
+    /// An agent-loop solution whose one command tool has `parameters` of type object with these
+    /// YAML lines as its other members.
+    private static func agentLoop(parameters: [String]) -> String {
+        """
+        solution: agent-loop
+        llm: x
+        tools:
+          - name: t
+            command: [echo]
+            parameters:
+              type: object
+
+        """ + parameters.map { "      \($0)\n" }.joined()
+    }
+
     @Test("YAML aliases that would expand into a billion values are refused, and deep nesting does not crash")
     func yamlBillionLaughs() throws {
-        var yaml = """
-            solution: agent-loop
-            llm: x
-            tools:
-              - name: t
-                command: [echo]
-                parameters:
-                  type: object
-                  a0: &a0 [x, x, x, x, x, x, x, x, x, x]
-
-            """
+        var yaml = Self.agentLoop(parameters: ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"])
         for level in 1..<9 {
             let items = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
             yaml += "      a\(level): &a\(level) [\(items)]\n"
@@ -166,17 +169,7 @@ struct HostileInputTests {
         // result, never a crash.
         for depth in [900, 5000] {
             let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-            let deep = """
-                solution: agent-loop
-                llm: x
-                tools:
-                  - name: t
-                    command: [echo]
-                    parameters:
-                      type: object
-                      x: \(nested)
-
-                """
+            let deep = Self.agentLoop(parameters: ["x: \(nested)"])
             _ = failure { try SolutionYAMLParser().parse(deep) }
         }
         let huge = "solution: rag-qa\n# " + String(repeating: "x", count: 2 << 20) + "\n"

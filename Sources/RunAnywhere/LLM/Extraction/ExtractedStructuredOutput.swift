@@ -93,7 +93,7 @@ public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
                 let (value, end) = JSONParser.value(
                     in: source,
                     at: position,
-                    maximumContainers: 1024 + (limit - position) / 64
+                    maximumContainers: JSONParser.containerBudget(forBytes: limit - position)
                 )
             else { return false }
             // A fenced block or the whole text must be the value alone.

@@ -35,6 +35,13 @@ struct JSONParser {
         return (value, parser.position)
     }
 
+    /// Objects and arrays allowed in `count` bytes of text from outside: one per 64 bytes, and
+    /// 1,024 in any case. Numbers and text parse at about their size; each object or array costs
+    /// some ten times its text, so a budget by size bounds what hostile text can cost.
+    static func containerBudget(forBytes count: Int) -> Int {
+        1024 + count / 64
+    }
+
     /// Parses one JSON value that fills the whole text (whitespace aside), with at most
     /// `maximumContainers` objects and arrays in it.
     static func parse(_ text: String, maximumContainers: Int = .max) throws(SDKException) -> JSONValue {

@@ -42,7 +42,7 @@ public enum JSONValue: Sendable, Hashable {
     ///
     /// - Throws: `.invalidInput` with the line and column of the first error.
     package init(parsingUntrusted text: String) throws(SDKException) {
-        self = try JSONParser.parse(text, maximumContainers: 1024 + text.utf8.count / 64)
+        self = try JSONParser.parse(text, maximumContainers: JSONParser.containerBudget(forBytes: text.utf8.count))
     }
 
     /// The member `key` of an object; `nil` for other values or a missing key.
