@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereTesting
+import Synchronization
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -27,14 +28,35 @@ private func peakGrowth<T>(
     input: Int,
     _ body: () throws -> T
 ) rethrows -> T {
-    // Writing 5 resets the peak to the present (proc(5), clear_refs).
-    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    let before = residentBytes()
+    let before = resetPeak()
     let result = try body()
-    let growth = max(0, residentBytes("VmHWM") - before)
-    // The figure, for the record (run one test alone for a figure no other test disturbs).
-    print("peak growth: \(name): \(input) bytes in, \(growth / 1024) KiB")
+    reportPeak(name, input: input, since: before)
     return result
+}
+
+/// `peakGrowth` for work that suspends.
+private func peakGrowth<T>(
+    _ name: String,
+    input: Int,
+    _ body: () async throws -> T
+) async rethrows -> T {
+    let before = resetPeak()
+    let result = try await body()
+    reportPeak(name, input: input, since: before)
+    return result
+}
+
+/// Resets the peak to the present (proc(5), clear_refs) and returns the resident size.
+private func resetPeak() -> Int {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    return residentBytes()
+}
+
+/// Prints how far the peak rose above `before`, for the record (run one test alone for a
+/// figure no other test disturbs).
+private func reportPeak(_ name: String, input: Int, since before: Int) {
+    let growth = max(0, residentBytes("VmHWM") - before)
+    print("peak growth: \(name): \(input) bytes in, \(growth / 1024) KiB")
 }
 
 /// A sparse file: `prefix`, then zeros (holes, no disk) up to `size` bytes.
@@ -219,6 +241,54 @@ struct HostileInputTests {
         #expect(throws: Never.self) {
             try SSMLDocument(parsing: String(repeating: #"a<break time="10s"/>"#, count: 60))
         }
+    }
+
+    @Test("SSML of the most segments per byte parses near its size, and nesting past the limit is refused")
+    func ssmlSegmentsAndDepth() throws {
+        // Every element closes into a segment of its own: the most output per byte of markup.
+        let element = #"<prosody rate="fast">a</prosody>"#
+        let document = String(repeating: element, count: 60_000)
+        let parsed = try peakGrowth("SSML segments", input: document.utf8.count) {
+            try SSMLDocument(parsing: document)
+        }
+        #expect(parsed.segments.count == 60_000)
+        #expect(parsed.segments.first == .text("a", rate: 1.3, pitch: 1, volume: 1))
+
+        let deep = String(repeating: "<p>", count: 100_000) + "a" + String(repeating: "</p>", count: 100_000)
+        let error = failure { try SSMLDocument(parsing: deep) }
+        #expect(error?.code == .invalidSSML)
+        #expect(error?.message.contains("nest more than 64 deep") == true, "\(String(describing: error))")
+        #expect(throws: Never.self) {
+            try SSMLDocument(parsing: String(repeating: "<p>", count: 64) + "a" + String(repeating: "</p>", count: 64))
+        }
+    }
+
+    @Test("A document of the shortest sentences is chunked a batch at a time, within the token budget")
+    func chunkerCountsInBatches() async throws {
+        // Three bytes a sentence: the most units, and so the most bookkeeping, per byte.
+        let text = String(repeating: "a.\n", count: 1_000_000)
+        let widest = Mutex(0)
+        let chunker = RAGChunker(options: RAGChunkingOptions(chunkTokens: 128, overlapTokens: 24)) {
+            texts throws(SDKException) in
+            widest.withLock { $0 = max($0, texts.count) }
+            return texts.map { $0.split(separator: " ").count }
+        }
+        let chunks = try await peakGrowth("RAG chunks", input: text.utf8.count) {
+            try await chunker.chunks(of: text)
+        }
+        #expect(widest.withLock { $0 } == RAGChunker.batchSize)
+        #expect(chunks.allSatisfy { $0.tokens <= 128 })
+        #expect(chunks.first?.start == 0)
+        #expect(chunks.last?.end == text.utf8.count - 1)
+        // Consecutive chunks overlap by whole sentences and leave no gap.
+        #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $1.start <= $0.end && $1.start > $0.start })
+
+        // One sentence of a million one-letter words is cut into runs the same way.
+        let words = String(repeating: "a ", count: 1_000_000) + "end."
+        let runs = try await chunker.chunks(of: words)
+        #expect(widest.withLock { $0 } == RAGChunker.batchSize)
+        #expect(runs.allSatisfy { $0.tokens <= 128 })
+        #expect(runs.last?.end == words.utf8.count)
     }
 
     @Test("Finding JSON in text nested hundreds of times, or fenced thousands of times, ends with a typed answer")

@@ -33,147 +33,174 @@ struct RAGChunker: Sendable {
     let options: RAGChunkingOptions
     let countTokens: TokenCounter
 
+    /// How many sentences (or words) are counted at once. Units are made, counted and packed a
+    /// batch at a time, so the work beside the document's bytes stays a fixed size whatever
+    /// its shape; a document of two-byte sentences would otherwise hold some fifty bytes per
+    /// sentence at once.
+    static let batchSize = 512
+
     func chunks(of text: String) async throws(SDKException) -> [Chunk] {
         let bytes = Array(text.utf8)
-        var units = Self.sentences(in: bytes)
-        let counts = try await countTokens(units.map { Self.string(bytes, $0.start, $0.end) })
-        for index in units.indices { units[index].tokens = counts[index] }
-        var fitted: [Unit] = []
-        for unit in units {
-            if unit.tokens <= options.chunkTokens {
-                fitted.append(unit)
-            } else {
-                fitted += try await split(unit, bytes: bytes)
+        var sentences = SentenceScanner(bytes: bytes)
+        var packer = Packer(options: options)
+        var batch: [Unit] = []
+        while true {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < Self.batchSize, let unit = sentences.next() { batch.append(unit) }
+            guard !batch.isEmpty else { break }
+            let counts = try await countTokens(batch.map { Self.string(bytes, $0.start, $0.end) })
+            for (unit, count) in zip(batch, counts) {
+                var counted = unit
+                counted.tokens = count
+                if count <= options.chunkTokens {
+                    packer.add(counted, bytes: bytes)
+                } else {
+                    try await split(counted, bytes: bytes, into: &packer)
+                }
             }
         }
-        return pack(fitted, bytes: bytes)
+        packer.finish(bytes: bytes)
+        return packer.chunks
     }
 
     // MARK: Units
 
-    /// Sentences (ending in . ! ? followed by white space) and lines, trimmed of white space.
-    private static func sentences(in bytes: [UInt8]) -> [Unit] {
-        var units: [Unit] = []
+    /// Sentences (ending in . ! ? followed by white space) and lines, trimmed of white space,
+    /// one at a time. A unit is held back until the next is found, since a blank line after it
+    /// marks it as a paragraph's end.
+    private struct SentenceScanner {
+        let bytes: [UInt8]
         var start = 0
         var index = 0
-        func emit(_ end: Int, paragraph: Bool) {
+        var pending: Unit?
+        var finished = false
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func next() -> Unit? {
+            while !finished {
+                if let unit = step() { return unit }
+            }
+            defer { pending = nil }
+            return pending
+        }
+
+        /// Reads up to the next unit boundary; returns the unit it releases, if any.
+        private mutating func step() -> Unit? {
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    // A blank line (only white space until the next newline) ends a paragraph.
+                    var look = index + 1
+                    while look < bytes.count, bytes[look] != 0x0A, RAGChunker.isSpace(bytes[look]) { look += 1 }
+                    index += 1
+                    if let released = emit(index, paragraph: look < bytes.count && bytes[look] == 0x0A) {
+                        return released
+                    }
+                    continue
+                } else if byte == 0x2E || byte == 0x21 || byte == 0x3F {  // . ! ?
+                    var end = index + 1
+                    // Closing quotes and brackets stay with their sentence.
+                    while end < bytes.count, [0x22, 0x27, 0x29, 0x5D].contains(bytes[end]) { end += 1 }
+                    if end < bytes.count, RAGChunker.isSpace(bytes[end]) {
+                        index = end
+                        if let released = emit(end, paragraph: false) { return released }
+                        continue
+                    }
+                }
+                index += 1
+            }
+            finished = true
+            return emit(bytes.count, paragraph: true)
+        }
+
+        /// Ends the unit at `end`; returns the one held back before it when this one is new.
+        private mutating func emit(_ end: Int, paragraph: Bool) -> Unit? {
             var lower = start
             var upper = end
-            while lower < upper, isSpace(bytes[lower]) { lower += 1 }
-            while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
-            if lower < upper {
-                units.append(Unit(start: lower, end: upper, tokens: 0, endsParagraph: paragraph))
-            } else if paragraph, !units.isEmpty {
-                units[units.count - 1].endsParagraph = true
-            }
+            while lower < upper, RAGChunker.isSpace(bytes[lower]) { lower += 1 }
+            while upper > lower, RAGChunker.isSpace(bytes[upper - 1]) { upper -= 1 }
             start = end
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                // A blank line (only white space until the next newline) ends a paragraph.
-                var look = index + 1
-                while look < bytes.count, bytes[look] != 0x0A, isSpace(bytes[look]) { look += 1 }
-                emit(index + 1, paragraph: look < bytes.count && bytes[look] == 0x0A)
-            } else if byte == 0x2E || byte == 0x21 || byte == 0x3F {  // . ! ?
-                var end = index + 1
-                // Closing quotes and brackets stay with their sentence.
-                while end < bytes.count, [0x22, 0x27, 0x29, 0x5D].contains(bytes[end]) { end += 1 }
-                if end < bytes.count, isSpace(bytes[end]) {
-                    emit(end, paragraph: false)
-                    index = end
-                    continue
-                }
+            if lower < upper {
+                let released = pending
+                pending = Unit(start: lower, end: upper, tokens: 0, endsParagraph: paragraph)
+                return released
             }
-            index += 1
+            if paragraph { pending?.endsParagraph = true }
+            return nil
         }
-        emit(bytes.count, paragraph: true)
-        return units
     }
 
     /// A sentence longer than a chunk, cut between words (and a word longer than a chunk
-    /// between characters).
-    private func split(_ unit: Unit, bytes: [UInt8]) async throws(SDKException) -> [Unit] {
-        var words: [Unit] = []
-        var index = unit.start
-        while index < unit.end {
-            while index < unit.end, Self.isSpace(bytes[index]) { index += 1 }
-            let begin = index
-            while index < unit.end, !Self.isSpace(bytes[index]) { index += 1 }
-            guard begin < index else { continue }
-            words += Self.pieces(begin, index, bytes: bytes, maxScalars: max(1, options.chunkTokens / 4))
-        }
-        let counts = try await countTokens(words.map { Self.string(bytes, $0.start, $0.end) })
-        var runs: [Unit] = []
+    /// between characters), in runs that fit, handed to the packer as they are made.
+    private func split(_ unit: Unit, bytes: [UInt8], into packer: inout Packer) async throws(SDKException) {
+        var words = WordScanner(
+            bytes: bytes,
+            index: unit.start,
+            end: unit.end,
+            maxScalars: max(1, options.chunkTokens / 4)
+        )
         var current: Unit?
-        for (word, count) in zip(words, counts) {
-            if var run = current, run.tokens + count <= options.chunkTokens {
-                run.end = word.end
-                run.tokens += count
-                current = run
-            } else {
-                if let run = current { runs.append(run) }
-                current = Unit(start: word.start, end: word.end, tokens: count, endsParagraph: false)
+        var batch: [Unit] = []
+        while true {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < Self.batchSize, let word = words.next() { batch.append(word) }
+            guard !batch.isEmpty else { break }
+            let counts = try await countTokens(batch.map { Self.string(bytes, $0.start, $0.end) })
+            for (word, count) in zip(batch, counts) {
+                if var run = current, run.tokens + count <= options.chunkTokens {
+                    run.end = word.end
+                    run.tokens += count
+                    current = run
+                } else {
+                    if let run = current { packer.add(run, bytes: bytes) }
+                    current = Unit(start: word.start, end: word.end, tokens: count, endsParagraph: false)
+                }
             }
         }
         if var run = current {
             run.endsParagraph = unit.endsParagraph
-            runs.append(run)
+            packer.add(run, bytes: bytes)
         }
-        return runs
     }
 
-    /// A word cut into pieces of at most `maxScalars` Unicode scalars (a tokenizer makes at
-    /// most a few tokens of one scalar).
-    private static func pieces(_ start: Int, _ end: Int, bytes: [UInt8], maxScalars: Int) -> [Unit] {
-        var pieces: [Unit] = []
-        var begin = start
-        var index = start
-        var scalars = 0
-        while index < end {
-            // Continuation bytes (10xxxxxx) never start a scalar.
-            if bytes[index] & 0xC0 != 0x80 {
-                if scalars == maxScalars {
-                    pieces.append(Unit(start: begin, end: index, tokens: 0, endsParagraph: false))
-                    begin = index
-                    scalars = 0
+    /// The words of a range one at a time, each cut into pieces of at most `maxScalars`
+    /// Unicode scalars (a tokenizer makes at most a few tokens of one scalar).
+    private struct WordScanner {
+        let bytes: [UInt8]
+        var index: Int
+        let end: Int
+        let maxScalars: Int
+
+        mutating func next() -> Unit? {
+            while index < end, RAGChunker.isSpace(bytes[index]) { index += 1 }
+            guard index < end else { return nil }
+            let begin = index
+            var scalars = 0
+            while index < end, !RAGChunker.isSpace(bytes[index]) {
+                // Continuation bytes (10xxxxxx) never start a scalar.
+                if bytes[index] & 0xC0 != 0x80 {
+                    if scalars == maxScalars { break }
+                    scalars += 1
                 }
-                scalars += 1
+                index += 1
             }
-            index += 1
+            return Unit(start: begin, end: index, tokens: 0, endsParagraph: false)
         }
-        pieces.append(Unit(start: begin, end: end, tokens: 0, endsParagraph: false))
-        return pieces
     }
 
     // MARK: Packing
 
-    private func pack(_ units: [Unit], bytes: [UInt8]) -> [Chunk] {
+    /// Gathers units into chunks as they come.
+    private struct Packer {
+        let options: RAGChunkingOptions
         var chunks: [Chunk] = []
         var current: [Unit] = []
         var tokens = 0
-        func emit() {
-            guard let first = current.first, let last = current.last else { return }
-            chunks.append(
-                Chunk(
-                    start: first.start,
-                    end: last.end,
-                    text: Self.string(bytes, first.start, last.end),
-                    tokens: tokens
-                )
-            )
-            // Carry whole trailing sentences worth at most `overlapTokens` into the next chunk.
-            var carried: [Unit] = []
-            var carriedTokens = 0
-            for unit in current.dropFirst().reversed() {
-                guard carriedTokens + unit.tokens <= options.overlapTokens else { break }
-                carried.insert(unit, at: 0)
-                carriedTokens += unit.tokens
-            }
-            current = carried
-            tokens = carriedTokens
-        }
-        for unit in units {
+
+        init(options: RAGChunkingOptions) { self.options = options }
+
+        mutating func add(_ unit: Unit, bytes: [UInt8]) {
             if tokens + unit.tokens > options.chunkTokens, current.count > 0 {
                 let onlyOverlap = chunks.last.map { $0.end == current.last?.end } ?? false
                 if onlyOverlap {
@@ -181,7 +208,7 @@ struct RAGChunker: Sendable {
                     current = []
                     tokens = 0
                 } else {
-                    emit()
+                    emit(bytes: bytes)
                     if tokens + unit.tokens > options.chunkTokens {
                         current = []
                         tokens = 0
@@ -191,19 +218,43 @@ struct RAGChunker: Sendable {
             current.append(unit)
             tokens += unit.tokens
             // A paragraph end is a good place to stop once the chunk is mostly full.
-            if unit.endsParagraph, tokens * 4 >= options.chunkTokens * 3 { emit() }
+            if unit.endsParagraph, tokens * 4 >= options.chunkTokens * 3 { emit(bytes: bytes) }
         }
-        if let last = current.last, chunks.last?.end != last.end { emit() }
-        return chunks
+
+        mutating func finish(bytes: [UInt8]) {
+            if let last = current.last, chunks.last?.end != last.end { emit(bytes: bytes) }
+        }
+
+        private mutating func emit(bytes: [UInt8]) {
+            guard let first = current.first, let last = current.last else { return }
+            chunks.append(
+                Chunk(
+                    start: first.start,
+                    end: last.end,
+                    text: RAGChunker.string(bytes, first.start, last.end),
+                    tokens: tokens
+                )
+            )
+            // Carry whole trailing sentences worth at most `overlapTokens` into the next chunk.
+            var carried: [Unit] = []
+            var carriedTokens = 0
+            for unit in current.dropFirst().reversed() {
+                guard carriedTokens + unit.tokens <= options.overlapTokens else { break }
+                carried.append(unit)
+                carriedTokens += unit.tokens
+            }
+            current = carried.reversed()
+            tokens = carriedTokens
+        }
     }
 
     // MARK: Bytes
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    fileprivate static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C || byte == 0x0B
     }
 
-    private static func string(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String {
+    fileprivate static func string(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String {
         String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

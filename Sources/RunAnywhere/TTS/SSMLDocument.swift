@@ -57,6 +57,10 @@ public struct SSMLDocument: Sendable, Equatable {
     /// The longest pause one `<break>` may ask for.
     public static let maximumBreak: TimeInterval = 10
 
+    /// How deep elements may nest. Real documents nest a few levels; each open element costs
+    /// more memory than the three bytes of `<p>`, so unbounded nesting would be a multiple of the input.
+    public static let maximumDepth = 64
+
     /// The most silence a whole document may ask for. Twenty characters of `<break time="10s"/>`
     /// are ten seconds of samples; without a total, a page of them would be hours of audio.
     public static let maximumTotalPause: TimeInterval = 600
@@ -69,26 +73,29 @@ extension SSMLDocument {
         var volume: Float = 1
     }
 
+    /// Reads the document as UTF-8 bytes: all markup is ASCII, and a byte array costs one byte per
+    /// byte of input where an array of `Character`s costs sixteen.
     private struct Parser {
-        let characters: [Character]
+        let bytes: [UInt8]
         var index = 0
         var segments: [Segment] = []
         var open: [(name: String, prosody: Prosody, spell: Bool, at: Int)] = []
-        var text = ""
+        var text: [UInt8] = []
+        var silence: TimeInterval = 0
 
-        init(_ source: String) { characters = Array(source) }
+        init(_ source: String) { bytes = Array(source.utf8) }
 
         var prosody: Prosody { open.last?.prosody ?? Prosody() }
         var spelling: Bool { open.last?.spell ?? false }
 
         mutating func parse() throws(SDKException) -> [Segment] {
-            while index < characters.count {
-                if characters[index] == "<" {
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "<") {
                     try tag()
-                } else if characters[index] == "&" {
-                    text.append(try entity())
+                } else if bytes[index] == UInt8(ascii: "&") {
+                    text.append(contentsOf: try entity())
                 } else {
-                    text.append(characters[index])
+                    text.append(bytes[index])
                     index += 1
                 }
             }
@@ -96,16 +103,6 @@ extension SSMLDocument {
                 throw error("<\(unclosed.name)> is never closed", at: unclosed.at)
             }
             flush()
-            let silence = segments.reduce(0) { total, segment in
-                if case .pause(let seconds) = segment { total + seconds } else { total }
-            }
-            guard silence <= SSMLDocument.maximumTotalPause else {
-                throw SDKException(
-                    .invalidSSML,
-                    "The SSML asks for \(Int(silence)) s of pauses in all; the limit is "
-                        + "\(Int(SSMLDocument.maximumTotalPause)) s"
-                )
-            }
             return segments
         }
 
@@ -126,15 +123,15 @@ extension SSMLDocument {
                 return
             }
             index += 1
-            let closing = peek() == "/"
+            let closing = at("/")
             if closing { index += 1 }
             let name = readName()
             guard !name.isEmpty else { throw error("a tag needs a name", at: start) }
             var attributes: [String: String] = [:]
             while true {
                 skipSpace()
-                guard index < characters.count else { throw error("<\(name) is never closed", at: start) }
-                if characters[index] == ">" {
+                guard index < bytes.count else { throw error("<\(name) is never closed", at: start) }
+                if at(">") {
                     index += 1
                     break
                 }
@@ -146,33 +143,33 @@ extension SSMLDocument {
                 let attributeStart = index
                 let attribute = readName()
                 guard !attribute.isEmpty else {
-                    throw error("unexpected '\(characters[index])' in <\(name)>", at: index)
+                    throw error("unexpected '\(character(at: index))' in <\(name)>", at: index)
                 }
                 skipSpace()
-                guard peek() == "=" else { throw error("attribute \(attribute) needs a value", at: attributeStart) }
+                guard at("=") else { throw error("attribute \(attribute) needs a value", at: attributeStart) }
                 index += 1
                 skipSpace()
-                guard let quote = peek(), quote == "\"" || quote == "'" else {
+                guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
                     throw error("the value of \(attribute) must be quoted", at: index)
                 }
                 index += 1
-                var value = ""
-                while index < characters.count, characters[index] != quote {
-                    if characters[index] == "&" {
-                        value.append(try entity())
+                var value: [UInt8] = []
+                while index < bytes.count, bytes[index] != quote {
+                    if at("&") {
+                        value.append(contentsOf: try entity())
                     } else {
-                        value.append(characters[index])
+                        value.append(bytes[index])
                         index += 1
                     }
                 }
-                guard index < characters.count else {
+                guard index < bytes.count else {
                     throw error("the value of \(attribute) is never closed", at: attributeStart)
                 }
                 index += 1
                 guard attributes[attribute] == nil else {
                     throw error("\(attribute) is given twice", at: attributeStart)
                 }
-                attributes[attribute] = value
+                attributes[attribute] = String(decoding: value, as: UTF8.self)
             }
             try element(name, attributes: attributes, closing: closing, empty: false, at: start)
         }
@@ -195,8 +192,8 @@ extension SSMLDocument {
                 }
                 flush()
                 open.removeLast()
-                if name == "p" { pause(0.5) }
-                if name == "s" { pause(0.25) }
+                if name == "p" { try pause(0.5) }
+                if name == "s" { try pause(0.25) }
                 return
             }
             let allowed: [String: Set<String>] = [
@@ -210,14 +207,17 @@ extension SSMLDocument {
             if let unknown = attributes.keys.sorted().first(where: { !known.contains($0) }) {
                 throw error("<\(name)> takes no attribute \(unknown)", at: position)
             }
-            if name == "speak", !(open.isEmpty && segments.isEmpty && text.allSatisfy(\.isWhitespace)) {
+            if name == "speak", !(open.isEmpty && segments.isEmpty && text.allSatisfy(Self.isSpace)) {
                 throw error("<speak> must be the root", at: position)
+            }
+            if !empty, name != "break", open.count >= SSMLDocument.maximumDepth {
+                throw error("elements nest more than \(SSMLDocument.maximumDepth) deep", at: position)
             }
             flush()
             switch name {
             case "break":
                 guard empty else { throw error("<break> must be empty (<break/>)", at: position) }
-                pause(try breakDuration(attributes, at: position))
+                try pause(try breakDuration(attributes, at: position))
                 return
             case "prosody":
                 var next = prosody
@@ -328,8 +328,9 @@ extension SSMLDocument {
         // MARK: Text
 
         private mutating func flush() {
-            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            text = ""
+            let words = String(decoding: text, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+                .joined(separator: " ")
+            text.removeAll(keepingCapacity: true)
             guard !words.isEmpty else { return }
             let spoken = spelling ? Self.spelledOut(words) : words
             let current = prosody
@@ -341,70 +342,96 @@ extension SSMLDocument {
             text.filter { !$0.isWhitespace }.map(String.init).joined(separator: " ")
         }
 
-        private mutating func pause(_ seconds: TimeInterval) {
+        /// Adds silence, merged with a pause just before it, and keeps the document's total in
+        /// bounds as it goes.
+        private mutating func pause(_ seconds: TimeInterval) throws(SDKException) {
             guard seconds > 0 else { return }
             if case .pause(let previous) = segments.last {
-                segments[segments.count - 1] = .pause(min(previous + seconds, SSMLDocument.maximumBreak))
+                let merged = min(previous + seconds, SSMLDocument.maximumBreak)
+                segments[segments.count - 1] = .pause(merged)
+                silence += merged - previous
             } else {
                 segments.append(.pause(seconds))
+                silence += seconds
+            }
+            guard silence <= SSMLDocument.maximumTotalPause else {
+                throw SDKException(
+                    .invalidSSML,
+                    "The SSML asks for more than \(Int(SSMLDocument.maximumTotalPause)) s of pauses in all"
+                )
             }
         }
 
-        private mutating func entity() throws(SDKException) -> Character {
+        /// The UTF-8 of the entity at `index`.
+        private mutating func entity() throws(SDKException) -> [UInt8] {
             let start = index
             guard let end = find(";", from: index), end - index <= 10 else {
                 throw error("& starts no entity (write &amp;)", at: start)
             }
-            let name = String(characters[(index + 1)..<end])
+            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
             index = end + 1
-            let named: [String: Character] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
-            if let character = named[name] { return character }
+            let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+            if let character = named[name] { return Array(character.utf8) }
             if name.hasPrefix("#") {
                 let digits = name.dropFirst()
                 let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-                if let value, let scalar = Unicode.Scalar(value), value != 0 { return Character(scalar) }
+                if let value, let scalar = Unicode.Scalar(value), value != 0 { return Array(String(scalar).utf8) }
             }
             throw error("&\(name); is not an entity", at: start)
         }
 
         // MARK: Reading
 
-        private func peek() -> Character? { index < characters.count ? characters[index] : nil }
+        private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        private func at(_ ascii: Unicode.Scalar) -> Bool { peek() == UInt8(ascii: ascii) }
+
+        /// The character that starts at byte `position`, for messages.
+        private func character(at position: Int) -> Character {
+            String(decoding: bytes[position...].prefix(4), as: UTF8.self).first ?? "?"
+        }
 
         private func starts(with prefix: String) -> Bool {
-            let wanted = Array(prefix)
-            guard index + wanted.count <= characters.count else { return false }
-            return Array(characters[index..<(index + wanted.count)]) == wanted
+            bytes[index...].starts(with: prefix.utf8)
         }
 
         private func find(_ needle: String, from start: Int) -> Int? {
-            let wanted = Array(needle)
+            let wanted = Array(needle.utf8)
             var position = start
-            while position + wanted.count <= characters.count {
-                if Array(characters[position..<(position + wanted.count)]) == wanted { return position }
+            while position + wanted.count <= bytes.count {
+                if bytes[position..<(position + wanted.count)].elementsEqual(wanted) { return position }
                 position += 1
             }
             return nil
         }
 
+        /// XML's markup spaces: space, tab, line feed and carriage return.
+        static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
+        /// A name of ASCII letters, digits and `-_:.`; every name in the subset is one.
         private mutating func readName() -> String {
-            var name = ""
-            while let character = peek(), character.isLetter || character.isNumber || "-_:.".contains(character) {
-                name.append(character)
+            let start = index
+            while let byte = peek(),
+                (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+                    || byte == UInt8(ascii: ".")
+            {
                 index += 1
             }
-            return name
+            return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
         private mutating func skipSpace() {
-            while let character = peek(), character.isWhitespace { index += 1 }
+            while let byte = peek(), Self.isSpace(byte) { index += 1 }
         }
 
-        /// An error naming the line and column (from 1) of character `position`.
+        /// An error naming the line and column (from 1, in characters) of byte `position`.
         func error(_ problem: String, at position: Int) -> SDKException {
             var line = 1
             var column = 1
-            for character in characters[..<min(position, characters.count)] {
+            for character in String(decoding: bytes[..<min(position, bytes.count)], as: UTF8.self) {
                 if character.isNewline {
                     line += 1
                     column = 1
