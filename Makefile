@@ -64,6 +64,7 @@ bench: models-release
 	$(ENV) && .build/release/runanywhere bench tts
 	$(ENV) && .build/release/runanywhere bench vad
 	$(ENV) && .build/release/runanywhere bench voice
+	$(ENV) && .build/release/runanywhere bench barge-in
 	$(ENV) && .build/release/runanywhere bench download
 
 doctor: build

@@ -60,6 +60,7 @@ let package = Package(
         // The reference control-plane server (Hummingbird) behind `runanywhere control-plane serve`.
         .library(name: "RunAnywhereControlPlaneServer", targets: ["RunAnywhereControlPlaneServer"]),
         .executable(name: "runanywhere", targets: ["runanywhere"]),
+        .executable(name: "runanywhere-bench", targets: ["runanywhere-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -384,7 +385,6 @@ let package = Package(
             dependencies: [
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
-                "RunAnywhereWhisperWindow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -393,21 +393,38 @@ let package = Package(
             // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
             linkerSettings: pluginHostLinkerSettings
         ),
-        // The commands that serve HTTP or measure servers (`serve`, `control-plane`, `bench serve`,
-        // `remote`, `download`, `tools`): `runanywhere` runs this in its own place for them
-        // (CompanionCommand). It links the HTTP stack, the remote engines and the control plane.
+        // Every `runanywhere bench …` command, apart from the product: `runanywhere` runs this in
+        // its own place for them (CompanionCommand). It links what the benches drive: the HTTP
+        // client and server, the remote engines, and the simulated rooms of RunAnywhereTesting.
         .executableTarget(
-            name: "runanywhere-http",
+            name: "runanywhere-bench",
             dependencies: [
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
                 "RunAnywhereTesting",
                 "RunAnywhereServer",
                 "RunAnywhereRemote",
+                "RunAnywhereWhisperWindow",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
+            linkerSettings: pluginHostLinkerSettings
+        ),
+        // The commands that serve HTTP (`serve`, `control-plane`): `runanywhere` runs this in its
+        // own place for them (CompanionCommand). It links the HTTP stack, the remote engines and
+        // the control plane.
+        .executableTarget(
+            name: "runanywhere-http",
+            dependencies: [
+                "RunAnywhere",
+                "RunAnywhereCommandLine",
+                "RunAnywhereServer",
+                "RunAnywhereRemote",
                 "RunAnywhereControlPlane",
                 "RunAnywhereControlPlaneServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],

@@ -335,3 +335,32 @@ extension String {
         count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }
+
+extension CLI {
+    /// Loads the speaker encoder (`model` or the default) and a VAD model (`vadModel`, or
+    /// the default when installed); returns the encoder's id.
+    package static func loadDiarization(model: String?, vadModel: String?) async throws -> String {
+        guard let id = CLI.model(model, orDefault: CLI.Defaults.diarization) else {
+            throw SDKException(
+                .modelNotFound,
+                "No speaker encoder given and \(CLI.Defaults.diarization) is not installed",
+                recovery: "Run `make models` or pass --model"
+            )
+        }
+        try await RunAnywhere.loadDiarizationModel(id)
+        if let vad = CLI.model(vadModel, orDefault: CLI.Defaults.vad) { try await RunAnywhere.loadVADModel(vad) }
+        return id
+    }
+}
+
+extension InferenceFramework {
+    /// llama.cpp's id (its backend, a plugin here, declares it as `.llamaCpp` too).
+    package static let llamaCpp = InferenceFramework("llamacpp")
+}
+
+/// What spots wake words: pocketsphinx's keyword spotter, or the speech model reading a
+/// sliding window (`wakeword` and `bench wakeword`).
+package enum WakeWordEngine: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case pocketsphinx
+    case transcript
+}

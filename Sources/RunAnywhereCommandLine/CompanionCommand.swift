@@ -14,35 +14,28 @@ import Musl
 import Darwin
 #endif
 
-/// A command of `runanywhere-http`, the CLI's companion executable, which `runanywhere` runs
-/// in its own place (`execv`, same process id, same arguments).
+/// A command of one of the CLI's companion executables, which `runanywhere` runs in its own
+/// place (`execv`, same process id, same arguments).
 ///
-/// Why two executables: these commands link the HTTP stack (SwiftNIO, Hummingbird,
-/// async-http-client, the OpenAPI runtime, MultipartKit), directly or through
-/// `RunAnywhereTesting`, and with it full Foundation. In `runanywhere` every other command
-/// would map and relocate all of it at every start, for nothing (`runanywhere bench startup`
-/// measures what a start costs). `runanywhere` lists them in its help, so nobody
-/// needs to know which file runs them, and hands over before parsing anything, so their
-/// options and help are the companion's own.
+/// Why companions: `runanywhere-http`'s commands link the HTTP stack (SwiftNIO, Hummingbird,
+/// async-http-client, the OpenAPI runtime, MultipartKit) and with it full Foundation; in
+/// `runanywhere` every other command would map and relocate all of it at every start, for
+/// nothing (`runanywhere bench startup` measures what a start costs). `runanywhere-bench` holds
+/// the benchmarks, their raw baselines' drivers and the simulated rooms of `RunAnywhereTesting`,
+/// which are no part of the product. `runanywhere` lists them in its help, so nobody needs to
+/// know which file runs them, and hands over before parsing anything, so their options and
+/// help are the companion's own.
 package enum CompanionCommand: CaseIterable, Sendable {
     case serve
     case controlPlane
-    case benchServe
-    case benchRemote
-    case benchDownload
-    case benchFileServer
-    case benchTools
+    case bench
 
-    /// The words that name it on the command line, e.g. `["bench", "serve"]`.
+    /// The words that name it on the command line, e.g. `["control-plane"]`.
     package var path: [String] {
         switch self {
         case .serve: ["serve"]
         case .controlPlane: ["control-plane"]
-        case .benchServe: ["bench", "serve"]
-        case .benchRemote: ["bench", "remote"]
-        case .benchDownload: ["bench", "download"]
-        case .benchFileServer: ["bench", "file-server"]
-        case .benchTools: ["bench", "tools"]
+        case .bench: ["bench"]
         }
     }
 
@@ -51,27 +44,26 @@ package enum CompanionCommand: CaseIterable, Sendable {
         switch self {
         case .serve: "Serve the registered models over an OpenAI-compatible HTTP API."
         case .controlPlane: "Run the reference RunAnywhere control plane."
-        case .benchServe: "Server throughput and time to first token with 1, 2, 4 and 8 streaming clients."
-        case .benchRemote:
-            "The remote path's overhead: the SDK on a remote model vs a plain HTTP client of the same server."
-        case .benchDownload: "Download throughput and peak memory on loopback, SDK vs curl, both as whole processes."
-        case .benchFileServer: "Serve a folder on 127.0.0.1 (for bench download)."
-        case .benchTools:
-            "Tool-choice and argument accuracy with and without the router (a call is due in each request)."
+        case .bench: "Benchmarks: the SDK against the raw engine, in one run."
         }
     }
 
-    /// Whether `runanywhere --help` lists it.
-    package var isListed: Bool { self != .benchFileServer }
+    /// The name of the executable that runs it.
+    package var executableName: String {
+        switch self {
+        case .serve, .controlPlane: "runanywhere-http"
+        case .bench: "runanywhere-bench"
+        }
+    }
 
     /// The command line's name for its part in the help: the last word of its path.
     package var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: path.last, abstract: abstract, shouldDisplay: isListed)
+        CommandConfiguration(commandName: path.last, abstract: abstract)
     }
 
     /// The companion's file: next to this executable.
-    package static var executable: URL {
-        CLI.executable.deletingLastPathComponent().appendingPathComponent("runanywhere-http")
+    package var executable: URL {
+        CLI.executable.deletingLastPathComponent().appendingPathComponent(executableName)
     }
 
     /// The command `arguments` (without the program's name) start with, if a companion's;
@@ -84,7 +76,7 @@ package enum CompanionCommand: CaseIterable, Sendable {
     /// Runs the companion with `arguments` (without the program's name) in this process's
     /// place; when it cannot (the companion is not there, or cannot be run), prints why and
     /// exits with status 1.
-    package static func handOver(_ arguments: [String]) -> Never {
+    package func handOver(_ arguments: [String]) -> Never {
         let program = executable.path
         let error: SDKException
         if FileManager.default.isExecutableFile(atPath: program) {
@@ -103,7 +95,7 @@ package enum CompanionCommand: CaseIterable, Sendable {
             error = SDKException(
                 .fileSystemError,
                 "\(arguments.prefix(2).joined(separator: " ")) runs in \(program), which is missing",
-                recovery: "Build it: swift build --product runanywhere-http (make build does)"
+                recovery: "Build it: swift build --product \(executableName) (make build does)"
             )
         }
         CLI.printError("error: \(error)")
@@ -111,7 +103,7 @@ package enum CompanionCommand: CaseIterable, Sendable {
     }
 }
 
-/// A command that lives in `runanywhere-http`, in `runanywhere`'s help: `runanywhere` hands
+/// A command that lives in a companion executable, in `runanywhere`'s help: `runanywhere` hands
 /// over to the companion before parsing, so this runs only if something calls it directly.
 package protocol CompanionCommandListing: ParsableCommand {
     /// The command it stands for.
@@ -122,7 +114,7 @@ extension CompanionCommandListing {
     package static var configuration: CommandConfiguration { command.configuration }
 
     package func run() throws {
-        CompanionCommand.handOver(Array(CommandLine.arguments.dropFirst()))
+        Self.command.handOver(Array(CommandLine.arguments.dropFirst()))
     }
 }
 

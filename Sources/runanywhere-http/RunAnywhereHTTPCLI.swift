@@ -17,9 +17,9 @@ import Foundation
 struct RunAnywhereHTTPCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runanywhere",
-        abstract: "The commands of runanywhere that serve HTTP or measure servers: serve, control-plane, bench.",
+        abstract: "The commands of runanywhere that serve HTTP: serve and control-plane.",
         version: RunAnywhere.version,
-        subcommands: [ServeCommand.self, ControlPlaneCommand.self, BenchCommand.self]
+        subcommands: [ServeCommand.self, ControlPlaneCommand.self]
     )
 
     /// Registers the remote engines and, when one is named, the control plane's client, which
@@ -37,13 +37,4 @@ struct RunAnywhereHTTPCLI: AsyncParsableCommand {
         }
         await parseAndRun()
     }
-}
-
-/// `runanywhere bench …`: the benchmarks of servers and clients.
-struct BenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench",
-        abstract: "Benchmarks of the server, the remote path, downloads and tool calling.",
-        subcommands: [Serve.self, Remote.self, Download.self, FileServer.self, Tools.self]
-    )
 }

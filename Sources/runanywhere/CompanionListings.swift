@@ -11,29 +11,7 @@ struct ControlPlaneListing: CompanionCommandListing {
     static let command = CompanionCommand.controlPlane
 }
 
-extension BenchCommand {
-    /// `runanywhere bench serve`, which `runanywhere-http` runs.
-    struct ServeListing: CompanionCommandListing {
-        static let command = CompanionCommand.benchServe
-    }
-
-    /// `runanywhere bench remote`, which `runanywhere-http` runs.
-    struct RemoteListing: CompanionCommandListing {
-        static let command = CompanionCommand.benchRemote
-    }
-
-    /// `runanywhere bench download`, which `runanywhere-http` runs.
-    struct DownloadListing: CompanionCommandListing {
-        static let command = CompanionCommand.benchDownload
-    }
-
-    /// `runanywhere bench file-server`, which `runanywhere-http` runs.
-    struct FileServerListing: CompanionCommandListing {
-        static let command = CompanionCommand.benchFileServer
-    }
-
-    /// `runanywhere bench tools`, which `runanywhere-http` runs.
-    struct ToolsListing: CompanionCommandListing {
-        static let command = CompanionCommand.benchTools
-    }
+/// `runanywhere bench`, which `runanywhere-bench` runs.
+struct BenchListing: CompanionCommandListing {
+    static let command = CompanionCommand.bench
 }

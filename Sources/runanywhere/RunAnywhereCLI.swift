@@ -15,17 +15,17 @@ struct RunAnywhereCLI: AsyncParsableCommand {
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
             VoiceCommand.self, DescribeCommand.self,
             EmbedCommand.self,
-            RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeListing.self, BenchCommand.self,
+            RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeListing.self, BenchListing.self,
             ControlPlaneListing.self, TelemetryCommand.self, RunCommand.self, PluginsCommand.self,
         ]
     )
 
-    /// Hands the companion's commands (``CompanionCommand``) to `runanywhere-http` before
+    /// Hands the companions' commands (``CompanionCommand``) to their executables before
     /// parsing anything, so that their options and their help are its own; parses the rest.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if CompanionCommand.named(by: arguments) != nil {
-            CompanionCommand.handOver(arguments)
+        if let companion = CompanionCommand.named(by: arguments) {
+            companion.handOver(arguments)
         }
         await parseAndRun(arguments)
     }

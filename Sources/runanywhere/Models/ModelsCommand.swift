@@ -284,9 +284,6 @@ struct ModelsCommand: AsyncParsableCommand {
 extension ModelCategory: ExpressibleByArgument {}
 extension ArchiveType: ExpressibleByArgument {}
 extension InferenceFramework: ExpressibleByArgument {
-    /// llama.cpp's id (its backend, a plugin here, declares it as `.llamaCpp` too).
-    static let llamaCpp = InferenceFramework("llamacpp")
-
     /// The frameworks this CLI's backends run (the ids their plugins declare); anything else
     /// is a usage error, as it was when the ids were a closed enum.
     static let known: [InferenceFramework] = [

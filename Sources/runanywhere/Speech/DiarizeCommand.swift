@@ -67,20 +67,3 @@ struct DiarizeCommand: SDKCommand {
         }
     }
 }
-
-extension CLI {
-    /// Loads the speaker encoder (`model` or the default) and a VAD model (`vadModel`, or
-    /// the default when installed); returns the encoder's id.
-    static func loadDiarization(model: String?, vadModel: String?) async throws -> String {
-        guard let id = CLI.model(model, orDefault: CLI.Defaults.diarization) else {
-            throw SDKException(
-                .modelNotFound,
-                "No speaker encoder given and \(CLI.Defaults.diarization) is not installed",
-                recovery: "Run `make models` or pass --model"
-            )
-        }
-        try await RunAnywhere.loadDiarizationModel(id)
-        if let vad = CLI.model(vadModel, orDefault: CLI.Defaults.vad) { try await RunAnywhere.loadVADModel(vad) }
-        return id
-    }
-}

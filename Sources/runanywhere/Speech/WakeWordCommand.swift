@@ -15,11 +15,6 @@ struct WakeWordCommand: SDKCommand {
         abstract: "Find where wake phrases are said in a WAV file."
     )
 
-    enum Engine: String, ExpressibleByArgument, CaseIterable {
-        case pocketsphinx
-        case transcript
-    }
-
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A WAV file (any rate, mono or stereo).") var file: String
     @Option(name: .customLong("phrase"), help: "A wake phrase (repeat for several).") var phrases: [String] = [
@@ -29,7 +24,7 @@ struct WakeWordCommand: SDKCommand {
     @Option(
         help: "pocketsphinx (keyword spotting), or transcript (the speech model reads a sliding window; loads --model)."
     )
-    var engine: Engine = .pocketsphinx
+    var engine: WakeWordEngine = .pocketsphinx
     @Option(help: "Speech model for the transcript engine (default: \(CLI.Defaults.stt)).") var model: String?
     @Flag(name: .long, help: "Print one JSON object.") var json = false
 

@@ -32,7 +32,7 @@ extension BenchCommand {
         var phrases: [String] = []
         @Option(help: "From 0 (fewer false accepts) to 1 (fewer misses).") var sensitivity: Float = 0.5
         @Option(help: "pocketsphinx, or transcript (the speech model reads a sliding window).")
-        var engine: WakeWordCommand.Engine = .pocketsphinx
+        var engine: WakeWordEngine = .pocketsphinx
         @Option(name: .customLong("real-set"), help: "The real-speech set (default: $RUNANYWHERE_SPEECH_SET).")
         var realSet: String?
 

@@ -76,6 +76,14 @@ enum VoiceBenchRecordings {
         return (end, last == levels.count - 1)
     }
 
+    /// Where `audio` starts sounding: the start of its first frame at or above
+    /// ``acousticThresholdDBFS``, in seconds from its start; nil when no frame reaches it.
+    static func acousticStart(_ audio: AudioBuffer) -> TimeInterval? {
+        let levels = audio.frameLevels(frameDuration: acousticFrameDuration)
+        guard let first = levels.firstIndex(where: { $0 >= acousticThresholdDBFS }) else { return nil }
+        return Double(first) * audio.frameLength(acousticFrameDuration)
+    }
+
     /// `source` as placed at `offset` seconds into a replayed recording, its acoustic end taken
     /// from the file as read, before it is converted for the agent.
     static func placement(of source: AudioBuffer, id: String, at offset: TimeInterval) -> PlacedClip {

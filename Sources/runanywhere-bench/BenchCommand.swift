@@ -14,11 +14,12 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks: the SDK against the raw engine, in one run.",
         subcommands: [
-            LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Diarize.self, Voice.self, Structured.self,
-            ToolsListing.self, Embed.self, LoRA.self,
+            LLM.self, STT.self, TTS.self, VAD.self, WakeWord.self, Diarize.self, Voice.self, BargeIn.self,
+            Structured.self,
+            Tools.self, Embed.self, LoRA.self,
             RAG.self,
-            ServeListing.self, RemoteListing.self, DownloadListing.self, Startup.self,
-            FileServerListing.self,
+            Serve.self, Remote.self, Download.self, Startup.self,
+            FileServer.self,
         ]
     )
 

@@ -17,7 +17,8 @@ extension BenchCommand {
     struct Remote: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "remote",
-            abstract: CompanionCommand.benchRemote.abstract,
+            abstract:
+                "The remote path's overhead: the SDK on a remote model vs a plain HTTP client of the same server.",
             discussion: """
                 The server is `runanywhere serve`'s, started in this process on 127.0.0.1 over the default \
                 home's model (one slot). Each round runs, in turn: the SDK's chat on a model registered with \

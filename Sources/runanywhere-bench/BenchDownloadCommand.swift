@@ -11,7 +11,7 @@ extension BenchCommand {
     struct Download: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "download",
-            abstract: CompanionCommand.benchDownload.abstract,
+            abstract: "Download throughput and peak memory on loopback, SDK vs curl, both as whole processes.",
             discussion: """
                 A random file is served by a separate server process on 127.0.0.1. Both sides are whole \
                 processes started the same way, under process-meter (built next to this executable), which \
@@ -358,7 +358,7 @@ extension BenchCommand {
     struct FileServer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "file-server",
-            abstract: CompanionCommand.benchFileServer.abstract,
+            abstract: "Serve a folder on 127.0.0.1 (for bench download).",
             shouldDisplay: false
         )
         @Option(help: "The folder to serve.") var root: String

@@ -111,7 +111,7 @@ extension BenchCommand {
             guard let path = info.localPath else {
                 throw SDKException(.modelFileNotFound, "Model '\(model)' has no local file")
             }
-            let cli = cliBinary.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() } ?? CLI.executable
+            let cli = try CLI.siblingExecutable("runanywhere", override: cliBinary)
             let rawBinary = try CLI.siblingExecutable("raw-llama-bench", override: baseline.rawBinary)
             let meter = try CLI.siblingExecutable("process-meter", override: nil)
             let hello = try CLI.siblingExecutable("foundation-hello", override: nil)

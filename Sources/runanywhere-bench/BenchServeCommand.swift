@@ -14,7 +14,7 @@ extension BenchCommand {
     struct Serve: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
-            abstract: CompanionCommand.benchServe.abstract,
+            abstract: "Server throughput and time to first token with 1, 2, 4 and 8 streaming clients.",
             discussion: """
                 Starts the server in this process on a free port of 127.0.0.1 with the model loaded \
                 with --slots slots. Each round runs every client count once, in order, and one \

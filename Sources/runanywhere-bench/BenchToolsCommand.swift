@@ -15,7 +15,7 @@ extension BenchCommand {
     struct Tools: SDKCommand {
         static let configuration = CommandConfiguration(
             commandName: "tools",
-            abstract: CompanionCommand.benchTools.abstract
+            abstract: "Tool-choice and argument accuracy with and without the router (a call is due in each request)."
         )
 
         @OptionGroup var output: BenchOutputOptions
