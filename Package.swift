@@ -16,15 +16,19 @@ import PackageDescription
 // code a start runs shares pages: the kernel maps code 64 KiB at a time, and in source order a
 // 2-token generation kept 6.0 MiB of it resident, now 1.2. Only objects compiled with
 // -function-sections (`make build-release`) can be reordered function by function.
+// GNU ld/lld options: Linux only, so that the package resolves and links on Apple platforms.
 let pluginHostLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags([
-        "-Xlinker", "--export-dynamic",
-        "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/plugin-host-exports.list",
-        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/runanywhere.order",
-        "-Xlinker", "--no-warn-symbol-ordering",
-        "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/scripts/plugin-host-layout.ld",
-    ])
+    .unsafeFlags(
+        [
+            "-Xlinker", "--export-dynamic",
+            "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/plugin-host-exports.list",
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/runanywhere.order",
+            "-Xlinker", "--no-warn-symbol-ordering",
+            "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/scripts/plugin-host-layout.ld",
+        ],
+        .when(platforms: [.linux])
+    )
 ]
 
 let package = Package(

@@ -60,9 +60,18 @@ final class WhisperLibrary: @unchecked Sendable {
         // A build the user names (a GPU build, say) first, then the bootstrap's recorded path,
         // then the loader's search path.
         let named = ProcessInfo.processInfo.environment["RUNANYWHERE_WHISPER_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+        #if os(Linux)
+        // Its own copy of ggml binds to itself, not to llama.cpp's already in the process.
+        let flags = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND
+        let fileName = "libwhisper-runanywhere.so"
+        #else
+        // Two-level namespaces bind a library's ggml to its own copy already.
+        let flags = RTLD_NOW | RTLD_LOCAL
+        let fileName = "libwhisper-runanywhere.dylib"
+        #endif
         let library = try DynamicLibrary(
-            (named.map { [$0] } ?? []) + [RUNANYWHERE_WHISPER_LIBRARY, "libwhisper-runanywhere.so"],
-            flags: RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND,
+            (named.map { [$0] } ?? []) + [RUNANYWHERE_WHISPER_LIBRARY, fileName],
+            flags: flags,
             recovery: "Run `scripts/bootstrap engines`"
         )
         func symbol<T>(_ name: String) throws(SDKException) -> T { try library.symbol(name) }

@@ -34,10 +34,17 @@ public struct SDKPaths: Sendable, Equatable {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("runanywhere", isDirectory: true)
         }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // An app's sandbox has no home of its own to write in: its Application Support folder.
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
+        return (support.first ?? FileManager.default.temporaryDirectory)
+            .appendingPathComponent("runanywhere", isDirectory: true)
+        #else
         let home =
             environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/runanywhere", isDirectory: true)
+        #endif
     }
 
     /// The registry file.

@@ -37,10 +37,12 @@ extension SecureStore {
         return try setIfAbsent(UUID().uuidString.lowercased(), for: RunAnywhereSDK.deviceIdSecret)
     }
 
-    /// The store of the SDK whose folders are `paths`.
+    /// The store of the SDK whose folders are `paths`: in the Keychain, one service per home, so
+    /// that SDK instances on different homes keep different secrets (and device ids) as they do
+    /// on Linux.
     static func forSDK(paths: SDKPaths) throws(SDKException) -> SecureStore {
         #if canImport(Security)
-        SecureStore.keychain()
+        SecureStore.keychain(service: "com.runanywhere.sdk:\(paths.home.path)")
         #else
         try SecureStore(directory: paths.secureDirectory)
         #endif

@@ -424,13 +424,30 @@ package struct ChildProcess: Sendable {
                     )
                 }
             }
-            return posix_spawn(&pid, executable, &actions, &attributes, arguments.baseAddress!, environ)
+            return posix_spawn(
+                &pid,
+                executable,
+                &actions,
+                &attributes,
+                arguments.baseAddress!,
+                Self.inheritedEnvironment
+            )
         }
         guard result == 0 else { throw POSIXError(errno: result) }
         return pid
     }
 
     /// Reaps the child.
+    /// This process's environment, for a child that inherits it. Apple's C library does not
+    /// export `environ` to programs linked as frameworks; `_NSGetEnviron` is its way.
+    private static var inheritedEnvironment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Darwin)
+        _NSGetEnviron().pointee
+        #else
+        environ
+        #endif
+    }
+
     private static func wait(for pid: pid_t) -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
