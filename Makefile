@@ -9,7 +9,7 @@ PROMPT ?= Explain in two sentences why the sky is blue.
 SENTENCE ?= Good morning. Please turn on the kitchen lights and set a timer for ten minutes.
 DEMO_WAV ?= $(CURDIR)/.build/demo-speech.wav
 
-.PHONY: all engines build build-release print-release-flags models models-release demo test example-test bench doctor env clean
+.PHONY: all engines build build-release print-release-flags models models-release demo test test-fast example-test bench doctor env clean
 
 all: build
 
@@ -48,6 +48,12 @@ demo: models-release
 
 test: models example-test
 	$(ENV) && swift test --skip-build
+
+# Everything that needs no engine and no model (RealEngineTests, tagged realEngine, is skipped):
+# about a minute of tests. The MCP tests need only the Python tools (the `mcp` package).
+test-fast: build
+	scripts/bootstrap tools
+	$(ENV) && swift test --skip-build --skip RealEngineTests
 
 # An app's own package that depends on RunAnywhere and RunAnywhereTesting only: it builds and
 # its tests pass with no engine on the loader path, and its test binary links none.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension RealEngineTests {
-    @Suite("The CLI opens an engine only for a model of its framework")
+    @Suite("The CLI opens an engine only for a model of its framework", .tags(.cli))
     struct CLIColdStartTests {
         /// File-name fragments of every engine's libraries and of the engine plugins.
         static let engineNames = [

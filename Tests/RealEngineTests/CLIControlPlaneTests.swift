@@ -6,7 +6,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI against the reference control plane")
+    @Suite("The CLI against the reference control plane", .tags(.cli))
     struct CLIControlPlaneTests {
         @Test("Telemetry queued by CLI processes survives their exit and two kills mid-upload, and is counted once")
         func telemetrySurvivesKills() async throws {

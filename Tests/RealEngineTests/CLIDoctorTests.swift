@@ -4,7 +4,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI's doctor")
+    @Suite("The CLI's doctor", .tags(.cli))
     struct CLIDoctorTests {
         @Test("doctor --json reports the hardware profile: cpu, cores, memory and gpu")
         func doctorHardware() throws {

@@ -60,7 +60,7 @@ func json(_ line: Substring) throws -> [String: Any] {
 }
 
 extension RealEngineTests {
-    @Suite("The CLI's model download and storage commands")
+    @Suite("The CLI's model download and storage commands", .tags(.cli))
     struct CLIDownloadTests {
         @Test("models register, download --json, storage info --json and models delete work end to end")
         func registerDownloadInspectDelete() async throws {

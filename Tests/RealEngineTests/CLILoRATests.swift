@@ -4,7 +4,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI's LoRA adapters")
+    @Suite("The CLI's LoRA adapters", .tags(.cli))
     struct CLILoRATests {
         @Test("generate --lora takes a file or a registered id; lora register, list and check work on a temporary home")
         func loraCommands() throws {

@@ -4,7 +4,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI's embed and rag commands")
+    @Suite("The CLI's embed and rag commands", .tags(.cli))
     struct CLIRAGTests {
         @Test("Two processes ingest into one index at once; both land, and search, ask and stats see them")
         func concurrentProcesses() throws {

@@ -4,7 +4,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI's secrets")
+    @Suite("The CLI's secrets", .tags(.cli))
     struct CLISecretsTests {
         @Test("Processes setting secrets at once on a fresh home agree on one key, and get, list and delete work")
         func concurrentProcesses() async throws {

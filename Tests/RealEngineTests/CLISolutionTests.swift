@@ -13,7 +13,7 @@ private func events(_ output: String) throws -> [[String: Any]] {
 }
 
 extension RealEngineTests {
-    @Suite("The CLI runs the example solutions on the real engines")
+    @Suite("The CLI runs the example solutions on the real engines", .tags(.cli))
     struct CLISolutionTests {
         @Test("The agent-loop example calls its command tool and answers, on the default LLM")
         func agentLoopExample() throws {

@@ -4,7 +4,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI's structured output and tool calls")
+    @Suite("The CLI's structured output and tool calls", .tags(.cli))
     struct CLIStructuredTests {
         static func file(_ name: String, _ text: String) throws -> URL {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -4,7 +4,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 extension RealEngineTests {
-    @Suite("The CLI's vision-language commands")
+    @Suite("The CLI's vision-language commands", .tags(.cli))
     struct CLIVisionTests {
         @Test("models import --projector makes a VLM pair, and describe answers about a real photograph in JSON")
         func importAndDescribe() throws {

@@ -7,7 +7,7 @@ import Testing
 /// `runanywhere serve` as users run it: the CLI in its own process with the default models,
 /// driven by real clients.
 extension RealEngineTests {
-    @Suite("runanywhere serve with real models and real clients")
+    @Suite("runanywhere serve with real models and real clients", .tags(.cli, .fuzz))
     struct ServeConformanceTests {
         static let key = "conformance-key"
 

@@ -16,8 +16,20 @@ import Testing
 /// "Two SDK instances share nothing"), but on a 2-core machine the engines use every core,
 /// and some tests measure latency (barge-in) or the process's memory growth, which other
 /// tests running beside them would distort. The facade tests also share its one instance.
-@Suite("Real engine", .serialized)
+@Suite("Real engine", .serialized, .tags(.realEngine))
 struct RealEngineTests {}
+
+/// What a test needs or does, to choose a lane: `swift test --skip RealEngineTests` (or
+/// `make test-fast`) runs everything that needs no engine; `--filter tag:cli` or `--skip tag:fuzz`
+/// where the toolchain's Swift Testing filters by tag.
+extension Tag {
+    /// Runs a real engine on a real model (every test of this target).
+    @Tag static var realEngine: Self
+    /// Runs the `runanywhere` executables as a user would.
+    @Tag static var cli: Self
+    /// Throws generated requests at a server for a long while.
+    @Tag static var fuzz: Self
+}
 
 /// The default models installed by scripts/bootstrap, read from the default SDK store.
 enum DefaultModels {
