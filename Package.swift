@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
         // For apps' test targets: a deterministic backend and a fault-injecting file server.
         .library(name: "RunAnywhereTesting", targets: ["RunAnywhereTesting"]),
+        .library(name: "RunAnywhereTestingFileServer", targets: ["RunAnywhereTestingFileServer"]),
         // Models served by any OpenAI-compatible server (vLLM, llama-server, Ollama, `runanywhere
         // serve`) behind the same Swift API; routing between them and this device is in the core.
         .library(name: "RunAnywhereRemote", targets: ["RunAnywhereRemote"]),
@@ -191,6 +192,12 @@ let package = Package(
         // `runanywhere bench download` also use. No engine, so it builds anywhere.
         .target(
             name: "RunAnywhereTesting",
+            dependencies: ["RunAnywhere"]
+        ),
+        // A file server on 127.0.0.1 with byte ranges and injected faults, for download tests: apart
+        // from RunAnywhereTesting so that an app's tests need no HTTP stack.
+        .target(
+            name: "RunAnywhereTestingFileServer",
             dependencies: [
                 "RunAnywhere", "RunAnywhereHTTPServing", .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -406,6 +413,7 @@ let package = Package(
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
                 "RunAnywhereTesting",
+                "RunAnywhereTestingFileServer",
                 "RunAnywhereServer",
                 "RunAnywhereRemote",
                 "RunAnywhereWhisperWindow",
@@ -440,7 +448,8 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereRemote",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestingFileServer",
+                "RunAnywhereRemote",
                 "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer", "RunAnywhereHTTPServing",
                 "RunAnywhereSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -477,8 +486,9 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
-                "RunAnywhereServer", "RunAnywhereRemote", "RunAnywhereControlPlaneServer", "RunAnywhereSQLite",
-                "RunAnywhereYAML", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "RunAnywhereTestingFileServer", "RunAnywhereServer", "RunAnywhereRemote",
+                "RunAnywhereControlPlaneServer", "RunAnywhereSQLite", "RunAnywhereYAML",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ],

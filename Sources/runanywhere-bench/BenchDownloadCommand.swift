@@ -4,6 +4,7 @@ import Foundation
 import RunAnywhere
 import RunAnywhereCommandLine
 import RunAnywhereTesting
+import RunAnywhereTestingFileServer
 
 extension BenchCommand {
     /// Loopback download throughput, `runanywhere models download` vs `curl` on the same file and

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhere
 import RunAnywhereTesting
+import RunAnywhereTestingFileServer
 import Testing
 
 /// The `runanywhere` binary built next to the tests (by `swift build --build-tests`).

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhereLlamaCPP
 import RunAnywhereTesting
+import RunAnywhereTestingFileServer
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere

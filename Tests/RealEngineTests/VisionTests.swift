@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereTesting
+import RunAnywhereTestingFileServer
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere

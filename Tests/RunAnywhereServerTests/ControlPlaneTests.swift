@@ -10,6 +10,7 @@ import RunAnywhereControlPlaneServer
 import RunAnywhereHTTPServing
 import RunAnywhereSQLite
 import RunAnywhereTesting
+import RunAnywhereTestingFileServer
 import Testing
 
 /// The key every test's control plane accepts.
