@@ -262,7 +262,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.embedInCode("Resources/openapi.json")]
         ),
 
         // MARK: llama.cpp backend

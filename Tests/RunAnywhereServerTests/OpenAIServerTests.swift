@@ -492,6 +492,24 @@ struct OpenAIServerTests {
         }
     }
 
+    @Test("The OpenAPI document describes every route the server answers, and no other")
+    func documentMatchesRoutes() async throws {
+        try await withServer { client, _ in
+            let document = try await client.get("/openapi.json").json
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            let methods: Set<String> = ["get", "post", "put", "patch", "delete"]
+            let documented = Set(
+                paths.flatMap { path, operations in
+                    operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+                }
+            )
+            #expect(
+                documented == Set(client.routes),
+                "only routed: \(Set(client.routes).subtracting(documented)); only documented: \(documented.subtracting(client.routes))"
+            )
+        }
+    }
+
     /// The routes open without the key: they serve no model.
     static let openRoutes: Set<String> = ["GET /health", "GET /metrics", "GET /openapi.json"]
 
