@@ -9,7 +9,7 @@ PROMPT ?= Explain in two sentences why the sky is blue.
 SENTENCE ?= Good morning. Please turn on the kitchen lights and set a timer for ten minutes.
 DEMO_WAV ?= $(CURDIR)/.build/demo-speech.wav
 
-.PHONY: all engines build build-release print-release-flags models models-release demo test test-fast example-test bench doctor env clean
+.PHONY: all engines build build-release models models-release demo test test-fast example-test bench doctor env clean
 
 all: build
 
@@ -19,16 +19,8 @@ engines:
 build: engines
 	$(ENV) && swift build --build-tests && scripts/build_plugins.sh debug
 
-# Each function in its own section, so the linker can lay out the CLI's in the order a start
-# calls them (scripts/runanywhere.order; see Package.swift).
-RELEASE_FLAGS := -Xswiftc -Xfrontend -Xswiftc -function-sections
-
 build-release: engines
-	$(ENV) && swift build -c release $(RELEASE_FLAGS) && scripts/build_plugins.sh release
-
-# For scripts/make_order_file.sh, which relinks the release CLI with the same flags.
-print-release-flags:
-	@echo $(RELEASE_FLAGS)
+	$(ENV) && swift build -c release && scripts/build_plugins.sh release
 
 models: build
 	$(ENV) && RUNANYWHERE_CLI=$(CURDIR)/.build/debug/runanywhere scripts/bootstrap models

@@ -8,24 +8,15 @@ import PackageDescription
 // indexes; it opens libcurl and libarchive, which every Linux distribution ships, on the first
 // download and the first archive.
 // A program that loads plugins exports its copy of the core for them to bind to, and only
-// that: the core's symbols, listed by pattern in scripts/plugin-host-exports.list. It links with
-// lld and packed relative relocations (DT_RELR, glibc 2.36+): the CLI's 70,000 relative
-// relocations took a 2.2 MB table, read at every start, and now take 18 KB. Its functions are
-// laid out in the order a start first calls them (scripts/runanywhere.order, made by
-// scripts/make_order_file.sh; scripts/plugin-host-layout.ld groups the unnamed ones), so the
-// code a start runs shares pages: the kernel maps code 64 KiB at a time, and in source order a
-// 2-token generation kept 6.0 MiB of it resident, now 1.2. Only objects compiled with
-// -function-sections (`make build-release`) can be reordered function by function.
-// GNU ld/lld options: Linux only, so that the package resolves and links on Apple platforms.
+// that: the core's symbols, listed by pattern in scripts/plugin-host-exports.list. GNU ld
+// options: Linux only, so that the package resolves and links on Apple platforms. Nothing else
+// goes to the linker: no other linker, no relocation packing, no function order (docs/performance.md
+// says what those bought and why they went).
 let pluginHostLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-Xlinker", "--export-dynamic",
             "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/plugin-host-exports.list",
-            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/runanywhere.order",
-            "-Xlinker", "--no-warn-symbol-ordering",
-            "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/scripts/plugin-host-layout.ld",
         ],
         .when(platforms: [.linux])
     )
