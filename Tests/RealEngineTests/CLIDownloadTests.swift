@@ -4,62 +4,6 @@ import RunAnywhereTesting
 import RunAnywhereTestingFileServer
 import Testing
 
-/// The `runanywhere` binary built next to the tests (by `swift build --build-tests`).
-let cliBinary: URL = {
-    var folder = URL(fileURLWithPath: #filePath)
-    while folder.path != "/",
-        !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-    {
-        folder.deleteLastPathComponent()
-    }
-    return folder.appendingPathComponent(".build/debug/runanywhere")
-}()
-
-/// Runs the CLI, with `environment` added to the test's own and `input`, when given, as its
-/// standard input; returns its exit status, standard output and standard error.
-func cli(
-    _ arguments: [String],
-    environment: [String: String] = [:],
-    input: String? = nil
-) throws -> (status: Int32, out: String, err: String) {
-    let stdin = input.map { _ in Pipe() }
-    let (process, out, err) = try startCLI(arguments, environment: environment, input: stdin)
-    if let stdin, let input {
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-    }
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
-}
-
-/// Starts the CLI without waiting for it, for tests that run several at once; `environment`
-/// is added to the test's own, and `input` becomes its standard input.
-func startCLI(
-    _ arguments: [String],
-    environment: [String: String] = [:],
-    input: Pipe? = nil
-) throws -> (Process, Pipe, Pipe) {
-    let process = Process()
-    process.executableURL = cliBinary
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    if let input { process.standardInput = input }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    return (process, out, err)
-}
-
-func json(_ line: Substring) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-}
-
 extension RealEngineTests {
     @Suite("The CLI's model download and storage commands", .tags(.cli))
     struct CLIDownloadTests {
