@@ -95,6 +95,7 @@ let package = Package(
         // first use, so a process that downloads and unpacks nothing maps neither.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
+        // RunAnywhere: The SDK: registry, downloads, every capability's API, events, the plugin contract; no engine.
         .target(
             name: "RunAnywhere",
             dependencies: [
@@ -123,6 +124,7 @@ let package = Package(
             ]
         ),
         .target(name: "RunAnywhereSQLitePlugin", dependencies: ["RunAnywhere", "RunAnywhereSQLite"]),
+        // RunAnywhereYAML: Solutions read from YAML (Yams), with line numbers in every error.
         .target(name: "RunAnywhereYAML", dependencies: ["RunAnywhere", .product(name: "Yams", package: "Yams")]),
         .target(name: "RunAnywhereYAMLPlugin", dependencies: ["RunAnywhere", "RunAnywhereYAML"]),
 
@@ -149,6 +151,7 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
+        // RunAnywhereGenerable: `@Generable` and `@Guide`, the macros' public face.
         .target(name: "RunAnywhereGenerable", dependencies: ["RunAnywhere", "RunAnywhereMacros"]),
 
         // MARK: MCP
@@ -225,6 +228,7 @@ let package = Package(
         ),
         // Its plugin, which takes its HTTP client from the remote engines' plugin.
         .target(name: "RunAnywhereControlPlanePlugin", dependencies: ["RunAnywhere", "RunAnywhereControlPlane"]),
+        // RunAnywhereControlPlaneServer: The reference control plane, served with Hummingbird from the generated stubs.
         .target(
             name: "RunAnywhereControlPlaneServer",
             dependencies: [
@@ -260,6 +264,7 @@ let package = Package(
         // MARK: llama.cpp backend
         // Headers and libraries come from scripts/bootstrap, which writes runanywhere-llama.pc.
         .systemLibrary(name: "CLlama", pkgConfig: "runanywhere-llama"),
+        // RunAnywhereLlamaCPP: Text generation, embeddings, vision and LoRA on llama.cpp.
         .target(
             name: "RunAnywhereLlamaCPP",
             dependencies: ["RunAnywhere", "CLlama"]
@@ -294,6 +299,7 @@ let package = Package(
         // pywhispercpp's hash-renamed libwhisper (runanywhere-whisper.pc from scripts/bootstrap):
         // its ggml never collides with llama.cpp's in one process.
         .systemLibrary(name: "CWhisper", pkgConfig: "runanywhere-whisper"),
+        // RunAnywhereWhisperCPP: Speech recognition on whisper.cpp.
         .target(
             name: "RunAnywhereWhisperCPP",
             dependencies: ["RunAnywhere", "CWhisper", "RunAnywhereWhisperWindow"]
@@ -318,6 +324,7 @@ let package = Package(
 
         // MARK: system voice (espeak-ng from Debian)
         .systemLibrary(name: "CESpeak", pkgConfig: "espeak-ng"),
+        // RunAnywhereSystemVoice: Speech synthesis with espeak-ng, the voice every Linux has.
         .target(
             name: "RunAnywhereSystemVoice",
             dependencies: ["RunAnywhere", "CESpeak"]
@@ -327,6 +334,7 @@ let package = Package(
         // MARK: sherpa-onnx backend (Piper voices, Silero VAD)
         // Piper voices take espeak-ng phonemes, which the system voice module provides.
         .systemLibrary(name: "CSherpa", pkgConfig: "runanywhere-sherpa"),
+        // RunAnywhereSherpa: Piper voices and Silero VAD on sherpa-onnx.
         .target(
             name: "RunAnywhereSherpa",
             dependencies: ["RunAnywhere", "RunAnywhereSystemVoice", "CSherpa"]
@@ -340,6 +348,7 @@ let package = Package(
             pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]
         ),
+        // RunAnywherePocketSphinx: Wake words by pocketsphinx keyword spotting.
         .target(
             name: "RunAnywherePocketSphinx",
             dependencies: ["RunAnywhere", "CPocketSphinx"]
@@ -352,6 +361,7 @@ let package = Package(
             pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]
         ),
+        // RunAnywhereResemblyzer: speaker embeddings for diarization (Resemblyzer GE2E on OpenBLAS).
         .target(
             name: "RunAnywhereResemblyzer",
             dependencies: ["RunAnywhere", "COpenBLAS"]
