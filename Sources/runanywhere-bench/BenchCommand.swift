@@ -66,6 +66,11 @@ struct BenchCommand: AsyncParsableCommand {
             /// From the request (before the cache is cleared, the prompt written and tokenized,
             /// and, in the SDK, the API's checks) to the first token's text, on both sides.
             var ttftMs: PairedRuns
+            /// From `cancelGeneration()`, called at the 5th token of a long generation, to the
+            /// stream's end, once per repetition (the SDK only: the raw harness has no stream).
+            var cancelToEndMs: Spread?
+            /// The target on the slowest of them: ``cancelTargetMs``.
+            var cancelTargetMet: Bool
             var sdkSamples: [Sample]
             var rawSamples: [Sample]
         }
@@ -94,11 +99,13 @@ struct BenchCommand: AsyncParsableCommand {
             defer { try? FileManager.default.removeItem(at: promptFile) }
             var raw: [Sample] = []
             var sdk: [Sample] = []
+            var cancels: [Double] = []
             for rep in 0..<baseline.reps {
                 if rep % 2 == 1 { raw += try runRaw(rawBinary, modelPath: path.path, promptFile: promptFile) }
                 try await RunAnywhere.loadModel(model, contextLength: contextLength, threads: baseline.threads)
                 _ = try await sdkSample()
                 sdk.append(try await sdkSample())
+                if let cancel = try await cancelSample() { cancels.append(cancel) }
                 try await RunAnywhere.unloadModel()
                 if rep % 2 == 0 { raw += try runRaw(rawBinary, modelPath: path.path, promptFile: promptFile) }
             }
@@ -124,6 +131,8 @@ struct BenchCommand: AsyncParsableCommand {
                 generationTps: generation,
                 promptTps: promptSpeed,
                 ttftMs: ttft,
+                cancelToEndMs: Spread(cancels),
+                cancelTargetMet: cancels.count == baseline.reps && (cancels.max() ?? .infinity) <= Self.cancelTargetMs,
                 sdkSamples: sdk,
                 rawSamples: raw
             )
@@ -138,6 +147,39 @@ struct BenchCommand: AsyncParsableCommand {
                 print("\(name.padded(to: 13)) SDK \(pair.sdk.formatted())  raw \(pair.raw.formatted())")
                 print("              SDK: \(pair.summary(unit: unit))")
             }
+            let cancelled = report.cancelToEndMs.map { "\($0.formatted()) ms" } ?? "missing"
+            print(
+                "cancel → stream end: \(cancelled); target: the slowest ≤ \(Int(Self.cancelTargetMs)) ms: "
+                    + (report.cancelTargetMet ? "met" : "NOT met")
+            )
+        }
+
+        /// How soon a generation must end once cancelled.
+        static let cancelTargetMs = 500.0
+
+        /// Starts a long generation, cancels it at its 5th token, and returns the milliseconds
+        /// from the cancel to the stream's end; nil when the generation ended before the cancel.
+        private func cancelSample() async throws -> Double? {
+            let options = LLMGenerationOptions(
+                maxTokens: 400,
+                temperature: 0,
+                repetitionPenalty: 1,
+                threads: baseline.threads,
+                applyChatTemplate: false,
+                ignoreEndOfSequence: true,
+                reusePromptCache: false
+            )
+            var seen = 0
+            var cancelledAt: ContinuousClock.Instant?
+            for try await event in try await RunAnywhere.generateStream(prompt, options: options) {
+                guard case .token = event else { continue }
+                seen += 1
+                if seen == 5, cancelledAt == nil {
+                    cancelledAt = .now
+                    await RunAnywhere.cancelGeneration()
+                }
+            }
+            return cancelledAt.map { $0.duration(to: .now).milliseconds }
         }
 
         private func sdkSample() async throws -> Sample {
