@@ -51,7 +51,7 @@ extension BenchCommand {
         /// Runs of each side in the checksum pass: enough for a median.
         static let checksumReps = 3
 
-        struct Report: Codable {
+        struct Report: Encodable {
             var fileBytes: Int64
             var reps: Int
             var curlMBPerS: [Double]
@@ -83,6 +83,49 @@ extension BenchCommand {
             var curlPlusSha256sumMedianMBPerS: Double
             var curlPlusSha256sumMinMBPerS: Double
             var curlPlusSha256sumMaxMBPerS: Double
+            /// From `cancelDownload` to the end of the download's progress stream, in this process,
+            /// once per repetition, the transfer throttled to 4 MiB/s and cancelled after 1 MiB.
+            var cancelToStopMs: Spread?
+            /// The slowest of them within ``cancelTargetMs``, and one for every repetition.
+            var cancelTargetMet: Bool
+        }
+
+        /// How soon a cancelled download must stop.
+        static let cancelTargetMs = 1000.0
+
+        /// Cancels a throttled download in this process `reps` times (after the timed processes,
+        /// which it does not disturb) and returns each time from the cancel to the stream's end.
+        static func cancelLatencies(root: URL, home: URL, reps: Int) async throws -> [Double] {
+            let server = try await LocalFileServer.start(root: root)
+            server.setFault(FaultPlan(bytesPerSecond: 4 << 20), for: "blob.bin")
+            let sdk = try RunAnywhereSDK(home: home)
+            var latencies: [Double] = []
+            do {
+                for rep in 0..<reps {
+                    let id = "cancel-\(rep)"
+                    _ = try sdk.registerModel(
+                        id: id,
+                        name: id,
+                        url: server.url(for: "blob.bin"),
+                        framework: .llamaCpp,
+                        category: .llm
+                    )
+                    var cancelledAt: ContinuousClock.Instant?
+                    for await report in try sdk.downloadModel(id)
+                    where cancelledAt == nil && report.bytesDownloaded >= 1 << 20 {
+                        _ = try sdk.cancelDownload(id)
+                        cancelledAt = .now
+                    }
+                    if let cancelledAt { latencies.append(cancelledAt.duration(to: .now).milliseconds) }
+                }
+            } catch {
+                await sdk.shutdown()
+                await server.stop()
+                throw error
+            }
+            await sdk.shutdown()
+            await server.stop()
+            return latencies
         }
 
         /// One process's run under process-meter.
@@ -214,6 +257,12 @@ extension BenchCommand {
             let sdkRSS = try Self.spread(plain.sdk.map(\.peakRSS))
             let sdkVerified = try Self.spread(verified.sdk.map { mb / $0.seconds })
             let curlVerified = try Self.spread(verified.curl.map { mb / $0.seconds })
+            // Last, in this process: the timed processes above ran without an SDK here.
+            let cancels = try await Self.cancelLatencies(
+                root: root,
+                home: work.appendingPathComponent("cancel-home"),
+                reps: reps
+            )
             let report = Report(
                 fileBytes: size,
                 reps: reps,
@@ -239,7 +288,9 @@ extension BenchCommand {
                 sdkProcessVerifiedMaxMBPerS: sdkVerified.max,
                 curlPlusSha256sumMedianMBPerS: curlVerified.median,
                 curlPlusSha256sumMinMBPerS: curlVerified.min,
-                curlPlusSha256sumMaxMBPerS: curlVerified.max
+                curlPlusSha256sumMaxMBPerS: curlVerified.max,
+                cancelToStopMs: Spread(cancels),
+                cancelTargetMet: cancels.count == reps && (cancels.max() ?? .infinity) <= Self.cancelTargetMs
             )
             if output.json { return try CLI.printJSON(report) }
             print(
@@ -253,6 +304,11 @@ extension BenchCommand {
             print(
                 "with SHA-256, median of \(Self.checksumReps): SDK \(Self.describe(sdkVerified)) MB/s, "
                     + "curl + sha256sum \(Self.describe(curlVerified)) MB/s"
+            )
+            let stopped = report.cancelToStopMs.map { "\($0.formatted()) ms" } ?? "missing"
+            print(
+                "cancel → stopped (in process, \(cancels.count) of \(reps)): \(stopped); target: the slowest ≤ "
+                    + "\(Int(Self.cancelTargetMs)) ms: \(report.cancelTargetMet ? "met" : "NOT met")"
             )
         }
 
