@@ -43,19 +43,12 @@ struct RAGChunker: Sendable {
         let bytes = Array(text.utf8)
         var sentences = SentenceScanner(bytes: bytes)
         var packer = Packer(options: options)
-        var batch: [Unit] = []
-        while true {
-            batch.removeAll(keepingCapacity: true)
-            while batch.count < Self.batchSize, let unit = sentences.next() { batch.append(unit) }
-            guard !batch.isEmpty else { break }
-            let counts = try await countTokens(batch.map { Self.string(bytes, $0.start, $0.end) })
-            for (unit, count) in zip(batch, counts) {
-                var counted = unit
-                counted.tokens = count
-                if count <= options.chunkTokens {
-                    packer.add(counted, bytes: bytes)
+        while case let batch = try await countedBatch(from: &sentences, bytes: bytes), !batch.isEmpty {
+            for unit in batch {
+                if unit.tokens <= options.chunkTokens {
+                    packer.add(unit, bytes: bytes)
                 } else {
-                    try await split(counted, bytes: bytes, into: &packer)
+                    try await split(unit, bytes: bytes, into: &packer)
                 }
             }
         }
@@ -65,10 +58,29 @@ struct RAGChunker: Sendable {
 
     // MARK: Units
 
+    /// What yields a text's units one at a time.
+    private protocol UnitScanner {
+        mutating func next() -> Unit?
+    }
+
+    /// The next ``batchSize`` units of `scanner` (fewer at its end, none after it), each with its
+    /// token count.
+    private func countedBatch(
+        from scanner: inout some UnitScanner,
+        bytes: [UInt8]
+    ) async throws(SDKException) -> [Unit] {
+        var batch: [Unit] = []
+        while batch.count < Self.batchSize, let unit = scanner.next() { batch.append(unit) }
+        guard !batch.isEmpty else { return [] }
+        let counts = try await countTokens(batch.map { Self.string(bytes, $0.start, $0.end) })
+        for (index, count) in zip(batch.indices, counts) { batch[index].tokens = count }
+        return batch
+    }
+
     /// Sentences (ending in . ! ? followed by white space) and lines, trimmed of white space,
     /// one at a time. A unit is held back until the next is found, since a blank line after it
     /// marks it as a paragraph's end.
-    private struct SentenceScanner {
+    private struct SentenceScanner: UnitScanner {
         let bytes: [UInt8]
         var start = 0
         var index = 0
@@ -141,20 +153,15 @@ struct RAGChunker: Sendable {
             maxScalars: max(1, options.chunkTokens / 4)
         )
         var current: Unit?
-        var batch: [Unit] = []
-        while true {
-            batch.removeAll(keepingCapacity: true)
-            while batch.count < Self.batchSize, let word = words.next() { batch.append(word) }
-            guard !batch.isEmpty else { break }
-            let counts = try await countTokens(batch.map { Self.string(bytes, $0.start, $0.end) })
-            for (word, count) in zip(batch, counts) {
-                if var run = current, run.tokens + count <= options.chunkTokens {
+        while case let batch = try await countedBatch(from: &words, bytes: bytes), !batch.isEmpty {
+            for word in batch {
+                if var run = current, run.tokens + word.tokens <= options.chunkTokens {
                     run.end = word.end
-                    run.tokens += count
+                    run.tokens += word.tokens
                     current = run
                 } else {
                     if let run = current { packer.add(run, bytes: bytes) }
-                    current = Unit(start: word.start, end: word.end, tokens: count, endsParagraph: false)
+                    current = word
                 }
             }
         }
@@ -166,7 +173,7 @@ struct RAGChunker: Sendable {
 
     /// The words of a range one at a time, each cut into pieces of at most `maxScalars`
     /// Unicode scalars (a tokenizer makes at most a few tokens of one scalar).
-    private struct WordScanner {
+    private struct WordScanner: UnitScanner {
         let bytes: [UInt8]
         var index: Int
         let end: Int
