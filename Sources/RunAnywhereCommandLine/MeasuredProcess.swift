@@ -29,7 +29,7 @@ package struct MeasuredProcess {
     package var errors: Data
 
     private struct Report: Decodable {
-        package var wallMs: Double
+        var wallMs: Double
         var maxRssKib: Int
     }
 
