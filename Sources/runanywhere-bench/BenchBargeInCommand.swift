@@ -54,21 +54,6 @@ extension BenchCommand {
             var stoppedBeforeReport: Bool
         }
 
-        /// A target on a latency's 95th percentile; a missing percentile does not meet it.
-        struct Target: Encodable {
-            var name: String
-            var p95LimitMs: Double
-            var p95Ms: Double?
-            var met: Bool
-
-            init(_ name: String, limit: Double, _ latency: Voice.Latency) {
-                self.name = name
-                p95LimitMs = limit
-                p95Ms = latency.p95Ms
-                met = latency.p95Ms.map { $0 <= limit } ?? false
-            }
-        }
-
         struct Report: Encodable {
             var reps: Int
             var afterPlaybackSeconds: Double
@@ -78,7 +63,7 @@ extension BenchCommand {
             var vadStartToStopMs: Voice.Latency
             var onsetToVadStartMs: Voice.Latency
             var stoppedBeforeReport: Int
-            var targets: [Target]
+            var targets: [BenchTarget]
             var samples: [Sample]
         }
 
@@ -139,8 +124,8 @@ extension BenchCommand {
                 onsetToVadStartMs: Voice.Latency(samples.map(\.onsetToVadStartMs)),
                 stoppedBeforeReport: samples.count(where: \.stoppedBeforeReport),
                 targets: [
-                    Target("onset_to_stop", limit: Self.onsetTargetMs, onsetToStop),
-                    Target("vad_start_to_stop", limit: Self.vadStartTargetMs, vadStartToStop),
+                    BenchTarget("onset to stop, p95 ms", onsetToStop.p95Ms, limit: Self.onsetTargetMs),
+                    BenchTarget("VAD start to stop, p95 ms", vadStartToStop.p95Ms, limit: Self.vadStartTargetMs),
                 ],
                 samples: samples
             )
@@ -153,9 +138,7 @@ extension BenchCommand {
             )
             print("onset → start by the agent's VAD: \(report.onsetToVadStartMs.summary("interruptions"))")
             print("playback stopped before the interruption was reported: \(report.stoppedBeforeReport) of \(reps)")
-            for target in report.targets {
-                print("target: \(target.name) p95 ≤ \(Int(target.p95LimitMs)) ms: \(target.met ? "met" : "NOT met")")
-            }
+            for target in report.targets { print(target.line) }
         }
 
         /// Runs one conversation in which the user speaks over the reply, and measures the stop.

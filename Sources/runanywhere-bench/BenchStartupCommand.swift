@@ -59,21 +59,6 @@ extension BenchCommand {
             var librariesOpened: Int
         }
 
-        /// A budget: `met` only when the value was measured and is within the limit.
-        struct Target: Encodable {
-            var name: String
-            var value: Double?
-            var limit: Double
-            var met: Bool
-
-            init(_ name: String, _ value: Double?, limit: Double) {
-                self.name = name
-                self.value = value
-                self.limit = limit
-                met = value.map { $0 <= limit } ?? false
-            }
-        }
-
         struct Report: Encodable {
             var model: String
             var threads: Int
@@ -86,7 +71,7 @@ extension BenchCommand {
             /// maps what every command of the CLI maps before any SDK code runs.
             var foundationHelloMs: Spread?
             var foundationHelloPeakRSS: Spread?
-            var targets: [Target]
+            var targets: [BenchTarget]
         }
 
         private struct RawSample: Decodable {
@@ -209,12 +194,24 @@ extension BenchCommand {
                 foundationHelloMs: Spread(helloRuns.map(\.wallMs)),
                 foundationHelloPeakRSS: Spread(helloRuns.map(\.peakRSSMiB)),
                 targets: [
-                    Target("engine libraries opened by --version", Double(rows[0].engineLibraries.count), limit: 0),
-                    Target("engine libraries opened by models list", Double(rows[1].engineLibraries.count), limit: 0),
-                    Target("--version, ms", version.sdkMs?.median, limit: 25),
-                    Target("--version, MiB", version.sdkPeakRSS?.median, limit: 35),
-                    Target("2-token generation over raw, ms", generation.rawMs?.difference.median, limit: 80),
-                    Target("2-token generation over raw, MiB", generation.rawPeakRSS?.difference.median, limit: 40),
+                    BenchTarget(
+                        "engine libraries opened by --version",
+                        Double(rows[0].engineLibraries.count),
+                        limit: 0
+                    ),
+                    BenchTarget(
+                        "engine libraries opened by models list",
+                        Double(rows[1].engineLibraries.count),
+                        limit: 0
+                    ),
+                    BenchTarget("--version, ms", version.sdkMs?.median, limit: 25),
+                    BenchTarget("--version, MiB", version.sdkPeakRSS?.median, limit: 35),
+                    BenchTarget("2-token generation over raw, ms", generation.rawMs?.difference.median, limit: 80),
+                    BenchTarget(
+                        "2-token generation over raw, MiB",
+                        generation.rawPeakRSS?.difference.median,
+                        limit: 40
+                    ),
                 ]
             )
             if output.json { return try CLI.printJSON(report) }
@@ -245,10 +242,7 @@ extension BenchCommand {
                 "floor: a Foundation hello world (async main) takes \(report.foundationHelloMs?.formatted() ?? "?") ms "
                     + "and \(report.foundationHelloPeakRSS?.formatted() ?? "?") MiB"
             )
-            for target in report.targets {
-                let value = target.value.map { CLI.format($0, 1) } ?? "missing"
-                print("\(target.met ? "✓" : "✗") \(target.name): \(value) (limit \(CLI.format(target.limit, 0)))")
-            }
+            for target in report.targets { print(target.line) }
         }
 
         /// The load time in `generate`'s closing line on stderr (`…, model load 153.2 ms]`).
