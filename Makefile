@@ -17,10 +17,11 @@ engines:
 	scripts/bootstrap engines
 
 build: engines
-	$(ENV) && swift build --build-tests && scripts/build_plugins.sh debug
+	$(ENV) && swift build --build-tests
 
+# The demo runs only the `runanywhere` executable: build it and what it links, not the servers.
 build-release: engines
-	$(ENV) && swift build -c release && scripts/build_plugins.sh release
+	$(ENV) && swift build -c release --product runanywhere
 
 models: build
 	$(ENV) && RUNANYWHERE_CLI=$(CURDIR)/.build/debug/runanywhere scripts/bootstrap models
@@ -57,6 +58,7 @@ example-test: engines
 	cd $(EXAMPLE) && env -u LD_LIBRARY_PATH swift test --skip-build
 
 bench: models-release
+	$(ENV) && swift build -c release
 	$(ENV) && .build/release/runanywhere bench llm --model $(MODEL)
 	$(ENV) && .build/release/runanywhere bench stt
 	$(ENV) && .build/release/runanywhere bench tts

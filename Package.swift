@@ -7,21 +7,9 @@ import PackageDescription
 // backend is its own opt-in product. The core links one native library, SQLite for RAG
 // indexes; it opens libcurl and libarchive, which every Linux distribution ships, on the first
 // download and the first archive.
-// A program that loads plugins exports its copy of the core for them to bind to, and only
-// that: the core's symbols, listed by pattern in scripts/plugin-host-exports.list. GNU ld
-// options: Linux only, so that the package resolves and links on Apple platforms. Nothing else
-// goes to the linker: no other linker, no relocation packing, no function order (docs/performance.md
-// says what those bought and why they went).
-let pluginHostLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(
-        [
-            "-Xlinker", "--export-dynamic",
-            "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/plugin-host-exports.list",
-        ],
-        .when(platforms: [.linux])
-    )
-]
-
+// Every backend is a Swift module compiled into the products that use it; each opens its native
+// library on first use (a typed table of C functions), so a program maps no engine until it runs
+// a model. Nothing goes to the linker beyond the libraries themselves.
 let package = Package(
     name: "RunAnywhere",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -34,6 +22,8 @@ let package = Package(
         .library(name: "RunAnywhereYAML", targets: ["RunAnywhereYAML"]),
         .library(name: "RunAnywhereLlamaCPP", targets: ["RunAnywhereLlamaCPP"]),
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
+        // The same backend as a plugin a host loads at run time (PluginLoader), across a C ABI.
+        .library(name: "RunAnywhereWhisperPlugin", type: .dynamic, targets: ["RunAnywhereWhisperPlugin"]),
         .library(name: "RunAnywhereSystemVoice", targets: ["RunAnywhereSystemVoice"]),
         .library(name: "RunAnywhereSherpa", targets: ["RunAnywhereSherpa"]),
         .library(name: "RunAnywherePocketSphinx", targets: ["RunAnywherePocketSphinx"]),
@@ -95,12 +85,15 @@ let package = Package(
         // first use, so a process that downloads and unpacks nothing maps neither.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
-        // RunAnywhere: The SDK: registry, downloads, every capability's API, events, the plugin contract; no engine.
+        // The plugin ABI: rac_plugin.h, what a plugin library exports, in C.
+        .systemLibrary(name: "CRunAnywherePlugin"),
+        // RunAnywhere: The SDK: registry, downloads, every capability's API, events, the plugin loader; no engine.
         .target(
             name: "RunAnywhere",
             dependencies: [
                 "CCurl",
                 "CArchive",
+                "CRunAnywherePlugin",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -113,8 +106,8 @@ let package = Package(
         // RAG indexes and the telemetry queues on SQLite (Debian's libsqlite3, with FTS5 for
         // BM25) through GRDB, and solutions' YAML through Yams, with line numbers for every error.
         // Modules of their own, behind protocols of the core, because both need full Foundation:
-        // a program that keeps no index and reads no YAML maps neither it nor ICU. The CLI
-        // opens them as plugins (scripts/build_plugins.sh) when it first needs them.
+        // a program that keeps no index and reads no YAML maps neither it nor ICU. Apps register
+        // their modules (the CLI registers them all).
         .target(
             name: "RunAnywhereSQLite",
             dependencies: [
@@ -123,10 +116,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "RunAnywhereSQLitePlugin", dependencies: ["RunAnywhere", "RunAnywhereSQLite"]),
         // RunAnywhereYAML: Solutions read from YAML (Yams), with line numbers in every error.
         .target(name: "RunAnywhereYAML", dependencies: ["RunAnywhere", .product(name: "Yams", package: "Yams")]),
-        .target(name: "RunAnywhereYAMLPlugin", dependencies: ["RunAnywhere", "RunAnywhereYAML"]),
 
         // MARK: Generable macros
         // `@Generable` derives a type's JSON Schema at compile time; `@Guide` narrows a property's.
@@ -165,8 +156,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The MCP client as a plugin (scripts/build_plugins.sh): the CLI opens it for `chat --mcp`.
-        .target(name: "RunAnywhereMCPPlugin", dependencies: ["RunAnywhere", "RunAnywhereMCP"]),
 
         // MARK: HTTP serving
         // Starting a Hummingbird application and stopping it, shared by the servers below.
@@ -206,8 +195,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        // Its plugin (scripts/build_plugins.sh): `runanywhere` opens it for the first remote model.
-        .target(name: "RunAnywhereRemotePlugin", dependencies: ["RunAnywhere", "RunAnywhereRemote"]),
 
         // MARK: Control plane
         // Generated/ holds the code swift-openapi-generator makes from openapi.yaml, committed
@@ -226,8 +213,6 @@ let package = Package(
                 "Generated/internal-imports.txt",
             ]
         ),
-        // Its plugin, which takes its HTTP client from the remote engines' plugin.
-        .target(name: "RunAnywhereControlPlanePlugin", dependencies: ["RunAnywhere", "RunAnywhereControlPlane"]),
         // RunAnywhereControlPlaneServer: The reference control plane, served with Hummingbird from the generated stubs.
         .target(
             name: "RunAnywhereControlPlaneServer",
@@ -269,7 +254,6 @@ let package = Package(
             name: "RunAnywhereLlamaCPP",
             dependencies: ["RunAnywhere", "CLlama"]
         ),
-        .target(name: "RunAnywhereLlamaCPPPlugin", dependencies: ["RunAnywhere", "RunAnywhereLlamaCPP"]),
         // What the raw C baselines share (a clock, reading a file).
         .target(name: "RawBenchSupport"),
         // Wall time and peak memory of a whole process, for `runanywhere bench startup`.
@@ -279,20 +263,22 @@ let package = Package(
         // The raw-engine baseline of `runanywhere bench llm`: plain C against the same libllama.
         .executableTarget(
             name: "raw-llama-bench",
-            dependencies: ["CLlama", "RawBenchSupport"]
+            dependencies: ["CLlama", "RawBenchSupport"],
+            linkerSettings: [.linkedLibrary("llama")]
         ),
 
         // The raw-engine baseline of the adapter switch in `runanywhere bench lora`.
         .executableTarget(
             name: "raw-lora-bench",
-            dependencies: ["CLlama", "RawBenchSupport"]
+            dependencies: ["CLlama", "RawBenchSupport"],
+            linkerSettings: [.linkedLibrary("llama")]
         ),
 
         // The raw-engine baseline of `runanywhere bench embed`.
         .executableTarget(
             name: "raw-embed-bench",
             dependencies: ["CLlama", "RawBenchSupport"],
-            linkerSettings: [.linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("llama"), .linkedLibrary("m")]
         ),
 
         // MARK: whisper.cpp backend
@@ -306,14 +292,12 @@ let package = Package(
         ),
         // The decoding window the backend and `runanywhere bench stt`'s raw baseline share.
         .target(name: "RunAnywhereWhisperWindow"),
-        // Its plugin entry point. Not a SwiftPM product: a dynamic product would carry a second
-        // copy of the core. scripts/build_plugins.sh links this target's and the backend's
-        // objects into libRunAnywhereWhisperCPPPlugin.so with the core's symbols unresolved, to
-        // be bound to the host's core when it is loaded. Every engine backend has such a
-        // RunAnywhere<X>Plugin target.
+        // The whisper.cpp backend as a plugin across the C ABI of rac_plugin.h: a dynamic library
+        // (libRunAnywhereWhisperPlugin) that any host can load at run time; it carries its own
+        // copy of what it is built from, since no Swift type crosses.
         .target(
-            name: "RunAnywhereWhisperCPPPlugin",
-            dependencies: ["RunAnywhere", "RunAnywhereWhisperCPP"]
+            name: "RunAnywhereWhisperPlugin",
+            dependencies: ["RunAnywhere", "RunAnywhereWhisperCPP", "CRunAnywherePlugin"]
         ),
         // The raw-engine baseline of `runanywhere bench stt`.
         .executableTarget(
@@ -323,13 +307,13 @@ let package = Package(
         ),
 
         // MARK: system voice (espeak-ng from Debian)
-        .systemLibrary(name: "CESpeak", pkgConfig: "espeak-ng"),
+        // Headers only (pkg-config would add -lespeak-ng): the backend opens it on first use.
+        .systemLibrary(name: "CESpeak", providers: [.apt(["libespeak-ng-dev"])]),
         // RunAnywhereSystemVoice: Speech synthesis with espeak-ng, the voice every Linux has.
         .target(
             name: "RunAnywhereSystemVoice",
             dependencies: ["RunAnywhere", "CESpeak"]
         ),
-        .target(name: "RunAnywhereSystemVoicePlugin", dependencies: ["RunAnywhere", "RunAnywhereSystemVoice"]),
 
         // MARK: sherpa-onnx backend (Piper voices, Silero VAD)
         // Piper voices take espeak-ng phonemes, which the system voice module provides.
@@ -339,13 +323,12 @@ let package = Package(
             name: "RunAnywhereSherpa",
             dependencies: ["RunAnywhere", "RunAnywhereSystemVoice", "CSherpa"]
         ),
-        // Its plugin takes the system voice's code from the system voice's plugin (one espeak-ng).
-        .target(name: "RunAnywhereSherpaPlugin", dependencies: ["RunAnywhere", "RunAnywhereSherpa"]),
 
         // MARK: pocketsphinx backend (wake words, from Debian)
+        // Its include folders from runanywhere-pocketsphinx.pc (scripts/bootstrap), with no -l.
         .systemLibrary(
             name: "CPocketSphinx",
-            pkgConfig: "pocketsphinx",
+            pkgConfig: "runanywhere-pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]
         ),
         // RunAnywherePocketSphinx: Wake words by pocketsphinx keyword spotting.
@@ -353,58 +336,47 @@ let package = Package(
             name: "RunAnywherePocketSphinx",
             dependencies: ["RunAnywhere", "CPocketSphinx"]
         ),
-        .target(name: "RunAnywherePocketSphinxPlugin", dependencies: ["RunAnywhere", "RunAnywherePocketSphinx"]),
 
         // MARK: Resemblyzer speaker encoder (diarization), on OpenBLAS from Debian
-        .systemLibrary(
-            name: "COpenBLAS",
-            pkgConfig: "openblas",
-            providers: [.apt(["libopenblas-dev"])]
-        ),
+        // cblas.h only, from the default include path (pkg-config would add -lopenblas).
+        .systemLibrary(name: "COpenBLAS", providers: [.apt(["libopenblas-dev"])]),
         // RunAnywhereResemblyzer: speaker embeddings for diarization (Resemblyzer GE2E on OpenBLAS).
         .target(
             name: "RunAnywhereResemblyzer",
             dependencies: ["RunAnywhere", "COpenBLAS"]
         ),
-        .target(name: "RunAnywhereResemblyzerPlugin", dependencies: ["RunAnywhere", "RunAnywhereResemblyzer"]),
 
         // MARK: Plugin host
-        // A program with the core and no engine backend: it loads backends as plugins (the
-        // plugin tests run it). Exporting its symbols gives plugins the host's core.
-        .executableTarget(
-            name: "runanywhere-plugin-host",
-            dependencies: ["RunAnywhere"],
-            linkerSettings: pluginHostLinkerSettings
-        ),
+        // A program with the core and no engine backend: it transcribes through a plugin it loads
+        // (the plugin tests compare it with the linked backend).
+        .executableTarget(name: "runanywhere-plugin-host", dependencies: ["RunAnywhere"]),
 
         // MARK: CLI
-        // What both executables share: the SDK's start, common options, output, child processes,
-        // and the table of the commands `runanywhere` hands to `runanywhere-http`.
+        // What the executables share: the SDK's start with every backend, common options,
+        // output, child processes, and the table of the commands `runanywhere` hands over.
         .target(
             name: "RunAnywhereCommandLine",
             dependencies: [
-                "RunAnywhere",
+                "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSystemVoice",
+                "RunAnywhereSherpa", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereSQLite",
+                "RunAnywhereYAML", "RunAnywhereRemote", "RunAnywhereControlPlane",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
-        // It links no engine backend and no HTTP stack: the engines, storage, the remote engines
-        // and the control plane's client are the plugins in `plugins/` next to it (made by
-        // scripts/build_plugins.sh), each opened when first needed, so a command that runs no
-        // model maps no engine library, and none maps SwiftNIO or full Foundation until it must.
+        // It links every backend (each maps its engine on first use) and the MCP client.
         .executableTarget(
             name: "runanywhere",
             dependencies: [
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
+                "RunAnywhereMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // As in the core: each file sees only the members of modules it imports itself.
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
-            // Plugins (`runanywhere plugins load`, and its engines) bind to the CLI's own core.
-            linkerSettings: pluginHostLinkerSettings
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // Every `runanywhere bench …` command, apart from the product: `runanywhere` runs this in
         // its own place for them (CompanionCommand). It links what the benches drive: the HTTP
@@ -423,8 +395,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
-            linkerSettings: pluginHostLinkerSettings
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The commands that serve HTTP (`serve`, `control-plane`): `runanywhere` runs this in its
         // own place for them (CompanionCommand). It links the HTTP stack, the remote engines and
@@ -441,8 +412,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
-            linkerSettings: pluginHostLinkerSettings
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // MARK: Tests

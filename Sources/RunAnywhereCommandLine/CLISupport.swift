@@ -2,6 +2,16 @@ import ArgumentParser
 import Dispatch
 import Logging
 @_spi(Backend) import RunAnywhere
+import RunAnywhereControlPlane
+import RunAnywhereLlamaCPP
+import RunAnywherePocketSphinx
+import RunAnywhereRemote
+import RunAnywhereResemblyzer
+import RunAnywhereSQLite
+import RunAnywhereSherpa
+import RunAnywhereSystemVoice
+import RunAnywhereWhisperCPP
+import RunAnywhereYAML
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -116,7 +126,7 @@ package enum CLI {
     }()
 
     /// This executable's file, symlinks resolved: `argv[0]` is only `runanywhere` when the
-    /// CLI is started through `PATH`, which would put its plugins in the working directory.
+    /// CLI is started through `PATH`, which would put its companions in the working directory.
     package static let executable: URL = {
         #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -126,72 +136,45 @@ package enum CLI {
         return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     }()
 
-    /// The engine backends' plugins, next to this executable (scripts/build_plugins.sh puts them there).
-    package static var pluginsFolder: URL {
-        executable.deletingLastPathComponent().appendingPathComponent("plugins", isDirectory: true)
-    }
-
-    /// The MCP client, from its plugin in `plugins/tools/`: linked, the MCP SDK would bring
-    /// FoundationNetworking, libcurl and its TLS stack into every command's process.
-    package static func mcpConnector() throws(SDKException) -> ToolServerConnector {
-        if let connector = ToolServerConnector.installed("mcp") { return connector }
-        try ToolServerConnector.open(plugin: mcpPlugin.path)
-        guard let connector = ToolServerConnector.installed("mcp") else {
-            throw SDKException(.invalidPlugin, "\(mcpPlugin.path) installed no MCP client")
-        }
-        return connector
-    }
-
-    /// The MCP client's plugin file.
-    package static var mcpPlugin: URL { pluginsFolder.appendingPathComponent("tools/libRunAnywhereMCPPlugin.so") }
-
-    /// `RUNANYWHERE_PLUGIN_PATH` as this process got it, before ``start(_:keywordSpotter:)``
-    /// put the CLI's own plugins first.
-    package static let userPluginPath = ProcessInfo.processInfo.environment[PluginLoader.pathVariable]
-
-    /// The environment as this process got it: for child processes that are measured or are
-    /// another build of the CLI, which must not inherit this one's plugins.
-    package static var inheritedEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment[PluginLoader.pathVariable] = userPluginPath
-        return environment
-    }
-
     /// The control plane named for this run, if any.
     package static var controlPlaneURL: String? {
         ProcessInfo.processInfo.environment[controlPlaneURLVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The keyword spotter's module: the plugin `--engine transcript` does without.
-    package static let keywordSpotterModule = "pocketsphinx"
+    /// The modules every command has: each engine backend (which opens its engine's library on
+    /// first use, so a command that runs no model maps none), storage, solutions' YAML and the
+    /// remote engines; the keyword spotter unless `keywordSpotter` is false (wake words are then
+    /// spotted in transcripts); the control plane's client when one is named.
+    package static func modules(
+        keywordSpotter: Bool = true,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SDKException) -> [any BackendModule] {
+        var modules: [any BackendModule] = [
+            LlamaCPPModule(), WhisperCPPModule(), SystemVoiceModule(), SherpaModule(), ResemblyzerModule(),
+            SQLiteStorageModule(), SolutionYAMLModule(), RemoteModule(),
+        ]
+        if keywordSpotter { modules.append(PocketSphinxModule()) }
+        // A control plane only when one is named: phase 2 then authenticates, registers this
+        // device and queues telemetry, as an app's would.
+        if controlPlaneURL != nil { modules.append(try ControlPlaneModule(environment: environment)) }
+        return modules
+    }
 
-    /// Initializes the SDK with the engine backends' plugins registered to open on first use,
-    /// so that a command that runs no model maps no engine; without `keywordSpotter`, wake
-    /// words are spotted in transcripts. The remote engines and the control plane's client are
-    /// plugins too in `runanywhere`; `runanywhere-http` links and registers them itself.
+    /// Registers ``modules(keywordSpotter:environment:)`` and initializes the SDK.
     package static func start(_ options: GlobalOptions, keywordSpotter: Bool = true) async throws {
         _ = bootstrapLogging
         RunAnywhere.setLogLevel(options.verbose ? .debug : .error)
-        // Through the SDK's plugin path, so the plugins take part in initialization (their
-        // model inspectors in discovering dropped-in models) like the home's `plugins/`.
         let environment = ProcessInfo.processInfo.environment
-        // A folder named twice is read once (SDKRuntime.pluginFolders).
-        let pluginPath = [pluginsFolder.path] + (userPluginPath.map { [$0] } ?? [])
-        setenv(PluginLoader.pathVariable, pluginPath.joined(separator: ":"), 1)
-        // A control plane only when one is named: phase 2 then authenticates, registers this
-        // device and queues telemetry, as an app's would.
-        // Its timeout is checked here, before anything starts: its plugin would take the default.
+        for module in try modules(keywordSpotter: keywordSpotter, environment: environment) {
+            RunAnywhere.register(module)
+        }
         let controlPlane = controlPlaneURL
-        if controlPlane != nil { _ = try ControlPlaneSettings.requestTimeout(in: environment) }
         try RunAnywhere.initialize(
             apiKey: controlPlane == nil ? nil : environment[apiKeyVariable],
             baseURL: controlPlane,
             environment: .development,
             storageDirectory: options.home.map { URL(fileURLWithPath: $0, isDirectory: true) }
         )
-        if !keywordSpotter, RunAnywhere.pluginLoader.registeredNames().contains(keywordSpotterModule) {
-            try await RunAnywhere.pluginLoader.unload(name: keywordSpotterModule)
-        }
         if let routing = options.routing { RunAnywhere.routing.policy = try RoutingPolicy(parsing: routing) }
         if let accelerator = options.accelerator { try RunAnywhere.hardware.setAcceleratorPreference(accelerator) }
     }

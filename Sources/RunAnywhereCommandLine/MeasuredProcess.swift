@@ -40,7 +40,7 @@ package struct MeasuredProcess {
     package static func run(
         _ binary: URL,
         _ arguments: [String],
-        environment: [String: String] = CLI.inheritedEnvironment,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         meter: URL
     ) throws(SDKException) -> MeasuredProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -43,7 +43,7 @@ final class GrammarSampler {
     /// - Throws: `.invalidGrammar` when llama.cpp cannot parse it.
     init(
         _ grammar: LLMGrammar,
-        vocab: OpaquePointer,
+        vocab: OpaquePointer?,
         chain: UnsafeMutablePointer<llama_sampler>,
         greedy: Bool
     ) throws(SDKException) {
@@ -58,7 +58,7 @@ final class GrammarSampler {
             }
             var constPatterns = patterns.map { UnsafePointer($0) }
             made = constPatterns.withUnsafeMutableBufferPointer { buffer in
-                llama_sampler_init_grammar_lazy_patterns(
+                llama.llama_sampler_init_grammar_lazy_patterns(
                     vocab,
                     grammar.gbnf,
                     grammar.root,
@@ -69,7 +69,7 @@ final class GrammarSampler {
                 )
             }
         } else {
-            made = llama_sampler_init_grammar(vocab, grammar.gbnf, grammar.root)
+            made = llama.llama_sampler_init_grammar(vocab, grammar.gbnf, grammar.root)
         }
         guard let sampler = made else {
             throw SDKException(
@@ -83,22 +83,22 @@ final class GrammarSampler {
         self.greedy = greedy
         self.candidates = [llama_token_data](
             repeating: llama_token_data(id: 0, logit: 0, p: 0),
-            count: Int(llama_vocab_n_tokens(vocab))
+            count: Int(llama.llama_vocab_n_tokens(vocab))
         )
     }
 
-    deinit { llama_sampler_free(grammar) }
+    deinit { llama.llama_sampler_free(grammar) }
 
     /// The next token for the logits at `index` of the last batch (-1: its last position),
     /// already accepted by the chain and (unless it ends the generation) by the grammar.
-    func sample(_ context: OpaquePointer, vocab: OpaquePointer, index: Int32 = -1) -> llama_token {
-        let logits = llama_get_logits_ith(context, index)!
+    func sample(_ context: OpaquePointer, vocab: OpaquePointer?, index: Int32 = -1) -> llama_token {
+        let logits = llama.llama_get_logits_ith(context, index)!
         var token = select(logits, grammarFirst: false)
         if !allowed(token) {
             token = (greedy ? bestAllowedAfterChain() : nil) ?? select(logits, grammarFirst: true)
         }
-        llama_sampler_accept(chain, token)
-        if !llama_vocab_is_eog(vocab, token) { llama_sampler_accept(grammar, token) }
+        llama.llama_sampler_accept(chain, token)
+        if !llama.llama_vocab_is_eog(vocab, token) { llama.llama_sampler_accept(grammar, token) }
         return token
     }
 
@@ -114,8 +114,8 @@ final class GrammarSampler {
                 selected: -1,
                 sorted: false
             )
-            if grammarFirst { llama_sampler_apply(grammar, &array) }
-            llama_sampler_apply(chain, &array)
+            if grammarFirst { llama.llama_sampler_apply(grammar, &array) }
+            llama.llama_sampler_apply(chain, &array)
             return array.data[Int(array.selected)].id
         }
     }
@@ -139,7 +139,7 @@ final class GrammarSampler {
         var single = llama_token_data(id: token, logit: 1, p: 0)
         return withUnsafeMutablePointer(to: &single) { pointer in
             var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
-            llama_sampler_apply(grammar, &array)
+            llama.llama_sampler_apply(grammar, &array)
             return array.data[0].logit.isFinite
         }
     }

@@ -36,23 +36,26 @@ public enum LlamaCPP {
         RunAnywhere.register(LlamaCPPModule(priority: priority))
     }
 
-    /// The ggml version llama.cpp was built with.
-    public static var ggmlVersion: String { String(cString: ggml_version()) }
+    /// The ggml version llama.cpp was built with, or `unavailable` when its library cannot be opened.
+    public static var ggmlVersion: String {
+        (try? ensureBackend()).map { String(nullableCString: $0.ggml_version()) } ?? "unavailable"
+    }
 
-    /// llama.cpp's description of the CPU features it uses.
-    public static var systemInfo: String { String(cString: llama_print_system_info()) }
+    /// llama.cpp's description of the CPU features it uses (empty when its library cannot be opened).
+    public static var systemInfo: String {
+        (try? ensureBackend()).map { String(nullableCString: $0.llama_print_system_info()) } ?? ""
+    }
 
     /// Whether this llama.cpp build can offload layers to a GPU it found (a CUDA, Vulkan,
     /// Metal… build on a device with one); the CPU builds the bootstrap makes cannot.
     public static var supportsGPUOffload: Bool {
-        ensureBackend()
-        return llama_supports_gpu_offload()
+        (try? ensureBackend())?.llama_supports_gpu_offload() ?? false
     }
 
     /// Whether a load under `preference` offloads to the GPU; `.gpu` without GPU support is
     /// `.acceleratorUnavailable`.
     static func usesGPU(_ preference: AcceleratorPreference) throws(SDKException) -> Bool {
-        try preference.usesGPU(engine: "llama.cpp", engineHasGPU: supportsGPUOffload)
+        try preference.usesGPU(engine: "llama.cpp", engineHasGPU: ensureBackend().llama_supports_gpu_offload())
     }
 
     private static let backendReady = Mutex(false)
@@ -61,15 +64,21 @@ public enum LlamaCPP {
     /// (a projector that does not fit the model) say why.
     static let lastError = Mutex<String?>(nil)
 
-    /// Initializes llama.cpp once per process and routes its log (and libmtmd's) into the SDK logger.
-    static func ensureBackend() {
+    /// Opens llama.cpp's libraries and initializes it once per process, its log (and libmtmd's)
+    /// routed into the SDK logger; every service is made after this.
+    ///
+    /// - Throws: `.backendError` when the libraries cannot be opened.
+    @discardableResult
+    static func ensureBackend() throws(SDKException) -> NativeFunctions<rac_llama_functions> {
+        let functions = try LlamaLibrary.load()
         backendReady.withLock { ready in
             guard !ready else { return }
-            llama_log_set(llamaLogCallback, nil)
-            mtmd_helper_log_set(llamaLogCallback, nil)
-            llama_backend_init()
+            functions.llama_log_set(llamaLogCallback, nil)
+            functions.mtmd_helper_log_set(llamaLogCallback, nil)
+            functions.llama_backend_init()
             ready = true
         }
+        return functions
     }
 }
 
@@ -143,16 +152,21 @@ public struct LlamaCPPModule: BackendModule {
 
     /// Describes llama.cpp for diagnostics: its ggml version and CPU features.
     public func engineInfo() -> EngineInfo {
-        LlamaCPP.ensureBackend()
+        let functions: NativeFunctions<rac_llama_functions>
+        do throws(SDKException) {
+            functions = try LlamaCPP.ensureBackend()
+        } catch {
+            return EngineInfo(name: "llama.cpp", version: nil, available: false, details: ["error": error.message])
+        }
         return EngineInfo(
             name: "llama.cpp",
-            version: "ggml \(LlamaCPP.ggmlVersion)",
+            version: "ggml \(String(nullableCString: functions.ggml_version()))",
             available: true,
             details: [
-                "system_info": LlamaCPP.systemInfo.trimmedSpaces(),
-                "mmap": llama_supports_mmap() ? "yes" : "no",
+                "system_info": String(nullableCString: functions.llama_print_system_info()).trimmedSpaces(),
+                "mmap": functions.llama_supports_mmap() ? "yes" : "no",
             ],
-            gpuOffload: LlamaCPP.supportsGPUOffload
+            gpuOffload: functions.llama_supports_gpu_offload()
         )
     }
 }

@@ -121,7 +121,7 @@ final class LlamaCPPBatchDecoder: Sendable {
             self.evaluated = evaluated
         }
 
-        deinit { llama_sampler_free(sampler) }
+        deinit { llama.llama_sampler_free(sampler) }
 
         func result(_ reason: LLMServiceResult.StopReason) -> LLMServiceResult {
             LLMServiceResult(
@@ -139,8 +139,8 @@ final class LlamaCPPBatchDecoder: Sendable {
             return
         }
         var slots = [Generation?](repeating: nil, count: engine.slotCaches.count)
-        var batch = llama_batch_init(Int32(engine.batchSize + slots.count), 0, 1)
-        defer { llama_batch_free(batch) }
+        var batch = llama.llama_batch_init(Int32(engine.batchSize + slots.count), 0, 1)
+        defer { llama.llama_batch_free(batch) }
         var pieceBuffer = [CChar](repeating: 0, count: 256)
         /// The batch rows whose logits are sampled, with their slots.
         var outputs: [(slot: Int, row: Int32)] = []
@@ -191,8 +191,8 @@ final class LlamaCPPBatchDecoder: Sendable {
             let request = members.count == 1 ? slots[members[0]]?.job.request : nil
             let threads = request?.threads.map(Int32.init) ?? engine.defaultThreads
             let promptThreads = request?.promptThreads.map(Int32.init) ?? threads
-            if llama_n_threads(context) != threads || llama_n_threads_batch(context) != promptThreads {
-                llama_set_n_threads(context, threads, promptThreads)
+            if llama.llama_n_threads(context) != threads || llama.llama_n_threads_batch(context) != promptThreads {
+                llama.llama_set_n_threads(context, threads, promptThreads)
             }
 
             // One token for every decoding slot first, then prompt chunks in what is left.
@@ -215,10 +215,10 @@ final class LlamaCPPBatchDecoder: Sendable {
                 budget -= count
             }
 
-            let rc = llama_decode(context, batch)
+            let rc = llama.llama_decode(context, batch)
             guard rc == 0 else {
                 // The cache may hold part of this step: start every slot afresh.
-                llama_memory_clear(llama_get_memory(context), true)
+                llama.llama_memory_clear(llama.llama_get_memory(context), true)
                 for index in engine.slotCaches.indices { engine.slotCaches[index] = [] }
                 let error = SDKException(.generationFailed, "llama_decode failed (code \(rc))")
                 for index in slots.indices {
@@ -294,14 +294,14 @@ final class LlamaCPPBatchDecoder: Sendable {
                     )
                 }
             } catch {
-                llama_sampler_free(sampler)
+                llama.llama_sampler_free(sampler)
                 throw error
             }
             let adapters: [LoRAAdapterSelection]
             do {
                 adapters = try engine.resolve(request.loraAdapters)
             } catch {
-                llama_sampler_free(sampler)
+                llama.llama_sampler_free(sampler)
                 throw error
             }
             let slot = chooseSlot(for: tokens, adapters: adapters, among: slots, reusePrefix: request.reusePrefix)
@@ -378,7 +378,7 @@ final class LlamaCPPBatchDecoder: Sendable {
         context: OpaquePointer,
         reusePrefix: Bool
     ) -> Int {
-        let memory = llama_get_memory(context)
+        let memory = llama.llama_get_memory(context)
         let sequence = llama_seq_id(slot)
         var reused = reusePrefix ? commonPrefix(slot, tokens, adapters) : 0
         if reusePrefix, engine.slotCaches.count > 1 {
@@ -390,7 +390,7 @@ final class LlamaCPPBatchDecoder: Sendable {
                 if shared >= reused + Self.copyWorthwhile {
                     // A whole-stream copy (the only kind llama.cpp does across streams) replaces
                     // this slot's cache; the trim below keeps the shared part.
-                    llama_memory_seq_cp(memory, llama_seq_id(donor), sequence, -1, -1)
+                    llama.llama_memory_seq_cp(memory, llama_seq_id(donor), sequence, -1, -1)
                     engine.slotCaches[slot] = engine.slotCaches[donor]
                     reused = shared
                 }
@@ -398,11 +398,11 @@ final class LlamaCPPBatchDecoder: Sendable {
         }
         // What the slot computes from here on uses these adapters.
         engine.slotAdapters[slot] = adapters
-        if reused > 0, llama_memory_seq_rm(memory, sequence, llama_pos(reused), -1) {
+        if reused > 0, llama.llama_memory_seq_rm(memory, sequence, llama_pos(reused), -1) {
             engine.slotCaches[slot].removeLast(engine.slotCaches[slot].count - reused)
             return reused
         }
-        _ = llama_memory_seq_rm(memory, sequence, -1, -1)
+        _ = llama.llama_memory_seq_rm(memory, sequence, -1, -1)
         engine.slotCaches[slot] = []
         return 0
     }
@@ -423,10 +423,10 @@ final class LlamaCPPBatchDecoder: Sendable {
             // End of generation only comes once the grammar is complete, and it always ends a
             // constrained generation: accepting it would abort the process.
             next = constrained.sample(context, vocab: engine.vocab, index: row)
-            if llama_vocab_is_eog(engine.vocab, next) { return finish(&slots, index, .endOfSequence) }
+            if llama.llama_vocab_is_eog(engine.vocab, next) { return finish(&slots, index, .endOfSequence) }
         } else {
-            next = llama_sampler_sample(generation.sampler, context, row)
-            if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, next) {
+            next = llama.llama_sampler_sample(generation.sampler, context, row)
+            if !request.ignoreEndOfSequence, llama.llama_vocab_is_eog(engine.vocab, next) {
                 return finish(&slots, index, .endOfSequence)
             }
         }

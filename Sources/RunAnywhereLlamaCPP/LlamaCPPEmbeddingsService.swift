@@ -41,7 +41,7 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
     final class Engine: @unchecked Sendable {
         var model: OpaquePointer?
         var context: OpaquePointer?
-        let vocab: OpaquePointer
+        let vocab: OpaquePointer?
         /// Tokens of one engine call, windows' special tokens included.
         let batchTokens: Int
         /// Special tokens the model's tokenizer puts before and after a text (e.g. [CLS] … [SEP]).
@@ -57,15 +57,15 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         ) {
             self.model = model
             self.context = context
-            self.vocab = llama_model_get_vocab(model)
+            self.vocab = llama.llama_model_get_vocab(model)
             self.batchTokens = batchTokens
             self.prefix = prefix
             self.suffix = suffix
         }
 
         func free() {
-            if let context { llama_free(context) }
-            if let model { llama_model_free(model) }
+            if let context { llama.llama_free(context) }
+            if let model { llama.llama_model_free(model) }
             context = nil
             model = nil
         }
@@ -102,16 +102,16 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         do {
             let (engine, shape) = try await worker.run { () throws -> (Engine, Shape) in
                 let handle = try LlamaCPPLLMService.openModel(path, useGPU: useGPU)
-                let trained = Int(llama_model_n_ctx_train(handle))
+                let trained = Int(llama.llama_model_n_ctx_train(handle))
                 // llama.cpp aborts the process unless the micro-batch is a multiple of the
                 // sequence count: round the budget up to one.
                 let asked = configuration.batchTokens ?? defaultBatchTokens
                 guard asked >= 1, asked <= 1 << 20 else {
-                    llama_model_free(handle)
+                    llama.llama_model_free(handle)
                     throw SDKException(.invalidInput, "batchTokens must be between 1 and 1048576, not \(asked)")
                 }
                 let budget = (asked + maxSequences - 1) / maxSequences * maxSequences
-                var contextParams = llama_context_default_params()
+                var contextParams = llama.llama_context_default_params()
                 contextParams.n_ctx = UInt32(budget)
                 // Non-causal models must see a whole sequence in one micro-batch.
                 contextParams.n_batch = UInt32(budget)
@@ -122,35 +122,37 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
                 contextParams.embeddings = true
                 contextParams.kv_unified = true
                 contextParams.no_perf = true
-                var context = llama_init_from_model(handle, contextParams)
-                if let made = context, llama_pooling_type(made) == LLAMA_POOLING_TYPE_NONE {
+                var context = llama.llama_init_from_model(handle, contextParams)
+                if let made = context, llama.llama_pooling_type(made) == LLAMA_POOLING_TYPE_NONE {
                     // A model without pooling of its own (e.g. a chat model) is mean-pooled.
-                    llama_free(made)
+                    llama.llama_free(made)
                     contextParams.pooling_type = LLAMA_POOLING_TYPE_MEAN
-                    context = llama_init_from_model(handle, contextParams)
+                    context = llama.llama_init_from_model(handle, contextParams)
                 }
                 guard let context else {
-                    llama_model_free(handle)
+                    llama.llama_model_free(handle)
                     throw SDKException(.modelLoadFailed, "llama.cpp could not create an embedding context for \(path)")
                 }
                 // Rank pooling: a cross-encoder whose head gives n_cls_out scores per sequence.
-                let reranker = llama_pooling_type(context) == LLAMA_POOLING_TYPE_RANK
-                guard let vocab = llama_model_get_vocab(handle) else {
-                    llama_free(context)
-                    llama_model_free(handle)
+                let reranker = llama.llama_pooling_type(context) == LLAMA_POOLING_TYPE_RANK
+                guard let vocab = llama.llama_model_get_vocab(handle) else {
+                    llama.llama_free(context)
+                    llama.llama_model_free(handle)
                     throw SDKException(.modelLoadFailed, "\(model.id) has no vocabulary")
                 }
                 let (prefix, suffix) = try specialTokens(vocab: vocab)
-                let dimension = Int(reranker ? llama_model_n_cls_out(handle) : UInt32(llama_model_n_embd(handle)))
+                let dimension = Int(
+                    reranker ? llama.llama_model_n_cls_out(handle) : UInt32(llama.llama_model_n_embd(handle))
+                )
                 // A pair reads [CLS] query [SEP] passage [SEP] (or the model's own markers):
                 // what ends a text, then the separator if the model has one of its own.
                 var separator = suffix
-                let sep = llama_vocab_sep(vocab)
+                let sep = llama.llama_vocab_sep(vocab)
                 if sep >= 0, !separator.contains(sep) { separator.append(sep) }
                 let window = min(trained > 0 ? trained : budget, budget) - prefix.count - suffix.count
                 guard window > 0, dimension > 0 else {
-                    llama_free(context)
-                    llama_model_free(handle)
+                    llama.llama_free(context)
+                    llama.llama_model_free(handle)
                     throw SDKException(.modelLoadFailed, "\(model.id) has no room for text in a \(budget)-token batch")
                 }
                 let engine = Engine(
@@ -171,7 +173,7 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
 
     /// What the tokenizer adds around a text when asked for special tokens, found by
     /// comparing a word tokenized with and without them.
-    private static func specialTokens(vocab: OpaquePointer) throws -> ([llama_token], [llama_token]) {
+    private static func specialTokens(vocab: OpaquePointer?) throws -> ([llama_token], [llama_token]) {
         let plain = try LlamaCPPLLMService.tokenize("hello", vocab: vocab, prompt: false)
         let full = try LlamaCPPLLMService.tokenize("hello", vocab: vocab, prompt: true)
         guard !plain.isEmpty, full.count >= plain.count else { return ([], []) }
@@ -197,7 +199,7 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         let dimension = self.dimension
         let window = self.maxTokensPerWindow
         let modelId = model.id
-        let vocabSize = try await worker.run { Int32(llama_vocab_n_tokens(engine.vocab)) }
+        let vocabSize = try await worker.run { Int32(llama.llama_vocab_n_tokens(engine.vocab)) }
         for tokens in windows {
             guard !tokens.isEmpty, tokens.count <= window else {
                 throw SDKException(.invalidInput, "A window holds 1…\(window) tokens, not \(tokens.count)")
@@ -226,8 +228,8 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
         let sequences = windows.map { engine.prefix + $0 + engine.suffix }
         var vectors: [[Float]] = []
         vectors.reserveCapacity(windows.count)
-        var batch = llama_batch_init(Int32(engine.batchTokens), 0, 1)
-        defer { llama_batch_free(batch) }
+        var batch = llama.llama_batch_init(Int32(engine.batchTokens), 0, 1)
+        defer { llama.llama_batch_free(batch) }
         var next = 0
         while next < sequences.count {
             var end = next
@@ -248,11 +250,11 @@ actor LlamaCPPEmbeddingsService: EmbeddingsService {
                     batch.n_tokens += 1
                 }
             }
-            if let memory = llama_get_memory(context) { llama_memory_clear(memory, true) }
-            let rc = llama_decode(context, batch)
+            if let memory = llama.llama_get_memory(context) { llama.llama_memory_clear(memory, true) }
+            let rc = llama.llama_decode(context, batch)
             guard rc == 0 else { throw SDKException(.backendError, "llama.cpp could not encode (code \(rc))") }
             for seq in 0..<(end - next) {
-                guard let pooled = llama_get_embeddings_seq(context, llama_seq_id(seq)) else {
+                guard let pooled = llama.llama_get_embeddings_seq(context, llama_seq_id(seq)) else {
                     throw SDKException(.backendError, "llama.cpp returned no pooled vector for \(modelId)")
                 }
                 vectors.append(Array(UnsafeBufferPointer(start: pooled, count: dimension)))

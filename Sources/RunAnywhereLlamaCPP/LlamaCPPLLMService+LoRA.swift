@@ -23,7 +23,7 @@ extension LlamaCPPLLMService {
             }
             // llama.cpp checks the file again (architecture, tensor names and shapes) and
             // returns NULL, without aborting, when anything is off.
-            guard let handle = llama_adapter_lora_init(model, file.path) else {
+            guard let handle = llama.llama_adapter_lora_init(model, file.path) else {
                 throw SDKException(
                     .invalidModelFormat,
                     "llama.cpp could not load LoRA adapter '\(id)' from \(file.lastPathComponent)"
@@ -73,8 +73,8 @@ extension LlamaCPPLLMService.Engine {
         var scales = adapters.map(\.scale)
         let code =
             handles.isEmpty
-            ? llama_set_adapters_lora(context, nil, 0, nil)
-            : llama_set_adapters_lora(context, &handles, handles.count, &scales)
+            ? llama.llama_set_adapters_lora(context, nil, 0, nil)
+            : llama.llama_set_adapters_lora(context, &handles, handles.count, &scales)
         guard code == 0 else {
             throw SDKException(.backendError, "llama.cpp could not apply the LoRA adapters (code \(code))")
         }
@@ -92,19 +92,19 @@ extension LlamaCPPLLMService.Engine {
             } catch {
                 // Never free an adapter the context may still use: clear them all, and
                 // should even that fail, keep the memory rather than a dangling pointer.
-                guard let context, llama_set_adapters_lora(context, nil, 0, nil) == 0 else { return }
+                guard let context, llama.llama_set_adapters_lora(context, nil, 0, nil) == 0 else { return }
                 contextAdapters = []
             }
         }
         defaultAdapters.withLock { $0.removeAll { $0.id == id } }
         if let context {
             for slot in slotAdapters.indices where slotAdapters[slot].contains(where: { $0.id == id }) {
-                _ = llama_memory_seq_rm(llama_get_memory(context), llama_seq_id(slot), -1, -1)
+                _ = llama.llama_memory_seq_rm(llama.llama_get_memory(context), llama_seq_id(slot), -1, -1)
                 slotCaches[slot] = []
                 slotAdapters[slot] = []
             }
         }
-        llama_adapter_lora_free(handle)
+        llama.llama_adapter_lora_free(handle)
         adapters[id] = nil
     }
 }

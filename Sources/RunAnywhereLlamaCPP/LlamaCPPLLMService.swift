@@ -34,7 +34,7 @@ actor LlamaCPPLLMService: LLMService {
     final class Engine: @unchecked Sendable {
         var model: OpaquePointer?
         var context: OpaquePointer?
-        let vocab: OpaquePointer
+        let vocab: OpaquePointer?
         let batchSize: Int
         let defaultThreads: Int32
         let chatTemplate: String?
@@ -54,10 +54,10 @@ actor LlamaCPPLLMService: LLMService {
         init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32, slots: Int) {
             self.model = model
             self.context = context
-            self.vocab = llama_model_get_vocab(model)
+            self.vocab = llama.llama_model_get_vocab(model)
             self.batchSize = batchSize
             self.defaultThreads = threads
-            self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
+            self.chatTemplate = llama.llama_model_chat_template(model, nil).map { String(cString: $0) }
             self.slotCaches = Array(repeating: [], count: slots)
             self.slotAdapters = Array(repeating: [], count: slots)
         }
@@ -69,15 +69,15 @@ actor LlamaCPPLLMService: LLMService {
         func free() {
             alive.withLock { alive in
                 alive = false
-                if let context { llama_free(context) }
-                if let model { llama_model_free(model) }
+                if let context { llama.llama_free(context) }
+                if let model { llama.llama_model_free(model) }
                 context = nil
                 model = nil
             }
         }
 
         /// Runs `body` with the vocabulary, from any thread, unless the model was freed.
-        func withVocabulary<T>(_ body: (OpaquePointer) throws -> T) throws -> T? {
+        func withVocabulary<T>(_ body: (OpaquePointer?) throws -> T) throws -> T? {
             try alive.withLock { alive in alive ? try body(vocab) : nil }
         }
 
@@ -112,7 +112,7 @@ actor LlamaCPPLLMService: LLMService {
             engine = try await worker.run { () throws -> Engine in
                 let handle = try Self.openModel(path, useGPU: useGPU)
                 let contextLength = Self.contextLength(configuration, model: handle)
-                var contextParams = llama_context_default_params()
+                var contextParams = llama.llama_context_default_params()
                 // Each slot gets a KV-cache stream of its own, `contextLength` long, so attention
                 // reads only its own sequence's cells (with one shared cache, every token would
                 // attend over every idle slot's cached prefix too: measured 27% slower for one
@@ -126,8 +126,8 @@ actor LlamaCPPLLMService: LLMService {
                 contextParams.n_threads = threads
                 contextParams.n_threads_batch = threads
                 contextParams.no_perf = true
-                guard let context = llama_init_from_model(handle, contextParams) else {
-                    llama_model_free(handle)
+                guard let context = llama.llama_init_from_model(handle, contextParams) else {
+                    llama.llama_model_free(handle)
                     throw SDKException(
                         .modelLoadFailed,
                         "llama.cpp could not create a \(contextLength)-token context for \(path)",
@@ -146,15 +146,15 @@ actor LlamaCPPLLMService: LLMService {
             worker.stop()
             throw error
         }
-        let actual = Int(llama_n_ctx_seq(engine.context))
+        let actual = Int(llama.llama_n_ctx_seq(engine.context))
         return LlamaCPPLLMService(model: model, engine: engine, worker: worker, contextLength: actual)
     }
 
     /// Loads a GGUF file's weights: every layer on the GPU with `useGPU`, else none.
     static func openModel(_ path: String, useGPU: Bool) throws(SDKException) -> OpaquePointer {
-        var modelParams = llama_model_default_params()
+        var modelParams = llama.llama_model_default_params()
         modelParams.n_gpu_layers = useGPU ? Int32.max : 0
-        guard let handle = llama_model_load_from_file(path, modelParams) else {
+        guard let handle = llama.llama_model_load_from_file(path, modelParams) else {
             throw SDKException(
                 .modelLoadFailed,
                 "llama.cpp could not load \(path)",
@@ -167,7 +167,7 @@ actor LlamaCPPLLMService: LLMService {
     /// The context a load asks for: the configuration's, else the model's own capped at
     /// ``LLMLoadConfiguration/defaultContextCap``.
     static func contextLength(_ configuration: LLMLoadConfiguration, model: OpaquePointer) -> Int {
-        let trained = Int(llama_model_n_ctx_train(model))
+        let trained = Int(llama.llama_model_n_ctx_train(model))
         return configuration.contextLength
             ?? min(
                 trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap,
@@ -203,7 +203,7 @@ actor LlamaCPPLLMService: LLMService {
         let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
         let budget = max(1024, messages.reduce(0) { $0 + $1.content.utf8.count } * 2 + 256)
         var buffer = [CChar](repeating: 0, count: budget)
-        var written = llama_chat_apply_template(
+        var written = llama.llama_chat_apply_template(
             template,
             chat,
             chat.count,
@@ -213,7 +213,7 @@ actor LlamaCPPLLMService: LLMService {
         )
         if written > Int32(buffer.count) {
             buffer = [CChar](repeating: 0, count: Int(written) + 1)
-            written = llama_chat_apply_template(
+            written = llama.llama_chat_apply_template(
                 template,
                 chat,
                 chat.count,
@@ -234,23 +234,23 @@ actor LlamaCPPLLMService: LLMService {
 
     /// Tokens of `text`. A prompt (`prompt: true`) gets the BOS token and its special tokens
     /// parsed; text that continues a prompt gets neither.
-    static func tokenize(_ text: String, vocab: OpaquePointer, prompt: Bool = true) throws -> [llama_token] {
+    static func tokenize(_ text: String, vocab: OpaquePointer?, prompt: Bool = true) throws -> [llama_token] {
         let length = Int32(text.utf8.count)
         var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
-        var count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
+        var count = llama.llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
         if count < 0, count != Int32.min {
             tokens = [llama_token](repeating: 0, count: Int(-count))
-            count = llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
+            count = llama.llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
         }
         guard count >= 0 else { throw SDKException(.generationFailed, "llama.cpp could not tokenize the prompt") }
         return Array(tokens.prefix(Int(count)))
     }
 
-    static func piece(_ token: llama_token, vocab: OpaquePointer, buffer: inout [CChar]) -> [UInt8] {
-        var n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+    static func piece(_ token: llama_token, vocab: OpaquePointer?, buffer: inout [CChar]) -> [UInt8] {
+        var n = llama.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
         if n < 0 {
             buffer = [CChar](repeating: 0, count: Int(-n))
-            n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+            n = llama.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
         }
         return n > 0 ? buffer[..<Int(n)].map { UInt8(bitPattern: $0) } : []
     }
@@ -279,7 +279,7 @@ actor LlamaCPPLLMService: LLMService {
         guard let context = engine.context else {
             throw SDKException(.modelNotLoaded, "Model '\(modelId)' was unloaded")
         }
-        let memory = llama_get_memory(context)
+        let memory = llama.llama_get_memory(context)
         let tokens = try tokenize(prompt, vocab: engine.vocab)
         let pieces = try continuations.map { try tokenize($0, vocab: engine.vocab, prompt: false) }
         let longest = pieces.map(\.count).max() ?? 0
@@ -294,12 +294,12 @@ actor LlamaCPPLLMService: LLMService {
         let sameAdapters = engine.slotAdapters[0] == adapters
         engine.slotAdapters[0] = adapters
         _ = try evaluatePrompt(tokens, engine: engine, context: context, reusePrefix: sameAdapters) { false }
-        let vocabSize = Int(llama_vocab_n_tokens(engine.vocab))
-        let promptLogits = Array(UnsafeBufferPointer(start: llama_get_logits_ith(context, -1)!, count: vocabSize))
+        let vocabSize = Int(llama.llama_vocab_n_tokens(engine.vocab))
+        let promptLogits = Array(UnsafeBufferPointer(start: llama.llama_get_logits_ith(context, -1)!, count: vocabSize))
 
         var scores: [Double] = []
-        var batch = llama_batch_init(Int32(max(longest, 1)), 0, 1)
-        defer { llama_batch_free(batch) }
+        var batch = llama.llama_batch_init(Int32(max(longest, 1)), 0, 1)
+        defer { llama.llama_batch_free(batch) }
         for piece in pieces {
             guard !piece.isEmpty else {
                 scores.append(0)
@@ -315,12 +315,12 @@ actor LlamaCPPLLMService: LLMService {
                     batch.seq_id[index]![0] = 0
                     batch.logits[index] = 1
                 }
-                let rc = llama_decode(context, batch)
-                defer { _ = llama_memory_seq_rm(memory, 0, Int32(tokens.count), -1) }
+                let rc = llama.llama_decode(context, batch)
+                defer { _ = llama.llama_memory_seq_rm(memory, 0, Int32(tokens.count), -1) }
                 guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed (code \(rc))") }
                 for index in 0..<(piece.count - 1) {
                     let logits = UnsafeBufferPointer(
-                        start: llama_get_logits_ith(context, Int32(index))!,
+                        start: llama.llama_get_logits_ith(context, Int32(index))!,
                         count: vocabSize
                     )
                     total += logSoftmax(logits, at: piece[index + 1])
@@ -350,17 +350,17 @@ actor LlamaCPPLLMService: LLMService {
         reusePrefix: Bool,
         isCancelled: () -> Bool
     ) throws -> Bool {
-        let memory = llama_get_memory(context)
+        let memory = llama.llama_get_memory(context)
         var reused = 0
         if reusePrefix {
             let limit = min(engine.slotCaches[0].count, tokens.count - 1)
             while reused < limit, engine.slotCaches[0][reused] == tokens[reused] { reused += 1 }
         }
-        if reused > 0, llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
+        if reused > 0, llama.llama_memory_seq_rm(memory, 0, Int32(reused), -1) {
             engine.slotCaches[0].removeLast(engine.slotCaches[0].count - reused)
         } else {
             reused = 0
-            _ = llama_memory_seq_rm(memory, 0, -1, -1)
+            _ = llama.llama_memory_seq_rm(memory, 0, -1, -1)
             engine.slotCaches[0] = []
         }
         var batchTokens = tokens
@@ -369,11 +369,11 @@ actor LlamaCPPLLMService: LLMService {
             if isCancelled() { return false }
             let count = min(engine.batchSize, tokens.count - offset)
             let rc = batchTokens.withUnsafeMutableBufferPointer { buffer in
-                llama_decode(context, llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
+                llama.llama_decode(context, llama.llama_batch_get_one(buffer.baseAddress! + offset, Int32(count)))
             }
             guard rc == 0 else {
                 engine.slotCaches[0] = []
-                _ = llama_memory_seq_rm(memory, 0, -1, -1)
+                _ = llama.llama_memory_seq_rm(memory, 0, -1, -1)
                 throw SDKException(.generationFailed, "llama_decode failed on the prompt (code \(rc))")
             }
             engine.slotCaches[0] += tokens[offset..<offset + count]
@@ -394,22 +394,33 @@ actor LlamaCPPLLMService: LLMService {
     /// penalties → top-k → top-p → temperature → draw, or greedy when temperature is 0.
     static func makeSampler(
         _ params: SamplingParameters,
-        vocab: OpaquePointer
+        vocab: OpaquePointer?
     ) -> UnsafeMutablePointer<llama_sampler> {
-        let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
+        let chain = llama.llama_sampler_chain_init(llama.llama_sampler_chain_default_params())!
         if params.repetitionPenalty != 1 {
-            llama_sampler_chain_add(
+            llama.llama_sampler_chain_add(
                 chain,
-                llama_sampler_init_penalties(llama_vocab_n_tokens(vocab), 64, params.repetitionPenalty, 0, 0)
+                llama.llama_sampler_init_penalties(
+                    llama.llama_vocab_n_tokens(vocab),
+                    64,
+                    params.repetitionPenalty,
+                    0,
+                    0
+                )
             )
         }
         if params.temperature <= 0 {
-            llama_sampler_chain_add(chain, llama_sampler_init_greedy())
+            llama.llama_sampler_chain_add(chain, llama.llama_sampler_init_greedy())
         } else {
-            if params.topK > 0 { llama_sampler_chain_add(chain, llama_sampler_init_top_k(Int32(params.topK))) }
-            if params.topP < 1 { llama_sampler_chain_add(chain, llama_sampler_init_top_p(params.topP, 1)) }
-            llama_sampler_chain_add(chain, llama_sampler_init_temp(params.temperature))
-            llama_sampler_chain_add(chain, llama_sampler_init_dist(params.seed ?? UInt32.random(in: 0..<UInt32.max)))
+            if params.topK > 0 {
+                llama.llama_sampler_chain_add(chain, llama.llama_sampler_init_top_k(Int32(params.topK)))
+            }
+            if params.topP < 1 { llama.llama_sampler_chain_add(chain, llama.llama_sampler_init_top_p(params.topP, 1)) }
+            llama.llama_sampler_chain_add(chain, llama.llama_sampler_init_temp(params.temperature))
+            llama.llama_sampler_chain_add(
+                chain,
+                llama.llama_sampler_init_dist(params.seed ?? UInt32.random(in: 0..<UInt32.max))
+            )
         }
         return chain
     }

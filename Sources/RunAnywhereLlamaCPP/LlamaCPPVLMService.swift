@@ -37,7 +37,7 @@ actor LlamaCPPVLMService: LLMService {
         var context: OpaquePointer?
         /// The `mtmd_context *`: the projector and its image preprocessor.
         var vision: OpaquePointer?
-        let vocab: OpaquePointer
+        let vocab: OpaquePointer?
         let batchSize: Int
         let defaultThreads: Int32
         private let alive = Mutex(true)
@@ -46,7 +46,7 @@ actor LlamaCPPVLMService: LLMService {
             self.model = model
             self.context = context
             self.vision = vision
-            self.vocab = llama_model_get_vocab(model)
+            self.vocab = llama.llama_model_get_vocab(model)
             self.batchSize = batchSize
             self.defaultThreads = threads
         }
@@ -54,9 +54,9 @@ actor LlamaCPPVLMService: LLMService {
         func free() {
             alive.withLock { alive in
                 alive = false
-                if let vision { mtmd_free(vision) }
-                if let context { llama_free(context) }
-                if let model { llama_model_free(model) }
+                if let vision { llama.mtmd_free(vision) }
+                if let context { llama.llama_free(context) }
+                if let model { llama.llama_model_free(model) }
                 vision = nil
                 context = nil
                 model = nil
@@ -64,7 +64,7 @@ actor LlamaCPPVLMService: LLMService {
         }
 
         /// Runs `body` with the vocabulary, from any thread, unless the model was freed.
-        func withVocabulary<T>(_ body: (OpaquePointer) throws -> T) throws -> T? {
+        func withVocabulary<T>(_ body: (OpaquePointer?) throws -> T) throws -> T? {
             try alive.withLock { alive in alive ? try body(vocab) : nil }
         }
 
@@ -77,7 +77,7 @@ actor LlamaCPPVLMService: LLMService {
         self.worker = worker
         self.contextLength = contextLength
         self.chatTemplate = chatTemplate
-        self.imageMarker = String(cString: mtmd_default_marker())
+        self.imageMarker = String(nullableCString: llama.mtmd_default_marker())
     }
 
     static func load(
@@ -106,12 +106,12 @@ actor LlamaCPPVLMService: LLMService {
             worker.stop()
             throw error
         }
-        let template = llama_model_chat_template(engine.model, nil).map { String(cString: $0) }
+        let template = llama.llama_model_chat_template(engine.model, nil).map { String(cString: $0) }
         return LlamaCPPVLMService(
             model: model,
             engine: engine,
             worker: worker,
-            contextLength: Int(llama_n_ctx(engine.context)),
+            contextLength: Int(llama.llama_n_ctx(engine.context)),
             chatTemplate: template
         )
     }
@@ -125,29 +125,29 @@ actor LlamaCPPVLMService: LLMService {
     ) throws -> Engine {
         let handle = try LlamaCPPLLMService.openModel(path, useGPU: useGPU)
         let contextLength = LlamaCPPLLMService.contextLength(configuration, model: handle)
-        var contextParams = llama_context_default_params()
+        var contextParams = llama.llama_context_default_params()
         contextParams.n_ctx = UInt32(contextLength)
         contextParams.n_batch = UInt32(min(contextLength, 2048))
         contextParams.n_ubatch = UInt32(min(contextLength, 512))
         contextParams.n_threads = threads
         contextParams.n_threads_batch = threads
         contextParams.no_perf = true
-        guard let context = llama_init_from_model(handle, contextParams) else {
-            llama_model_free(handle)
+        guard let context = llama.llama_init_from_model(handle, contextParams) else {
+            llama.llama_model_free(handle)
             throw SDKException(
                 .modelLoadFailed,
                 "llama.cpp could not create a \(contextLength)-token context for \(path)"
             )
         }
-        var visionParams = mtmd_context_params_default()
+        var visionParams = llama.mtmd_context_params_default()
         visionParams.use_gpu = useGPU
         visionParams.n_threads = threads
         visionParams.print_timings = false
         visionParams.warmup = false
         LlamaCPP.lastError.withLock { $0 = nil }
-        guard let vision = mtmd_init_from_file(projector.path, handle, visionParams) else {
-            llama_free(context)
-            llama_model_free(handle)
+        guard let vision = llama.mtmd_init_from_file(projector.path, handle, visionParams) else {
+            llama.llama_free(context)
+            llama.llama_model_free(handle)
             let reason = LlamaCPP.lastError.withLock { $0 } ?? "no reason given"
             throw SDKException(
                 .invalidModelFormat,
@@ -155,10 +155,10 @@ actor LlamaCPPVLMService: LLMService {
                 recovery: "Use the mmproj file published with the model"
             )
         }
-        guard mtmd_support_vision(vision) else {
-            mtmd_free(vision)
-            llama_free(context)
-            llama_model_free(handle)
+        guard llama.mtmd_support_vision(vision) else {
+            llama.mtmd_free(vision)
+            llama.llama_free(context)
+            llama.llama_model_free(handle)
             throw SDKException(.invalidModelFormat, "\(projector.lastPathComponent) has no vision encoder")
         }
         return Engine(
@@ -218,21 +218,21 @@ actor LlamaCPPVLMService: LLMService {
         }
         let threads = request.threads.map(Int32.init) ?? engine.defaultThreads
         let promptThreads = request.promptThreads.map(Int32.init) ?? threads
-        if llama_n_threads(context) != threads || llama_n_threads_batch(context) != promptThreads {
-            llama_set_n_threads(context, threads, promptThreads)
+        if llama.llama_n_threads(context) != threads || llama.llama_n_threads_batch(context) != promptThreads {
+            llama.llama_set_n_threads(context, threads, promptThreads)
         }
         let chunks = try tokenize(request, vision: vision)
-        defer { mtmd_input_chunks_free(chunks) }
-        let count = mtmd_input_chunks_size(chunks)
+        defer { llama.mtmd_input_chunks_free(chunks) }
+        let count = llama.mtmd_input_chunks_size(chunks)
         var imageTokens = 0
         for index in 0..<count {
-            let chunk = mtmd_input_chunks_get(chunks, index)
-            if mtmd_input_chunk_get_type(chunk) == MTMD_INPUT_CHUNK_TYPE_IMAGE {
-                imageTokens += mtmd_input_chunk_get_n_tokens(chunk)
+            let chunk = llama.mtmd_input_chunks_get(chunks, index)
+            if llama.mtmd_input_chunk_get_type(chunk) == MTMD_INPUT_CHUNK_TYPE_IMAGE {
+                imageTokens += llama.mtmd_input_chunk_get_n_tokens(chunk)
             }
         }
-        let promptTokens = mtmd_helper_get_n_tokens(chunks)
-        let positions = Int(mtmd_helper_get_n_pos(chunks))
+        let promptTokens = llama.mtmd_helper_get_n_tokens(chunks)
+        let positions = Int(llama.mtmd_helper_get_n_pos(chunks))
         guard positions < contextLength else {
             throw SDKException(
                 .contextLengthExceeded,
@@ -250,17 +250,17 @@ actor LlamaCPPVLMService: LLMService {
             )
         }
 
-        let memory = llama_get_memory(context)
-        llama_memory_clear(memory, true)
+        let memory = llama.llama_get_memory(context)
+        llama.llama_memory_clear(memory, true)
         var position: llama_pos = 0
         for index in 0..<count {
             if request.cancellation.isCancelled { return result(.cancelled, 0) }
             // libmtmd adds a text chunk's length to this, and sets it after an image chunk.
             var next = position
-            let rc = mtmd_helper_eval_chunk_single(
+            let rc = llama.mtmd_helper_eval_chunk_single(
                 vision,
                 context,
-                mtmd_input_chunks_get(chunks, index),
+                llama.mtmd_input_chunks_get(chunks, index),
                 position,
                 0,
                 Int32(engine.batchSize),
@@ -268,14 +268,14 @@ actor LlamaCPPVLMService: LLMService {
                 &next
             )
             guard rc == 0 else {
-                llama_memory_clear(memory, true)
+                llama.llama_memory_clear(memory, true)
                 throw SDKException(.generationFailed, "libmtmd could not evaluate the prompt (code \(rc))")
             }
             position = next
         }
 
         let sampler = LlamaCPPLLMService.makeSampler(request.sampling, vocab: engine.vocab)
-        defer { llama_sampler_free(sampler) }
+        defer { llama.llama_sampler_free(sampler) }
         let constrained = try request.grammar.map { grammar throws(SDKException) in
             try GrammarSampler(grammar, vocab: engine.vocab, chain: sampler, greedy: request.sampling.temperature <= 0)
         }
@@ -287,10 +287,10 @@ actor LlamaCPPVLMService: LLMService {
             if let constrained {
                 // End of generation only comes once the grammar is complete; accepting it would abort.
                 token = constrained.sample(context, vocab: engine.vocab)
-                if llama_vocab_is_eog(engine.vocab, token) { return result(.endOfSequence, generated) }
+                if llama.llama_vocab_is_eog(engine.vocab, token) { return result(.endOfSequence, generated) }
             } else {
-                token = llama_sampler_sample(sampler, context, -1)
-                if !request.ignoreEndOfSequence, llama_vocab_is_eog(engine.vocab, token) {
+                token = llama.llama_sampler_sample(sampler, context, -1)
+                if !request.ignoreEndOfSequence, llama.llama_vocab_is_eog(engine.vocab, token) {
                     return result(.endOfSequence, generated)
                 }
             }
@@ -299,7 +299,7 @@ actor LlamaCPPVLMService: LLMService {
             if onToken(piece) == .stop { return result(.callback, generated) }
             if generated >= request.maxTokens { return result(.maxTokens, generated) }
             if Int(position) + 1 >= contextLength { return result(.contextFull, generated) }
-            let rc = llama_decode(context, llama_batch_get_one(&token, 1))
+            let rc = llama.llama_decode(context, llama.llama_batch_get_one(&token, 1))
             guard rc == 0 else { throw SDKException(.generationFailed, "llama_decode failed (code \(rc))") }
             position += 1
         }
@@ -309,26 +309,27 @@ actor LlamaCPPVLMService: LLMService {
     private static func tokenize(_ request: LLMServiceRequest, vision: OpaquePointer) throws -> OpaquePointer {
         var bitmaps: [OpaquePointer?] = []
         defer {
-            for bitmap in bitmaps { mtmd_bitmap_free(bitmap) }
+            for bitmap in bitmaps { llama.mtmd_bitmap_free(bitmap) }
         }
         for (index, image) in request.images.enumerated() {
             bitmaps.append(try bitmap(image, vision: vision, index: index, of: request.images.count))
         }
-        guard let chunks = mtmd_input_chunks_init() else {
+        guard let chunks = llama.mtmd_input_chunks_init() else {
             throw SDKException(.generationFailed, "libmtmd could not allocate the prompt")
         }
         let rc = request.prompt.withCString { text in
             var input = mtmd_input_text(text: text, text_len: strlen(text), add_special: true, parse_special: true)
-            return mtmd_tokenize(vision, chunks, &input, &bitmaps, bitmaps.count)
+            return llama.mtmd_tokenize(vision, chunks, &input, &bitmaps, bitmaps.count)
         }
         guard rc == 0 else {
-            mtmd_input_chunks_free(chunks)
+            llama.mtmd_input_chunks_free(chunks)
             switch rc {
             case 1:
                 throw SDKException(
                     .invalidInput,
                     "The prompt's image markers do not match its \(bitmaps.count) image(s)",
-                    recovery: "Do not write the marker \(String(cString: mtmd_default_marker())) in message text"
+                    recovery:
+                        "Do not write the marker \(String(nullableCString: llama.mtmd_default_marker())) in message text"
                 )
             case 2:
                 throw SDKException(.invalidImage, "The projector's preprocessor could not prepare the image")
@@ -350,26 +351,26 @@ actor LlamaCPPVLMService: LLMService {
         switch image.source {
         case .encoded(let data):
             let wrapper = data.withUnsafeBytes { raw in
-                mtmd_helper_bitmap_init_from_buf(
+                llama.mtmd_helper_bitmap_init_from_buf(
                     vision,
                     raw.bindMemory(to: UInt8.self).baseAddress,
                     raw.count,
                     false,
-                    mtmd_helper_init_opt_default()
+                    llama.mtmd_helper_init_opt_default()
                 )
             }
-            if let video = wrapper.video_ctx { mtmd_helper_video_free(video) }
+            if let video = wrapper.video_ctx { llama.mtmd_helper_video_free(video) }
             guard let bitmap = wrapper.bitmap else {
                 throw SDKException(.invalidImage, "\(which) could not be decoded: its compressed data is damaged")
             }
-            guard !mtmd_bitmap_is_audio(bitmap) else {
-                mtmd_bitmap_free(bitmap)
+            guard !llama.mtmd_bitmap_is_audio(bitmap) else {
+                llama.mtmd_bitmap_free(bitmap)
                 throw SDKException(.invalidImage, "\(which) is not an image")
             }
             return bitmap
         case .rgb(let pixels, let width, let height):
             let bitmap = pixels.withUnsafeBytes { raw in
-                mtmd_bitmap_init(UInt32(width), UInt32(height), raw.bindMemory(to: UInt8.self).baseAddress)
+                llama.mtmd_bitmap_init(UInt32(width), UInt32(height), raw.bindMemory(to: UInt8.self).baseAddress)
             }
             guard let bitmap else { throw SDKException(.invalidImage, "\(which) could not be made into a bitmap") }
             return bitmap

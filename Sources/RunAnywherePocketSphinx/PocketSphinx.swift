@@ -64,7 +64,14 @@ public struct PocketSphinxModule: BackendModule {
 
     /// Describes pocketsphinx for diagnostics.
     public func engineInfo() -> EngineInfo {
-        EngineInfo(name: "pocketsphinx", version: "0.8+5prealpha", available: model.isInstalled)
+        var details: [String: String] = [:]
+        if case .failure(let error) = PocketSphinxLibrary.shared { details["error"] = error.message }
+        return EngineInfo(
+            name: "pocketsphinx",
+            version: "0.8+5prealpha",
+            available: model.isInstalled && details.isEmpty,
+            details: details
+        )
     }
 }
 

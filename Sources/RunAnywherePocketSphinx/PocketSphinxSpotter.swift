@@ -35,7 +35,7 @@ actor PocketSphinxSpotter: WakeWordService {
     static let piece = 512
 
     /// pocketsphinx and sphinxbase log to stderr unless told otherwise, once per process.
-    private static let quiet: Void = { err_set_logfp(nil) }()
+    private static let quiet: Void = { pocketsphinx.err_set_logfp(nil) }()
 
     /// The decoder and what it was made from, freed together when the spotter goes.
     private final class Handles {
@@ -50,8 +50,8 @@ actor PocketSphinxSpotter: WakeWordService {
         }
 
         deinit {
-            ps_free(decoder)
-            cmd_ln_free_r(config)
+            _ = pocketsphinx.ps_free(decoder)
+            _ = pocketsphinx.cmd_ln_free_r(config)
             Handles.release(arguments)
         }
 
@@ -70,6 +70,7 @@ actor PocketSphinxSpotter: WakeWordService {
 
     init(model: PocketSphinxModel, configuration: WakeWordConfiguration) async throws {
         try configuration.validate()
+        _ = try PocketSphinxLibrary.load()
         _ = Self.quiet
         let words: [String] = [
             "pocketsphinx", "-hmm", model.acousticModel.path, "-dict", model.dictionary.path,
@@ -79,14 +80,14 @@ actor PocketSphinxSpotter: WakeWordService {
         var arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
         let count = Int32(arguments.count)
         let parsed: OpaquePointer? = arguments.withUnsafeMutableBufferPointer { buffer in
-            cmd_ln_parse_r(nil, ps_args(), count, buffer.baseAddress, 1)
+            pocketsphinx.cmd_ln_parse_r(nil, pocketsphinx.ps_args(), count, buffer.baseAddress, 1)
         }
         guard let config = parsed else {
             Handles.release(arguments)
             throw SDKException(.modelLoadFailed, "pocketsphinx rejected its configuration")
         }
-        guard let decoder = ps_init(config) else {
-            cmd_ln_free_r(config)
+        guard let decoder = pocketsphinx.ps_init(config) else {
+            _ = pocketsphinx.cmd_ln_free_r(config)
             Handles.release(arguments)
             throw SDKException(
                 .modelLoadFailed,
@@ -102,7 +103,7 @@ actor PocketSphinxSpotter: WakeWordService {
         for (phrase, words) in zip(configuration.phrases, configuration.phraseWords) {
             var phones = 0
             for word in words {
-                guard let pronunciation = ps_lookup_word(decoder, word) else {
+                guard let pronunciation = pocketsphinx.ps_lookup_word(decoder, word) else {
                     throw SDKException(
                         .invalidConfiguration,
                         "\"\(word)\" in the wake phrase \"\(phrase)\" is not in pocketsphinx's dictionary",
@@ -125,8 +126,9 @@ actor PocketSphinxSpotter: WakeWordService {
         } catch {
             throw SDKException(.fileSystemError, "Could not write pocketsphinx's keyword list", underlying: error)
         }
-        guard ps_set_kws(decoder, search, file.path) >= 0, ps_set_search(decoder, search) >= 0,
-            ps_start_utt(decoder) >= 0
+        guard pocketsphinx.ps_set_kws(decoder, search, file.path) >= 0,
+            pocketsphinx.ps_set_search(decoder, search) >= 0,
+            pocketsphinx.ps_start_utt(decoder) >= 0
         else {
             throw SDKException(.backendError, "pocketsphinx could not start spotting \(configuration.phrases)")
         }
@@ -155,19 +157,19 @@ actor PocketSphinxSpotter: WakeWordService {
         while start < pcm.count {
             let count = min(Self.piece, pcm.count - start)
             let status = pcm.withUnsafeMutableBufferPointer {
-                ps_process_raw(decoder, $0.baseAddress! + start, count, 0, 0)
+                pocketsphinx.ps_process_raw(decoder, $0.baseAddress! + start, count, 0, 0)
             }
             guard status >= 0 else { throw SDKException(.backendError, "pocketsphinx failed to decode audio") }
             samplesSeen += count
             start += count
             var score: Int32 = 0
-            guard let hypothesis = ps_get_hyp(decoder, &score) else { continue }
+            guard let hypothesis = pocketsphinx.ps_get_hyp(decoder, &score) else { continue }
             // The decoder ends its hypothesis with a space.
             let key = String(cString: hypothesis).trimmedSpaces()
             spots.append(WakeWordSpot(phrase: phrases[key] ?? key, time: Double(phraseEnd()) / 16_000))
             // Re-armed: a new utterance forgets the phrase just found.
-            ps_end_utt(decoder)
-            ps_start_utt(decoder)
+            _ = pocketsphinx.ps_end_utt(decoder)
+            _ = pocketsphinx.ps_start_utt(decoder)
             utteranceStart = samplesSeen
         }
         return spots
@@ -176,13 +178,13 @@ actor PocketSphinxSpotter: WakeWordService {
     /// Where the phrase just found ended, in samples of the stream.
     private func phraseEnd() -> Int {
         var lastFrame: Int32 = -1
-        var segment = ps_seg_iter(decoder)
+        var segment = pocketsphinx.ps_seg_iter(decoder)
         while let current = segment {
             var first: Int32 = 0
             var last: Int32 = 0
-            ps_seg_frames(current, &first, &last)
+            pocketsphinx.ps_seg_frames(current, &first, &last)
             lastFrame = max(lastFrame, last)
-            segment = ps_seg_next(current)
+            segment = pocketsphinx.ps_seg_next(current)
         }
         guard lastFrame >= 0 else { return samplesSeen }
         return min(samplesSeen, utteranceStart + (Int(lastFrame) + 1) * Self.frameSamples)
@@ -190,8 +192,8 @@ actor PocketSphinxSpotter: WakeWordService {
 
     func reset() async {
         upsampler = NarrowbandUpsampler()
-        ps_end_utt(decoder)
-        ps_start_utt(decoder)
+        _ = pocketsphinx.ps_end_utt(decoder)
+        _ = pocketsphinx.ps_start_utt(decoder)
         samplesSeen = 0
         utteranceStart = 0
     }

@@ -40,6 +40,13 @@ public struct ResemblyzerModule: BackendModule {
 
     /// Describes the encoder for diagnostics.
     public func engineInfo() -> EngineInfo {
-        EngineInfo(name: "resemblyzer", version: "0.1.4 (GE2E), OpenBLAS", available: true)
+        var details: [String: String] = [:]
+        if case .failure(let error) = OpenBLASLibrary.shared { details["error"] = error.message }
+        return EngineInfo(
+            name: "resemblyzer",
+            version: "0.1.4 (GE2E), OpenBLAS",
+            available: details.isEmpty,
+            details: details
+        )
     }
 }

@@ -57,6 +57,7 @@ struct ResemblyzerNetwork: Sendable {
 
     /// Reads and checks the weights; `.modelCorrupted` or `.invalidModelFormat` says what is wrong.
     init(file url: URL) throws(SDKException) {
+        _ = try OpenBLASLibrary.load()
         let gguf = try GGUFFile(contentsOf: url)
         guard gguf.architecture == "resemblyzer" else {
             throw SDKException(
@@ -327,7 +328,7 @@ struct ResemblyzerNetwork: Sendable {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 c.withUnsafeMutableBufferPointer { c in
-                    cblas_sgemm(
+                    openblas.cblas_sgemm(
                         CblasRowMajor,
                         CblasNoTrans,
                         transposeB ? CblasTrans : CblasNoTrans,

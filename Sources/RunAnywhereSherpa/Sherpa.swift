@@ -25,8 +25,10 @@ public enum Sherpa {
         RunAnywhere.register(SherpaModule(priority: priority))
     }
 
-    /// sherpa-onnx's version.
-    public static var version: String { String(cString: SherpaOnnxGetVersionStr()) }
+    /// sherpa-onnx's version, or `unavailable` when its library cannot be opened.
+    public static var version: String {
+        (try? SherpaLibrary.load()).map { String(nullableCString: $0.SherpaOnnxGetVersionStr()) } ?? "unavailable"
+    }
 }
 
 extension InferenceFramework {
@@ -72,6 +74,15 @@ public struct SherpaModule: BackendModule {
 
     /// Describes sherpa-onnx for diagnostics.
     public func engineInfo() -> EngineInfo {
-        EngineInfo(name: "sherpa-onnx", version: Sherpa.version, available: true)
+        switch SherpaLibrary.shared {
+        case .success(let sherpa):
+            EngineInfo(
+                name: "sherpa-onnx",
+                version: String(nullableCString: sherpa.SherpaOnnxGetVersionStr()),
+                available: true
+            )
+        case .failure(let error):
+            EngineInfo(name: "sherpa-onnx", version: nil, available: false, details: ["error": error.message])
+        }
     }
 }

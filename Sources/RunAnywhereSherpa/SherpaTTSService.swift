@@ -25,6 +25,7 @@ actor SherpaTTSService: TTSService {
     }
 
     static func load(model: ModelInfo) async throws(SDKException) -> SherpaTTSService {
+        _ = try SherpaLibrary.load()
         let path = try model.localFile()
         let folder = path.deletingLastPathComponent()
         let tokens = folder.appendingPathComponent("tokens.txt")
@@ -58,7 +59,7 @@ actor SherpaTTSService: TTSService {
                                 config.model.num_threads = threads
                                 config.model.provider = provider
                                 config.max_num_sentences = 1
-                                guard let tts = SherpaOnnxCreateOfflineTts(&config) else {
+                                guard let tts = sherpa.SherpaOnnxCreateOfflineTts(&config) else {
                                     throw SDKException(
                                         .modelLoadFailed,
                                         "sherpa-onnx could not load the voice \(path.lastPathComponent)",
@@ -66,7 +67,7 @@ actor SherpaTTSService: TTSService {
                                             "The .onnx needs sherpa metadata: prepare it with scripts/prepare_piper_voice.py"
                                     )
                                 }
-                                return (NativeHandle(tts), Int(SherpaOnnxOfflineTtsSampleRate(tts)))
+                                return (NativeHandle(tts), Int(sherpa.SherpaOnnxOfflineTtsSampleRate(tts)))
                             }
                         }
                     }
@@ -140,10 +141,11 @@ actor SherpaTTSService: TTSService {
                     config.phoneme_codepoints = points.baseAddress
                     config.phoneme_codepoints_lens = UnsafePointer(lens.baseAddress)
                     config.phoneme_codepoints_num_sentences = 1
-                    guard let audio = SherpaOnnxOfflineTtsGenerateWithConfig(tts.pointer, "", &config, nil, nil) else {
+                    guard let audio = sherpa.SherpaOnnxOfflineTtsGenerateWithConfig(tts.pointer, "", &config, nil, nil)
+                    else {
                         throw SDKException(.backendError, "sherpa-onnx failed to synthesize")
                     }
-                    defer { SherpaOnnxDestroyOfflineTtsGeneratedAudio(audio) }
+                    defer { sherpa.SherpaOnnxDestroyOfflineTtsGeneratedAudio(audio) }
                     return Array(UnsafeBufferPointer(start: audio.pointee.samples, count: Int(audio.pointee.n)))
                 }
             }
@@ -155,7 +157,7 @@ actor SherpaTTSService: TTSService {
 
     func unload() async {
         let tts = self.tts
-        _ = try? await worker.run { SherpaOnnxDestroyOfflineTts(tts.pointer) }
+        _ = try? await worker.run { sherpa.SherpaOnnxDestroyOfflineTts(tts.pointer) }
         worker.stop()
     }
 }

@@ -25,6 +25,7 @@ actor SherpaVADService: VADService {
     }
 
     static func load(model: ModelInfo) async throws(SDKException) -> SherpaVADService {
+        _ = try SherpaLibrary.load()
         let path = try model.localFile()
         let worker = WorkerThread(name: "sherpa-vad.\(model.id)")
         let threshold = VADConfiguration().threshold
@@ -51,7 +52,7 @@ actor SherpaVADService: VADService {
                 config.sample_rate = 16_000
                 config.num_threads = 1
                 config.provider = provider
-                guard let detector = SherpaOnnxCreateVoiceActivityDetector(&config, 60) else {
+                guard let detector = sherpa.SherpaOnnxCreateVoiceActivityDetector(&config, 60) else {
                     throw SDKException(
                         .modelLoadFailed,
                         "sherpa-onnx could not load the Silero VAD model \(path)",
@@ -72,15 +73,15 @@ actor SherpaVADService: VADService {
             samples.withUnsafeBufferPointer { buffer in
                 var offset = 0
                 while offset + frameSize <= buffer.count {
-                    SherpaOnnxVoiceActivityDetectorAcceptWaveform(
+                    sherpa.SherpaOnnxVoiceActivityDetectorAcceptWaveform(
                         detector.pointer,
                         buffer.baseAddress! + offset,
                         Int32(frameSize)
                     )
-                    decisions.append(SherpaOnnxVoiceActivityDetectorDetected(detector.pointer) != 0 ? 1 : 0)
+                    decisions.append(sherpa.SherpaOnnxVoiceActivityDetectorDetected(detector.pointer) != 0 ? 1 : 0)
                     // Finished segments carry copies of their samples: drop them at once.
-                    while SherpaOnnxVoiceActivityDetectorEmpty(detector.pointer) == 0 {
-                        SherpaOnnxVoiceActivityDetectorPop(detector.pointer)
+                    while sherpa.SherpaOnnxVoiceActivityDetectorEmpty(detector.pointer) == 0 {
+                        sherpa.SherpaOnnxVoiceActivityDetectorPop(detector.pointer)
                     }
                     offset += frameSize
                 }
@@ -96,7 +97,7 @@ actor SherpaVADService: VADService {
         let threshold = configuration.threshold
         detector = try await worker.run {
             let new = try Self.create(path, threshold: threshold)
-            SherpaOnnxDestroyVoiceActivityDetector(old.pointer)
+            sherpa.SherpaOnnxDestroyVoiceActivityDetector(old.pointer)
             return new
         }
         self.threshold = threshold
@@ -104,12 +105,12 @@ actor SherpaVADService: VADService {
 
     func reset() async {
         let detector = self.detector
-        _ = try? await worker.run { SherpaOnnxVoiceActivityDetectorReset(detector.pointer) }
+        _ = try? await worker.run { sherpa.SherpaOnnxVoiceActivityDetectorReset(detector.pointer) }
     }
 
     func unload() async {
         let detector = self.detector
-        _ = try? await worker.run { SherpaOnnxDestroyVoiceActivityDetector(detector.pointer) }
+        _ = try? await worker.run { sherpa.SherpaOnnxDestroyVoiceActivityDetector(detector.pointer) }
         worker.stop()
     }
 }

@@ -31,7 +31,8 @@ package final class ESpeakEngine: Sendable {
         let worker = self.worker
         startup = Task {
             try await worker.run { () throws -> Int in
-                let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+                let espeak = try ESpeakLibrary.load()
+                let rate = espeak.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
                 guard rate > 0 else {
                     throw SDKException(
                         .backendError,
@@ -39,7 +40,7 @@ package final class ESpeakEngine: Sendable {
                         recovery: "apt-get install espeak-ng-data"
                     )
                 }
-                espeak_SetSynthCallback(espeakSynthCallback)
+                espeak.espeak_SetSynthCallback(espeakSynthCallback)
                 return Int(rate)
             }
         }
@@ -53,7 +54,7 @@ package final class ESpeakEngine: Sendable {
         _ = try await startup.value
         return try await worker.run {
             var path: UnsafePointer<CChar>?
-            return String(cString: espeak_Info(&path))
+            return String(nullableCString: espeak.espeak_Info(&path))
         }
     }
 
@@ -61,7 +62,7 @@ package final class ESpeakEngine: Sendable {
     package func voices() async throws -> [(language: String, name: String, gender: Int)] {
         _ = try await startup.value
         let list = try await worker.run { () -> [(String, String, Int)] in
-            guard var cursor = espeak_ListVoices(nil) else { return [] }
+            guard var cursor = espeak.espeak_ListVoices(nil) else { return [] }
             var voices: [(String, String, Int)] = []
             while let voice = cursor.pointee {
                 // `languages` is a run of (priority byte, NUL-terminated code); the first is the main one.
@@ -101,19 +102,19 @@ package final class ESpeakEngine: Sendable {
         let rate = try await startup.value
         let (samples, words) = try await worker.run { () throws -> ([Int16], [(Int, Int, Int)]) in
             try Self.select(language)
-            espeak_SetParameter(
+            _ = espeak.espeak_SetParameter(
                 espeakRATE,
                 Int32(max(Int(espeakRATE_MINIMUM), min(Int(espeakRATE_MAXIMUM), wordsPerMinute))),
                 0
             )
-            espeak_SetParameter(espeakPITCH, Int32(max(0, min(100, pitch))), 0)
-            espeak_SetParameter(espeakVOLUME, 100, 0)
+            _ = espeak.espeak_SetParameter(espeakPITCH, Int32(max(0, min(100, pitch))), 0)
+            _ = espeak.espeak_SetParameter(espeakVOLUME, 100, 0)
             let sink = SampleSink()
             let box = Unmanaged.passRetained(sink)
             defer { box.release() }
             let bytes = Array(text.utf8CString)
             let status = bytes.withUnsafeBufferPointer { buffer in
-                espeak_Synth(
+                espeak.espeak_Synth(
                     buffer.baseAddress,
                     buffer.count,
                     0,
@@ -127,7 +128,7 @@ package final class ESpeakEngine: Sendable {
             guard status == EE_OK else {
                 throw SDKException(.backendError, "espeak-ng could not synthesize (status \(status.rawValue))")
             }
-            _ = espeak_Synchronize()
+            _ = espeak.espeak_Synchronize()
             return (sink.samples, sink.words)
         }
         return (AudioBuffer(int16: samples, sampleRate: rate), words.map { ($0.0, $0.1, $0.2) })
@@ -146,7 +147,9 @@ package final class ESpeakEngine: Sendable {
                 var cursor: UnsafeRawPointer? = UnsafeRawPointer(base)
                 while let start = cursor {
                     var next: UnsafeRawPointer? = start
-                    guard let result = espeak_TextToPhonemes(&next, espeakCHARS_UTF8, espeakPHONEMES_IPA) else { break }
+                    guard let result = espeak.espeak_TextToPhonemes(&next, espeakCHARS_UTF8, espeakPHONEMES_IPA) else {
+                        break
+                    }
                     let phonemes = Self.removingLanguageSwitches(String(cString: result)).trimmedSpaces()
                     // The clause's source text ends where the cursor now points, except that
                     // espeak leaves it one character into the next clause.
@@ -177,7 +180,7 @@ package final class ESpeakEngine: Sendable {
     }
 
     private static func select(_ language: String) throws {
-        guard espeak_SetVoiceByName(language) == EE_OK else {
+        guard espeak.espeak_SetVoiceByName(language) == EE_OK else {
             throw SDKException(.voiceNotFound, "espeak-ng has no voice '\(language)'")
         }
     }

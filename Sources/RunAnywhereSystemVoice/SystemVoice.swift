@@ -58,7 +58,12 @@ public struct SystemVoiceModule: BackendModule {
     /// Describes espeak-ng for diagnostics.
     public func engineInfo() -> EngineInfo {
         // espeak_Info only reads a constant; it needs no initialized engine.
-        EngineInfo(name: "espeak-ng", version: String(cString: espeak_Info(nil)), available: true)
+        switch ESpeakLibrary.shared {
+        case .success(let espeak):
+            EngineInfo(name: "espeak-ng", version: String(nullableCString: espeak.espeak_Info(nil)), available: true)
+        case .failure(let error):
+            EngineInfo(name: "espeak-ng", version: nil, available: false, details: ["error": error.message])
+        }
     }
 }
 

@@ -39,12 +39,12 @@ public enum WhisperCPP {
 
     /// whisper.cpp's version, or `nil` when the library cannot be opened.
     public static var version: String? {
-        (try? WhisperLibrary.load()).map { WhisperLibrary.string($0.version()) }
+        (try? WhisperLibrary.load()).map { String(nullableCString: $0.version()) }
     }
 
     /// whisper.cpp's description of the CPU features it uses.
     public static var systemInfo: String {
-        (try? WhisperLibrary.load()).map { WhisperLibrary.string($0.systemInfo()) } ?? ""
+        (try? WhisperLibrary.load()).map { String(nullableCString: $0.systemInfo()) } ?? ""
     }
 
     private static let logReady = Mutex(false)

@@ -19,8 +19,8 @@ import Darwin
 ///
 /// Every engine call runs on the service's own ``WorkerThread``, one at a time: a
 /// `whisper_context` holds one decoding state, and ggml keeps its thread team per caller.
-actor WhisperCPPSTTService: STTService {
-    nonisolated let model: ModelInfo
+package actor WhisperCPPSTTService: STTService {
+    package nonisolated let model: ModelInfo
     private let library: WhisperLibrary
     private let context: NativeHandle
     private let worker: WorkerThread
@@ -41,7 +41,7 @@ actor WhisperCPPSTTService: STTService {
         self.multilingual = multilingual
     }
 
-    static func load(
+    package static func load(
         model: ModelInfo,
         accelerator: AcceleratorPreference
     ) async throws(SDKException) -> WhisperCPPSTTService {
@@ -77,7 +77,7 @@ actor WhisperCPPSTTService: STTService {
         }
     }
 
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+    package func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
         let context = self.context
         let library = self.library
         let multilingual = self.multilingual
@@ -165,7 +165,7 @@ actor WhisperCPPSTTService: STTService {
         var probabilitySum: Float = 0
         var probabilityCount = 0
         for index in 0..<whisper.segmentCount(context) {
-            let text = WhisperLibrary.string(whisper.segmentText(context, index)).trimmedSpaces()
+            let text = String(nullableCString: whisper.segmentText(context, index)).trimmedSpaces()
             // Annotations such as "[BLANK_AUDIO]" or "(music)" are not speech, and neither is
             // text whisper itself rates as probably no speech: its classic "you" or "Thank
             // you." on silence, hum or noise comes with a no-speech probability of 0.6 and
@@ -193,7 +193,7 @@ actor WhisperCPPSTTService: STTService {
             )
         }
         let languageId = whisper.languageId(context)
-        let language = languageId >= 0 ? WhisperLibrary.string(whisper.languageName(languageId)) : nil
+        let language = languageId >= 0 ? String(nullableCString: whisper.languageName(languageId)) : nil
         return STTServiceResult(
             text: segments.map(\.text).joined(separator: " "),
             segments: segments,
@@ -209,7 +209,7 @@ actor WhisperCPPSTTService: STTService {
         (text.hasPrefix("[") && text.hasSuffix("]")) || (text.hasPrefix("(") && text.hasSuffix(")"))
     }
 
-    func unload() async {
+    package func unload() async {
         let context = self.context
         let library = self.library
         _ = try? await worker.run { library.free(context.pointer) }

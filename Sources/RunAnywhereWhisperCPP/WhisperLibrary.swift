@@ -110,8 +110,4 @@ final class WhisperLibrary: @unchecked Sendable {
         else { return false }
         return (0..<count()).contains { index in get(index).map { kind($0) == 1 } ?? false }
     }
-
-    static func string(_ pointer: UnsafePointer<CChar>?) -> String {
-        pointer.map { String(cString: $0) } ?? ""
-    }
 }

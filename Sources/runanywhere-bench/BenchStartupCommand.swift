@@ -26,10 +26,10 @@ extension BenchCommand {
                 """
         )
 
-        /// File-name fragments of the engines' libraries (and the plugins that bring them).
+        /// File-name fragments of the engines' libraries.
         static let engineLibraryNames = [
             "llama", "ggml", "mtmd", "whisper", "onnxruntime", "sherpa", "espeak", "pocketsphinx", "sphinxbase",
-            "sphinxad", "openblas", "Plugin.so",
+            "sphinxad", "openblas",
         ]
 
         @OptionGroup var output: BenchOutputOptions
@@ -152,7 +152,7 @@ extension BenchCommand {
                 let traced = try MeasuredProcess.run(
                     cli,
                     scenario.arguments,
-                    environment: CLI.inheritedEnvironment.merging(["LD_DEBUG": "files"]) { $1 },
+                    environment: ProcessInfo.processInfo.environment.merging(["LD_DEBUG": "files"]) { $1 },
                     meter: meter
                 )
                 let opened = MeasuredProcess.librariesOpened(byLoaderDebugOutput: traced.errors)

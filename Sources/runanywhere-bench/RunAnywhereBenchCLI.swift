@@ -1,7 +1,6 @@
 import ArgumentParser
 import RunAnywhere
 import RunAnywhereCommandLine
-import RunAnywhereRemote
 
 /// `runanywhere-bench`: the benchmarks, apart from the product so that `runanywhere` carries
 /// none of their code, which `runanywhere bench …` runs in its own place (see
@@ -14,11 +13,4 @@ struct RunAnywhereBenchCLI: AsyncParsableCommand {
         version: RunAnywhere.version,
         subcommands: [BenchCommand.self]
     )
-
-    /// Registers the remote engines, which this executable links for `bench remote`
-    /// (`runanywhere` opens their plugin instead), then runs the command.
-    static func main() async {
-        RemoteModule.register()
-        await parseAndRun()
-    }
 }

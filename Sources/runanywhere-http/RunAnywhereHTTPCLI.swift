@@ -1,8 +1,6 @@
 import ArgumentParser
 import RunAnywhere
 import RunAnywhereCommandLine
-import RunAnywhereControlPlane
-import RunAnywhereRemote
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -21,20 +19,4 @@ struct RunAnywhereHTTPCLI: AsyncParsableCommand {
         version: RunAnywhere.version,
         subcommands: [ServeCommand.self, ControlPlaneCommand.self]
     )
-
-    /// Registers the remote engines and, when one is named, the control plane's client, which
-    /// this executable links (`runanywhere` opens their plugins instead: the plugins' SwiftNIO
-    /// would be a second one here), then runs the command.
-    static func main() async {
-        RemoteModule.register()
-        if CLI.controlPlaneURL != nil {
-            do {
-                RunAnywhere.register(try ControlPlaneModule(environment: ProcessInfo.processInfo.environment))
-            } catch {
-                CLI.printError("error: \(error)")
-                Self.exit(withError: ExitCode.failure)
-            }
-        }
-        await parseAndRun()
-    }
 }

@@ -31,25 +31,16 @@ struct DoctorCommand: SDKCommand {
         /// Why `--accelerator gpu` is refused here, when it is.
         var gpuUnavailableReason: String?
         var plugins: PluginsCommand.Report
-        /// Tool-server clients by protocol (`mcp`): the plugin's path, or why it cannot be opened.
+        /// Tool-server clients by protocol (`mcp`) and what provides them.
         var toolServers: [String: String]
     }
 
     func execute() async throws {
         try await CLI.start(global)
-        // Every engine is checked, so every plugin is opened.
-        RunAnywhere.pluginLoader.openAll()
         let models = try RunAnywhere.availableModels()
         let missing = models.filter { model in
             model.localPath.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
         }.map(\.id)
-        let mcp: String
-        do {
-            _ = try CLI.mcpConnector()
-            mcp = CLI.mcpPlugin.path
-        } catch {
-            mcp = "not available: \(error.message)"
-        }
         let report = Report(
             sdkVersion: RunAnywhere.version,
             home: RunAnywhere.paths?.home.path ?? "",
@@ -62,7 +53,7 @@ struct DoctorCommand: SDKCommand {
             acceleratorPreference: RunAnywhere.hardware.acceleratorPreference,
             gpuUnavailableReason: RunAnywhere.hardware.gpuUnavailableReason,
             plugins: PluginsCommand.report(),
-            toolServers: ["mcp": mcp]
+            toolServers: ["mcp": "MCP swift-sdk, built in"]
         )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")

@@ -21,8 +21,8 @@ struct PluginsCommand: AsyncParsableCommand {
         commandName: "plugins",
         abstract: "List, install and remove backend plugins.",
         discussion: """
-            A plugin is a shared library that brings a backend (scripts/build_plugins.sh links the \
-            ones in this repository). Plugins in $RUNANYWHERE_HOME/plugins/ and in the folders of \
+            A plugin is a shared library that brings a backend across RunAnywhere's C ABI \
+            (rac_plugin.h), e.g. libRunAnywhereWhisperPlugin.so, which `swift build` makes. Plugins in $RUNANYWHERE_HOME/plugins/ and in the folders of \
             $\(PluginLoader.pathVariable) load when any command starts. `load` checks a plugin by \
             loading it, then copies it into $RUNANYWHERE_HOME/plugins/; `unload` removes it from there.
             """,
@@ -62,9 +62,10 @@ struct PluginsCommand: AsyncParsableCommand {
         Swift.print("plugin API \(report.apiVersion)")
         Swift.print("backends: \(report.registered.joined(separator: ", "))")
         for plugin in report.loaded {
-            let state = plugin.isOpen ? "open" : "opens on first use"
+            let engine = plugin.engine.map { "\($0), " } ?? ""
             Swift.print(
-                "  plugin \(plugin.name) (\(plugin.toolchain), RunAnywhere \(plugin.sdkVersion), \(state)): \(plugin.path)"
+                "  plugin \(plugin.name) (\(engine)\(plugin.capabilities.joined(separator: ", ")) for "
+                    + "\(plugin.frameworks.joined(separator: ", "))): \(plugin.path)"
             )
         }
         for (path, reason) in report.failed.sorted(by: { $0.key < $1.key }) {
@@ -150,10 +151,7 @@ struct PluginsCommand: AsyncParsableCommand {
                 throw SDKException(
                     .pluginNotFound,
                     "\(name) is not installed in \(folder) (it was loaded from \(plugin?.path ?? "?"))",
-                    recovery: plugin.map { URL(fileURLWithPath: $0.path).deletingLastPathComponent().path }
-                        == CLI.pluginsFolder.standardizedFileURL.path
-                        ? "It ships with this runanywhere, in \(CLI.pluginsFolder.path)"
-                        : "Remove it from $\(PluginLoader.pathVariable) instead"
+                    recovery: "Remove it from $\(PluginLoader.pathVariable) instead"
                 )
             }
             do {

@@ -133,7 +133,7 @@ struct TrustedCodeFileTests {
             // nothing usable: opened, it is refused for what it says.
             let source = folder.appendingPathComponent("plugin.c")
             let library = folder.appendingPathComponent("libplugin.so")
-            try #"char *runanywhere_plugin_entry(void *registrar) { return 0; }"#.write(
+            try #"const void *rac_plugin_entry(void) { return 0; }"#.write(
                 to: source,
                 atomically: true,
                 encoding: .utf8
@@ -148,7 +148,7 @@ struct TrustedCodeFileTests {
             // From a trusted folder it is opened, and its entry point's empty answer refused.
             #expect { try sdk.pluginLoader.load(path: library.path) } throws: {
                 ($0 as? SDKException)?.code == .invalidPlugin
-                    && ($0 as? SDKException)?.message.contains("returned nothing") == true
+                    && ($0 as? SDKException)?.message.contains("returned no description") == true
             }
             // From a folder anyone can write, it is refused before it is opened.
             #expect(chmod(folder.path, 0o777) == 0)

@@ -52,11 +52,8 @@ import Foundation
 /// The inspectors the registered backends offer, in registration order.
 final class ModelFileInspectors: Sendable {
     private let inspectors = Mutex<[ModelFileInspector]>([])
-    private let demand: PluginDemand?
-
-    init(_ inspectors: [ModelFileInspector] = [], demand: PluginDemand? = nil) {
+    init(_ inspectors: [ModelFileInspector] = []) {
         self.inspectors.withLock { $0 = inspectors }
-        self.demand = demand
     }
 
     func add(_ inspector: ModelFileInspector) {
@@ -64,21 +61,15 @@ final class ModelFileInspectors: Sendable {
     }
 
     /// `model` as the first inspector that applies to `file` sees it; unchanged when none applies.
-    /// A closed plugin that inspects the model's framework is opened first when none applies.
     func inspect(_ model: ModelInfo, file: URL) throws(SDKException) -> ModelInfo {
-        let applies = { self.inspectors.withLock { $0 }.first { $0.appliesTo(model, file) } }
-        guard let inspector = applies() ?? (demand?.open(for: .inspection(model.framework)) == true ? applies() : nil)
-        else { return model }
+        guard let inspector = inspectors.withLock({ $0 }).first(where: { $0.appliesTo(model, file) }) else {
+            return model
+        }
         return try inspector.inspect(model, file)
     }
 
-    /// The entry the first inspector recognizing `folder` makes of it; a closed plugin that
-    /// inspects `framework` is opened first when none does.
+    /// The entry the first inspector recognizing `folder` makes of it.
     func discover(folder: URL, id: String, framework: InferenceFramework) -> ModelInfo? {
-        let recognized = {
-            self.inspectors.withLock { $0 }.lazy.compactMap { $0.discover(folder, id, framework) }.first
-        }
-        if let model = recognized() { return model }
-        return demand?.open(for: .inspection(framework)) == true ? recognized() : nil
+        inspectors.withLock { $0 }.lazy.compactMap { $0.discover(folder, id, framework) }.first
     }
 }

@@ -18,11 +18,8 @@ import Synchronization
 final class ProviderList<Factory: Sendable>: Sendable {
     private let capability: String
     private let providers = Mutex<[ServiceProvider<Factory>]>([])
-    private let demand: PluginDemand
-
-    init(capability: String, demand: PluginDemand) {
+    init(capability: String) {
         self.capability = capability
-        self.demand = demand
     }
 
     func add(_ provider: ServiceProvider<Factory>) {
@@ -49,25 +46,17 @@ final class ProviderList<Factory: Sendable>: Sendable {
         providers.withLock { $0 }.first { $0.canHandle(model) }?.module
     }
 
-    /// The provider with the highest priority, for capabilities that take no model; a closed
-    /// plugin that provides `need` is opened when none is registered.
-    func best(opening need: PluginNeed) -> ServiceProvider<Factory>? {
-        if let best = providers.withLock({ $0.first }) { return best }
-        return demand.open(for: need) ? providers.withLock { $0.first } : nil
-    }
+    /// The provider with the highest priority, for capabilities that take no model.
+    var best: ServiceProvider<Factory>? { providers.withLock { $0.first } }
 
-    /// The provider that runs `model`; a closed plugin serving its framework is opened when
-    /// no registered provider can.
+    /// The provider that runs `model`.
     func provider(for model: ModelInfo) throws(SDKException) -> ServiceProvider<Factory> {
-        if let provider = providers.withLock({ $0 }).first(where: { $0.canHandle(model) }) { return provider }
-        let outcome = demand.openReporting(.framework(model.framework))
         let providers = providers.withLock { $0 }
         guard let provider = providers.first(where: { $0.canHandle(model) }) else {
             let known = providers.map(\.name)
-            let failed = outcome.failures.isEmpty ? "" : ": " + outcome.failures.joined(separator: "; ")
             throw SDKException(
                 .noBackendForModel,
-                "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))\(failed)",
+                "No registered \(capability) backend can run model '\(model.id)' (\(model.framework.rawValue), \(model.format.rawValue))",
                 recovery: known.isEmpty
                     ? "Register a backend module first: RunAnywhereSDK(home:modules:), or RunAnywhere.register(_:)"
                     : "Registered \(capability) backends: \(known.joined(separator: ", "))"

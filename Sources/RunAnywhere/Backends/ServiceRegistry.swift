@@ -15,8 +15,6 @@ import Synchronization
 /// }
 /// ```
 public final class ServiceRegistry: Sendable {
-    /// How lookups that find no provider ask the instance's closed plugins for one.
-    let demand = PluginDemand()
     let llm: ProviderList<LLMServiceFactory>
     let vlm: ProviderList<LLMServiceFactory>
     let stt: ProviderList<STTServiceFactory>
@@ -41,18 +39,18 @@ public final class ServiceRegistry: Sendable {
 
     /// Creates an empty registry; the SDK makes one per instance.
     @_spi(Backend) public init() {
-        llm = ProviderList(capability: "LLM", demand: demand)
-        vlm = ProviderList(capability: "VLM", demand: demand)
-        stt = ProviderList(capability: "STT", demand: demand)
-        tts = ProviderList(capability: "TTS", demand: demand)
-        vad = ProviderList(capability: "VAD", demand: demand)
-        embeddings = ProviderList(capability: "embeddings", demand: demand)
-        wakeWord = ProviderList(capability: "wake-word", demand: demand)
-        speakerEmbedding = ProviderList(capability: "speaker-embedding", demand: demand)
-        inspectors = ModelFileInspectors(demand: demand)
-        ragStores = ProviderList(capability: "RAG store", demand: demand)
-        telemetryQueues = ProviderList(capability: "telemetry queue", demand: demand)
-        solutionParsers = ProviderList(capability: "solution parser", demand: demand)
+        llm = ProviderList(capability: "LLM")
+        vlm = ProviderList(capability: "VLM")
+        stt = ProviderList(capability: "STT")
+        tts = ProviderList(capability: "TTS")
+        vad = ProviderList(capability: "VAD")
+        embeddings = ProviderList(capability: "embeddings")
+        wakeWord = ProviderList(capability: "wake-word")
+        speakerEmbedding = ProviderList(capability: "speaker-embedding")
+        inspectors = ModelFileInspectors()
+        ragStores = ProviderList(capability: "RAG store")
+        telemetryQueues = ProviderList(capability: "telemetry queue")
+        solutionParsers = ProviderList(capability: "solution parser")
     }
 
     /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
@@ -73,11 +71,9 @@ public final class ServiceRegistry: Sendable {
         controlPlaneProvider.withLock { $0 = (name, settings, factory) }
     }
 
-    /// The control-plane connection offered, if any (a closed plugin that provides one is opened).
+    /// The control-plane connection offered, if any.
     var controlPlane: (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)? {
-        if let offered = controlPlaneProvider.withLock({ $0 }) { return offered }
-        guard demand.open(for: .controlPlane) else { return nil }
-        return controlPlaneProvider.withLock { $0 }
+        controlPlaneProvider.withLock { $0 }
     }
 
     /// Offers LLM services.
@@ -170,30 +166,29 @@ public final class ServiceRegistry: Sendable {
         solutionParsers.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: parser))
     }
 
-    /// What opens RAG indexes' databases; a closed plugin that provides one is opened.
+    /// What opens RAG indexes' databases.
     ///
     /// - Throws: `.invalidConfiguration` when no module offers one.
     func ragStoreFactory() throws(SDKException) -> RAGStoreFactory {
-        try Self.required(ragStores, .ragStore, what: "RAG indexes need a database", module: Self.sqlite)
+        try Self.required(ragStores, what: "RAG indexes need a database", module: Self.sqlite)
     }
 
-    /// What opens telemetry queues; a closed plugin that provides one is opened.
+    /// What opens telemetry queues.
     ///
     /// - Throws: `.invalidConfiguration` when no module offers one.
     func telemetryQueueFactory() throws(SDKException) -> TelemetryQueueFactory {
         try Self.required(
             telemetryQueues,
-            .telemetryQueue,
             what: "Telemetry and error reports need a queue on disk",
             module: Self.sqlite
         )
     }
 
-    /// What reads solutions' YAML; a closed plugin that provides one is opened.
+    /// What reads solutions' YAML.
     ///
     /// - Throws: `.invalidConfiguration` when no module offers one.
     func solutionParser() throws(SDKException) -> SolutionParser {
-        try Self.required(solutionParsers, .solutionParser, what: "Solutions in YAML need a parser", module: Self.yaml)
+        try Self.required(solutionParsers, what: "Solutions in YAML need a parser", module: Self.yaml)
     }
 
     /// The products whose modules offer the storage services, and how to register them.
@@ -202,11 +197,10 @@ public final class ServiceRegistry: Sendable {
 
     private static func required<Factory>(
         _ list: ProviderList<Factory>,
-        _ need: PluginNeed,
         what: String,
         module: (product: String, module: String)
     ) throws(SDKException) -> Factory {
-        guard let provider = list.best(opening: need) else {
+        guard let provider = list.best else {
             throw SDKException(
                 .invalidConfiguration,
                 "\(what), and no module offers one",
@@ -304,13 +298,11 @@ public final class ServiceRegistry: Sendable {
 
     /// The best keyword spotter, if a module offers one.
     var wakeWordFactory: (name: String, factory: WakeWordServiceFactory)? {
-        wakeWord.best(opening: .wakeWord).map { ($0.name, $0.factory) }
+        wakeWord.best.map { ($0.name, $0.factory) }
     }
 
-    /// The system voice's factory, if a module offers one (a closed plugin that provides it is opened).
+    /// The system voice's factory, if a module offers one.
     var systemTTSFactory: (name: String, factory: SystemTTSFactory)? {
-        if let offered = systemTTS.withLock({ $0 }) { return (offered.name, offered.factory) }
-        guard demand.open(for: .systemTTS) else { return nil }
-        return systemTTS.withLock { $0.map { ($0.name, $0.factory) } }
+        systemTTS.withLock { $0.map { ($0.name, $0.factory) } }
     }
 }

@@ -34,8 +34,6 @@ public struct Hardware: Sendable {
     /// The processor, then each GPU, with the registered engines that can run models on it.
     public func getAccelerators() -> [AcceleratorInfo] {
         let profile = getProfile()
-        // Engines of plugins not opened yet count too.
-        sdk?.pluginLoader.openAll()
         let engines = sdk?.registeredModules.map { $0.engineInfo() }.filter { $0.available && $0.runsOnDevice } ?? []
         let gpuEngines = engines.filter(\.gpuOffload).map(\.name)
         var accelerators = [AcceleratorInfo(kind: .cpu, name: profile.cpu, engines: engines.map(\.name))]

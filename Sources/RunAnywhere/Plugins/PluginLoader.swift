@@ -4,51 +4,30 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Loads backend plugins, shared libraries that bring an engine at run time, and lists the
-/// backends an instance has.
+/// Loads plugins, shared libraries that bring an engine at run time across a C boundary, and
+/// lists the backends an instance has.
 ///
-/// A plugin exports one C entry point, `runanywhere_plugin_entry` (see `PluginEntry`),
-/// which reports the plugin API version, the Swift toolchain and the RunAnywhere version it
-/// was built with, and registers its ``BackendModule``. The host refuses a file that is not
-/// such a library from its ELF headers before opening it, and a plugin built for another
-/// version or toolchain before any Swift value crosses.
-///
-/// **One core.** A plugin's code is bound to the RunAnywhere core of its host: plugins are
-/// linked with the core's symbols left unresolved, and the host exports its own (an
-/// executable that links RunAnywhere statically needs `-Xlinker --export-dynamic`; one that
-/// links it as a shared library exports it already). A plugin that brings a second copy of
-/// the core is refused (`pluginIncompatible`): its types would not be the host's.
-///
-/// **Engines open when used.** A plugin built by `scripts/build_plugins.sh` carries its
-/// description in an ELF section: the model frameworks it serves, the services it provides
-/// without a model and the frameworks whose model files it inspects. Registered with
-/// ``Opening/onFirstUse``, it is not opened, and its engine's libraries are not mapped, until a
-/// model of one of those frameworks is loaded (or a file of a framework it inspects is imported,
-/// downloaded or discovered), or one of those services is needed, and no linked backend serves it.
+/// A plugin exports one C function, `rac_plugin_entry`, returning its ABI version, its name,
+/// the model frameworks it serves and a table of C functions per capability (`rac_plugin.h`,
+/// the `CRunAnywherePlugin` module). No Swift type crosses: a plugin carries whatever it is
+/// built from (its own copy of this SDK, if it is written in Swift on it) and needs neither the
+/// host's toolchain nor its version of the SDK, only the same ABI version. It may be written in
+/// C, C++ or Swift (`@_cdecl`); `RunAnywhereWhisperPlugin` is one, on whisper.cpp.
 ///
 /// Plugins in `$RUNANYWHERE_HOME/plugins/` and in the folders of `RUNANYWHERE_PLUGIN_PATH`
-/// (separated by `:`) are registered at initialization to open on first use (those without a
-/// description are opened then); a broken one is logged and skipped.
+/// (separated by `:`) are loaded at initialization; a broken one is logged and skipped
+/// (``failedAtInitialization()``). Only files no other user can write are loaded.
 ///
 /// ```swift
-/// let info = try RunAnywhere.pluginLoader.load(path: "/opt/plugins/libRunAnywhereWhisperCPPPlugin.so")
+/// let info = try RunAnywhere.pluginLoader.load(path: "/opt/plugins/libRunAnywhereWhisperPlugin.so")
 /// print(info.name, RunAnywhere.pluginLoader.registeredNames())
 /// try await RunAnywhere.loadSTTModel("whisper-tiny-en")
 /// ```
 public struct PluginLoader: Sendable {
     /// The C symbol every plugin exports.
-    public static let entryPoint = "runanywhere_plugin_entry"
+    public static let entryPoint = "rac_plugin_entry"
     /// The environment variable naming more plugin folders, separated by `:`.
     public static let pathVariable = "RUNANYWHERE_PLUGIN_PATH"
-
-    /// When a plugin's library is opened.
-    public enum Opening: Sendable {
-        /// At once: its module's services are registered before ``load(path:opening:)`` returns.
-        case now
-        /// When first needed (see ``PluginInfo/isOpen``); at once for a library without the
-        /// description section, or whose description names no framework or service.
-        case onFirstUse
-    }
 
     private let sdk: RunAnywhereSDK?
 
@@ -56,62 +35,49 @@ public struct PluginLoader: Sendable {
         self.sdk = sdk
     }
 
-    /// The plugin API version this SDK loads.
-    public var apiVersion: UInt32 { PluginEntry.apiVersion }
+    /// The plugin ABI version this SDK loads (`RAC_PLUGIN_API_VERSION`).
+    public var apiVersion: UInt32 { 1 }
 
     /// How many backend modules are registered, linked or loaded.
     public var registeredCount: Int { registeredNames().count }
 
-    /// The names of the registered backend modules: linked ones first, then open plugins in
-    /// loading order, then plugins registered to open on first use.
+    /// The names of the registered backend modules: linked ones first, then plugins in loading order.
     public func registeredNames() -> [String] {
-        guard let sdk else { return RunAnywhere.registeredModules.map(\.name) }
-        let closed = ((try? sdk.runtime().plugins.infos) ?? []).filter { !$0.isOpen }.map(\.name)
-        return sdk.registeredModules.map(\.name) + closed
+        (sdk?.registeredModules ?? RunAnywhere.registeredModules).map(\.name)
     }
 
-    /// The plugins loaded from files, open ones in loading order, then closed ones.
+    /// The plugins loaded from files, in loading order.
     public func listLoaded() -> [PluginInfo] {
         (try? sdk?.runtime().plugins.infos) ?? []
     }
 
-    /// Plugin files in the plugin folders that failed to load at initialization, and plugins
-    /// that failed to open on first use, with the reason.
+    /// Plugin files in the plugin folders that failed to load at initialization, with the reason.
     public func failedAtInitialization() -> [String: String] {
         (try? sdk?.runtime().plugins.folderFailures) ?? [:]
     }
 
-    /// Loads the plugin at `path` and registers its module: its services are offered at once,
-    /// or, with `.onFirstUse`, when first needed.
+    /// Loads the plugin at `path` and registers what it offers.
     ///
-    /// - Throws: `.invalidPlugin` for a missing file, a folder, a file that is not a shared
-    ///   library for this machine or does not export the entry point, or one that cannot be
-    ///   opened; `.pluginIncompatible` for another plugin API version, toolchain or SDK version,
-    ///   or a plugin bound to a second copy of the core; `.pluginAlreadyLoaded` when its module
-    ///   is already registered; `.insecurePermissions` when other users could write the file or
-    ///   a folder above it; `.notInitialized` without an instance. Nothing is registered then.
-    ///   A plugin registered for first use that fails to open then is logged and listed by
-    ///   ``failedAtInitialization()``, and the model's load fails with `.noBackendForModel`.
+    /// - Throws: `.invalidPlugin` for a file that cannot be opened as a shared library, lacks
+    ///   `rac_plugin_entry`, or describes itself wrongly (no name, no capability, a table
+    ///   without its functions); `.pluginIncompatible` for another ABI version;
+    ///   `.pluginAlreadyLoaded` when a plugin or linked module of its name is registered;
+    ///   `.insecurePermissions` when other users could write the file or a folder above it;
+    ///   `.fileSystemError` when it does not exist; `.notInitialized` without an instance.
+    ///   Nothing is registered then.
     @discardableResult
-    public func load(path: String, opening: Opening = .now) throws(SDKException) -> PluginInfo {
+    public func load(path: String) throws(SDKException) -> PluginInfo {
         guard let sdk else { throw RunAnywhere.notInitializedError }
         let runtime = try sdk.runtime()
-        return try runtime.plugins.load(path, opening: opening, into: runtime.services, linked: sdk.linkedModuleNames)
+        return try runtime.plugins.load(path, into: runtime.services, linked: sdk.linkedModuleNames)
     }
 
-    /// Opens every plugin registered to open on first use, for what lists every engine
-    /// (`runanywhere doctor`); their engines' libraries are mapped from then on.
-    public func openAll() {
-        guard let runtime = try? sdk?.runtime() else { return }
-        runtime.plugins.openAll(into: runtime.services)
-    }
-
-    /// Unregisters a loaded plugin's module, after unloading the models its services run. The
-    /// library stays mapped (``PluginInfo/staysMapped``): the Swift runtime cannot forget the
-    /// types it has seen in it. Loading the same file again registers the module again.
+    /// Unregisters a loaded plugin. The library stays mapped (``PluginInfo/staysMapped``);
+    /// loading the same file again registers it again.
     ///
-    /// - Throws: `.pluginNotFound` when no plugin of that name is loaded (a module linked into
-    ///   the app cannot be unloaded); `.notInitialized` without an instance.
+    /// - Throws: `.pluginInUse` while a model it runs is loaded (unload the model first);
+    ///   `.pluginNotFound` when no plugin of that name is loaded (a module linked into the app
+    ///   cannot be unloaded); `.notInitialized` without an instance.
     public func unload(name: String) async throws(SDKException) {
         guard let sdk else { throw RunAnywhere.notInitializedError }
         let runtime = try sdk.runtime()
@@ -124,7 +90,14 @@ public struct PluginLoader: Sendable {
                 recovery: linked ? nil : "Loaded plugins: \(runtime.plugins.infos.map(\.name))"
             )
         }
-        await runtime.unloadModels { runtime.services.isServed($0, byModule: name) }
+        let inUse = await runtime.loadedModels { runtime.services.isServed($0, byModule: name) }
+        guard inUse.isEmpty else {
+            throw SDKException(
+                .pluginInUse,
+                "The plugin \(name) runs the loaded model\(inUse.count == 1 ? "" : "s") \(inUse.joined(separator: ", "))",
+                recovery: "Unload \(inUse.count == 1 ? "it" : "them") first"
+            )
+        }
         try runtime.plugins.unload(name, from: runtime.services)
     }
 }

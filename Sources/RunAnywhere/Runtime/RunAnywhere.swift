@@ -31,7 +31,7 @@ import Foundation
 /// ```
 public enum RunAnywhere {
     /// The SDK's version.
-    public static let version = PluginEntry.sdkVersion
+    public static let version = "0.1.0"
 
     private struct State: Sendable {
         var shared: RunAnywhereSDK?

@@ -212,16 +212,17 @@ extension SDKException {
         /// The accelerator asked for (a GPU) cannot be used: the device has none, or the
         /// engines were built without support for it.
         case acceleratorUnavailable = "accelerator_unavailable"
-        /// A file given as a plugin is not one: missing, a folder, not a shared library for
-        /// this machine, or without the plugin entry point.
+        /// A file given as a plugin is not one: not a shared library for this machine, without
+        /// the plugin entry point, or describing itself wrongly.
         case invalidPlugin = "invalid_plugin"
-        /// A plugin was built for another plugin API version, toolchain or SDK version, or
-        /// against a second copy of the SDK's core.
+        /// A plugin was built for another plugin ABI version.
         case pluginIncompatible = "plugin_incompatible"
-        /// A plugin's module is already registered (loaded before, or linked into the app).
+        /// A plugin's name is already registered (loaded before, or a module linked into the app).
         case pluginAlreadyLoaded = "plugin_already_loaded"
         /// No plugin of that name is loaded.
         case pluginNotFound = "plugin_not_found"
+        /// A plugin still runs a loaded model, so it cannot be unloaded.
+        case pluginInUse = "plugin_in_use"
         // RAG
         /// The document to ingest is empty, binary or not UTF-8 text.
         case invalidDocument = "invalid_document"
@@ -266,7 +267,7 @@ extension SDKException {
                 .remoteBadResponse, .tokenExpired:
                 .network
             case .backendError, .audioDeviceUnavailable, .acceleratorUnavailable, .invalidPlugin, .pluginIncompatible,
-                .pluginAlreadyLoaded, .pluginNotFound:
+                .pluginAlreadyLoaded, .pluginNotFound, .pluginInUse:
                 .backend
             case .internalError:
                 .internal

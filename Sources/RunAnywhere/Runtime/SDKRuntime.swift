@@ -50,11 +50,6 @@ final class SDKRuntime: Sendable {
         // Modules first: their inspectors take part in discovering models at load.
         services = ServiceRegistry()
         for module in modules { module.register(with: services) }
-        // Weakly: the registry holds the handler.
-        services.demand.set { [plugins, weak services] need in
-            guard let services else { return PluginDemand.Outcome(opened: false) }
-            return plugins.open(for: need, into: services)
-        }
         plugins.loadFolders(Self.pluginFolders(paths), into: services, linked: modules.map(\.name))
         registry = ModelRegistry(paths: paths, inspectors: services.inspectors)
         try registry.load()
@@ -210,14 +205,14 @@ final class SDKRuntime: Sendable {
             .filter { seen.insert($0.standardizedFileURL.resolvingSymlinksInPath().path).inserted }
     }
 
-    /// Unloads every loaded model for which `matches` holds.
-    func unloadModels(where matches: (ModelInfo) -> Bool) async {
+    /// The ids of the loaded models for which `matches` holds.
+    func loadedModels(where matches: (ModelInfo) -> Bool) async -> [String] {
         let loaded = [
             await llm.currentModel, await vlm.currentModel, await stt.currentModel, await tts.currentModel,
             await vad.currentModel, await embeddings.currentModel, await reranking.currentModel,
             await diarization.currentModel,
         ]
-        for model in loaded.compactMap({ $0 }) where matches(model) { await unloadEverywhere(model.id) }
+        return loaded.compactMap { $0 }.filter(matches).map(\.id)
     }
 
     /// Unloads `id` from whichever capability holds it.

@@ -17,7 +17,8 @@ import Darwin
 /// must not bind to llama.cpp's) or optional (ALSA: a machine without it still runs).
 package struct DynamicLibrary: @unchecked Sendable {
     // The handle is never closed: the function pointers taken from it live as long as the process.
-    private let handle: UnsafeMutableRawPointer
+    /// The `dlopen` handle, for a C loader that fills a table of functions (`NativeFunctions`).
+    package let handle: UnsafeMutableRawPointer
     /// The file that was opened.
     package let path: String
 

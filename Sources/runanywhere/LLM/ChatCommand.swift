@@ -1,6 +1,7 @@
 import ArgumentParser
 @_spi(Backend) import RunAnywhere
 import RunAnywhereCommandLine
+import RunAnywhereMCP
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -44,9 +45,9 @@ struct ChatCommand: SDKCommand {
         let fileTools = try tools.map { try ToolDefinition.list(openAI: try CLI.readText($0, what: "tool list")) } ?? []
         try await CLI.start(global)
         guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
-        var sources: [any ToolServerConnection] = []
+        var sources: [MCPToolSource] = []
         for commandLine in mcp {
-            let source = try await CLI.mcpConnector().connect(commandLine: commandLine)
+            let source = try await MCPToolSource(commandLine: commandLine)
             try source.register(in: sdk.tools, prefix: nil)
             sources.append(source)
             CLI.printError("[mcp: \(source.name): \(source.tools.map(\.name).joined(separator: ", "))]")
@@ -90,7 +91,7 @@ struct ChatCommand: SDKCommand {
     private func toolLoop(
         _ sdk: RunAnywhereSDK,
         tools: [ToolDefinition],
-        sources: [any ToolServerConnection]
+        sources: [MCPToolSource]
     ) async throws {
         var history: [ChatMessage] = sampling.system.map { [.system($0)] } ?? []
         var options = sampling.options

@@ -1,0 +1,206 @@
+internal import CRunAnywherePlugin
+import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A speech-recognition model run by a plugin, through its C table (`rac_stt_ops`).
+///
+/// Every call goes to the plugin on the service's own thread, which may block, one at a time;
+/// the plugin answers through a callback, from any thread. Only cancellation comes from
+/// elsewhere, as the ABI allows.
+final class PluginSTTService: STTService, @unchecked Sendable {
+    // Immutable after init, except the plugin's handle (its address), which the mutex guards.
+    let model: ModelInfo
+    private let operations: rac_stt_ops
+    private let worker: WorkerThread
+    private let handle: Mutex<UInt?>
+
+    private init(model: ModelInfo, operations: rac_stt_ops, worker: WorkerThread, handle: UnsafeMutableRawPointer) {
+        self.model = model
+        self.operations = operations
+        self.worker = worker
+        self.handle = Mutex(UInt(bitPattern: handle))
+    }
+
+    /// Loads `model` through the plugin.
+    ///
+    /// - Throws: `.modelLoadFailed` with the plugin's reason.
+    static func load(
+        model: ModelInfo,
+        operations: UnsafePointer<rac_stt_ops>
+    ) async throws(SDKException) -> PluginSTTService {
+        let path = try model.localFile().path
+        let operations = operations.pointee
+        let worker = WorkerThread(name: "plugin.\(model.id)")
+        let modelId = model.id
+        let reply = await PluginReply.wait(on: worker) { context in
+            operations.load(path, modelId, context, PluginReply.loaded)
+        }
+        guard reply.result == RAC_SUCCESS, let handle = reply.model else {
+            worker.stop()
+            throw SDKException(
+                .modelLoadFailed,
+                "The plugin could not load '\(model.id)': \(reply.text ?? "code \(reply.result)")"
+            )
+        }
+        return PluginSTTService(model: model, operations: operations, worker: worker, handle: handle)
+    }
+
+    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+        guard let handleAddress = handle.withLock({ $0 }) else {
+            throw SDKException(.modelNotLoaded, "'\(model.id)' was unloaded")
+        }
+        let request = PluginSTTRequest(
+            language: options.language,
+            translate: options.translate,
+            threads: options.threads,
+            initial_prompt: options.initialPrompt
+        )
+        let optionsJSON = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        // The plugin may read the samples until its callback: a copy of ours, freed after it.
+        let samples = UnsafeMutableBufferPointer<Float>.allocate(capacity: audio.samples.count)
+        _ = samples.initialize(from: audio.samples)
+        defer { samples.deallocate() }
+        let samplesAddress = UInt(bitPattern: samples.baseAddress)
+        let count = samples.count
+        let operations = self.operations
+        let reply = await withTaskCancellationHandler {
+            await PluginReply.wait(on: worker) { context in
+                operations.transcribe(
+                    UnsafeMutableRawPointer(bitPattern: handleAddress),
+                    UnsafePointer(bitPattern: samplesAddress),
+                    count,
+                    optionsJSON,
+                    context,
+                    PluginReply.done
+                )
+            }
+        } onCancel: {
+            operations.cancel?(UnsafeMutableRawPointer(bitPattern: handleAddress))
+        }
+        switch reply.result {
+        case RAC_SUCCESS:
+            return try Self.decode(reply.text ?? "", model: model.id)
+        case RAC_ERROR_CANCELLED:
+            throw SDKException(.transcriptionCancelled, "The transcription was cancelled")
+        case RAC_ERROR_INVALID_INPUT:
+            throw SDKException(.invalidInput, "The plugin refused the input: \(reply.text ?? "")")
+        default:
+            throw SDKException(
+                .backendError,
+                "The plugin failed to transcribe with '\(model.id)': \(reply.text ?? "code \(reply.result)")"
+            )
+        }
+    }
+
+    func unload() async {
+        guard
+            let address = handle.withLock({ handle in
+                defer { handle = nil }
+                return handle
+            })
+        else { return }
+        let operations = self.operations
+        _ = try? await worker.run { operations.unload(UnsafeMutableRawPointer(bitPattern: address)) }
+        worker.stop()
+    }
+
+    /// The plugin's JSON result as a service result.
+    static func decode(_ text: String, model: String) throws(SDKException) -> STTServiceResult {
+        let result: PluginSTTResult
+        do {
+            result = try JSONDecoder().decode(PluginSTTResult.self, from: Data(text.utf8))
+        } catch {
+            throw SDKException(
+                .backendError,
+                "The plugin's result for '\(model)' is not the ABI's JSON: \(text.prefix(200))",
+                underlying: error
+            )
+        }
+        return STTServiceResult(
+            text: result.text,
+            segments: (result.segments ?? []).map {
+                STTSegment(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
+            },
+            language: result.language,
+            confidence: result.confidence
+        )
+    }
+}
+
+/// The options of `rac_stt_ops.transcribe`, as the ABI spells them.
+private struct PluginSTTRequest: Encodable {
+    var language: String?
+    var translate: Bool
+    var threads: Int?
+    var initial_prompt: String?
+}
+
+/// The result of `rac_stt_ops.transcribe`.
+private struct PluginSTTResult: Decodable {
+    struct Segment: Decodable {
+        var text: String
+        var start: Double
+        var end: Double
+        var confidence: Float?
+    }
+
+    var text: String
+    var language: String?
+    var confidence: Float?
+    var segments: [Segment]?
+}
+
+/// What a plugin reported through a callback, and how the host waits for it.
+struct PluginReply: @unchecked Sendable {
+    var result: Int32
+    var model: UnsafeMutableRawPointer?
+    var text: String?
+
+    /// Where a callback finds the waiting task: passed retained as the call's context, and
+    /// released by the one callback.
+    private final class Waiter: Sendable {
+        let continuation: CheckedContinuation<PluginReply, Never>
+        init(_ continuation: CheckedContinuation<PluginReply, Never>) { self.continuation = continuation }
+    }
+
+    /// Starts `call` on `worker` with a context for the callback and waits for the callback.
+    static func wait(
+        on worker: WorkerThread,
+        _ call: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
+    ) async -> PluginReply {
+        await withCheckedContinuation { continuation in
+            let context = Unmanaged.passRetained(Waiter(continuation)).toOpaque()
+            let address = UInt(bitPattern: context)
+            let submitted = worker.submit {
+                if let context = UnsafeMutableRawPointer(bitPattern: address) { call(context) }
+            }
+            if !submitted {
+                Unmanaged<Waiter>.fromOpaque(context).release()
+                continuation.resume(
+                    returning: PluginReply(result: RAC_ERROR_ENGINE_FAILED, text: "the plugin's thread is stopped")
+                )
+            }
+        }
+    }
+
+    /// The `rac_loaded_fn` the host passes.
+    static let loaded: rac_loaded_fn = { context, result, model, message in
+        guard let context else { return }
+        let waiter = Unmanaged<Waiter>.fromOpaque(context).takeRetainedValue()
+        waiter.continuation.resume(
+            returning: PluginReply(result: result, model: model, text: message.map { String(cString: $0) })
+        )
+    }
+
+    /// The `rac_done_fn` the host passes.
+    static let done: rac_done_fn = { context, result, output in
+        guard let context else { return }
+        let waiter = Unmanaged<Waiter>.fromOpaque(context).takeRetainedValue()
+        waiter.continuation.resume(returning: PluginReply(result: result, text: output.map { String(cString: $0) }))
+    }
+}
