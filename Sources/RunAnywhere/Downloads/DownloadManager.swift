@@ -232,87 +232,92 @@ final class DownloadManager: Sendable {
         let parts = files.map { workDir.appendingPathComponent($0.fileName + ".part") }
         var strategies: [any DownloadStrategy] = []
         for file in files { strategies.append(try registry.strategies.strategy(for: file.url)) }
-
-        // 1. Sizes and space.
-        var sizes = files.map(\.sizeBytes)
-        for (index, file) in files.enumerated() where sizes[index] == nil {
-            let strategy = strategies[index]
-            sizes[index] = try await Self.run(strategy, on: file) {
-                try await strategy.size(of: file.url, configuration: config)
-            }
-            if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
-        }
-        let total: Int64? = sizes.allSatisfy { $0 != nil } ? sizes.reduce(0) { $0 + ($1 ?? 0) } : nil
-        let onDisk = parts.reduce(Int64(0)) { $0 + FileSystem.allocatedSize(of: $1) }
-        if let total {
-            var needed = total - onDisk
-            if case .archive = artifact { needed += total }  // unpacked content needs room beside the archive
-            let available = availableBytes(config: config)
-            guard needed <= available else {
-                throw SDKException(
-                    .insufficientStorage,
-                    "Model '\(model.id)' needs \(needed.formattedBytes(.binary)) but only \(available.formattedBytes(.binary)) may be used",
-                    recovery:
-                        "Free space (RunAnywhere.deleteModel, cleanTempFiles) or raise DownloadConfiguration.storageLimitBytes"
-                )
-            }
-        }
-
-        // 2. Transfer, by each file's strategy. A resume token (HTTP: the ETag) goes to the
-        // manifest as soon as the strategy has one, so a later run that resumes sees it.
+        var machine = DownloadStateMachine(
+            modelId: model.id,
+            files: files.indices.map { (files[$0].fileName, files[$0].sizeBytes, strategies[$0].name) },
+            isArchive: { if case .archive = artifact { true } else { false } }(),
+            bytesOnDisk: parts.reduce(Int64(0)) { $0 + FileSystem.allocatedSize(of: $1) }
+        )
+        // A resume token (HTTP: the ETag) goes to the manifest as soon as a strategy has one, so
+        // a later run that resumes sees it.
         let saved = Mutex(manifest)
-        var done: Int64 = 0
-        for (index, file) in files.enumerated() {
-            let strategy = strategies[index]
-            if !strategy.supportsResume { try? FileManager.default.removeItem(at: parts[index]) }
-            let before = done
-            let cancel = job.cancelFlag
-            let request = DownloadRequest(
-                url: file.url,
-                destination: parts[index],
-                expectedSize: sizes[index],
-                resumeToken: manifest.etags[file.fileName],
-                configuration: config,
-                isCancelled: { cancel.isCancelled },
-                progress: { bytes, retry in
-                    job.publish(
-                        job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry)
-                    )
-                },
-                saveResumeToken: { [self] token in
-                    saved.withLock { manifest in
-                        manifest.etags[file.fileName] = token
-                        try? saveManifest(manifest, to: manifestURL)
-                    }
-                }
-            )
-            let size = try await Self.run(strategy, on: file) { try await strategy.fetch(request) }
-            if job.cancelFlag.isCancelled { throw SDKException(.downloadCancelled, "The download was cancelled") }
-            let written = FileSystem.fileSize(parts[index]) ?? -1
-            guard written == size else {
-                try? FileManager.default.removeItem(at: parts[index])
-                throw SDKException(
-                    .downloadFailed,
-                    "The \(strategy.name) strategy reported \(size) bytes of \(file.fileName) but wrote \(written)"
-                )
-            }
-            if let expected = sizes[index], size != expected {
-                try? FileManager.default.removeItem(at: parts[index])
-                throw SDKException(
-                    .downloadFailed,
-                    "\(file.fileName) is \(size) bytes from \(strategy.name), but \(expected) were expected",
-                    recovery: "Correct the registered size, or register the model without one"
-                )
-            }
-            done += size
-        }
-
-        // 3. Checksums, 4. staging: files renamed, archives unpacked.
-        try await verifyChecksums(of: files, at: parts, job: job, downloaded: done)
         let stage = workDir.appendingPathComponent("stage", isDirectory: true)
-        try await stageFiles(of: artifact, from: parts, into: stage, job: job, downloaded: done, config: config)
+        var action = machine.start()
+        while true {
+            switch action {
+            case .resolveSize(let index):
+                let (strategy, file) = (strategies[index], files[index])
+                let size = try await Self.run(strategy, on: file) {
+                    try await strategy.size(of: file.url, configuration: config)
+                }
+                action =
+                    job.cancelFlag.isCancelled ? machine.cancelled() : machine.sizeResolved(index: index, size: size)
+            case .checkSpace:
+                action = machine.spaceAvailable(availableBytes(config: config))
+            case .fetch(let index, let before):
+                let (strategy, file) = (strategies[index], files[index])
+                if !strategy.supportsResume { try? fm.removeItem(at: parts[index]) }
+                let cancel = job.cancelFlag
+                let total = machine.totalBytes
+                let request = DownloadRequest(
+                    url: file.url,
+                    destination: parts[index],
+                    expectedSize: machine.size(of: index),
+                    resumeToken: manifest.etags[file.fileName],
+                    configuration: config,
+                    isCancelled: { cancel.isCancelled },
+                    progress: { bytes, retry in
+                        job.publish(
+                            job.transferReport(bytes: before + bytes, total: total, file: file.fileName, retry: retry)
+                        )
+                    },
+                    saveResumeToken: { [self] token in
+                        saved.withLock { manifest in
+                            manifest.etags[file.fileName] = token
+                            try? saveManifest(manifest, to: manifestURL)
+                        }
+                    }
+                )
+                let size = try await Self.run(strategy, on: file) { try await strategy.fetch(request) }
+                action =
+                    job.cancelFlag.isCancelled
+                    ? machine.cancelled()
+                    : machine.fetched(index: index, reported: size, written: FileSystem.fileSize(parts[index]))
+            case .verifyChecksums(let downloaded):
+                try await verifyChecksums(of: files, at: parts, job: job, downloaded: downloaded)
+                action = machine.verified()
+            case .stage(let downloaded):
+                try await stageFiles(
+                    of: artifact,
+                    from: parts,
+                    into: stage,
+                    job: job,
+                    downloaded: downloaded,
+                    config: config
+                )
+                action = machine.staged()
+            case .install:
+                let installed = try install(model, artifact: artifact, stagedAt: stage)
+                try? fm.removeItem(at: workDir)
+                action = machine.installed()
+                if action == .finished { return installed }
+            case .discardPartAndFail(let index, let error):
+                try? fm.removeItem(at: parts[index])
+                throw error
+            case .fail(let error):
+                throw error
+            case .finished:
+                throw SDKException(.internalError, "The download of '\(model.id)' finished without installing")
+            }
+        }
+    }
 
-        // 5. Install.
+    /// Inspects the staged model and moves it into the store.
+    private func install(
+        _ model: ModelInfo,
+        artifact: ModelArtifact,
+        stagedAt stage: URL
+    ) throws(SDKException) -> ModelInfo {
         let primary = stage.appendingPathComponent(artifact.primaryPath)
         var updated = try registry.inspectors.inspect(model, file: primary)
         if let projector = model.visionProjectorFile {
@@ -322,9 +327,7 @@ final class DownloadManager: Sendable {
         updated.name = model.name  // the name given at registration wins over the file's
         updated.sizeBytes = FileSystem.allocatedSize(of: stage)
         updated.downloadedAt = Date()
-        let installed = try registry.install(updated, stagedAt: stage)
-        try? fm.removeItem(at: workDir)
-        return installed
+        return try registry.install(updated, stagedAt: stage)
     }
 
     /// Compares every file that has a registered SHA-256 with its digest.
