@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 @_spi(Backend) import RunAnywhere
 
-/// The SQLite database of one RAG index: documents, chunks with their vectors, an FTS5
-/// table over the chunks' text for BM25, and settings.
+/// The SQLite database of one RAG index: documents, chunks with their vectors, the vector
+/// index and settings. Keyword search (BM25) runs from memory (`KeywordIndex`), built from the
+/// chunks at open.
 ///
 /// Every write is one transaction, so a crash or a full disk leaves the index as it was
 /// before that document. The database runs in WAL mode with a busy timeout: a second
@@ -44,6 +45,8 @@ final class SQLiteRAGStore: RAGStore {
             pool = try DatabasePool(path: url.path, configuration: configuration)
             if let settings = create {
                 try pool.write { db in try Self.createSchema(db, settings: settings) }
+            } else {
+                try Self.dropKeywordTable(pool)
             }
         } catch {
             throw Self.map(error, "Cannot open the RAG index at \(url.path)")
@@ -51,6 +54,25 @@ final class SQLiteRAGStore: RAGStore {
     }
 
     // MARK: Schema
+
+    /// Indexes made before keyword search moved to memory kept an FTS5 copy of every chunk,
+    /// written on every ingest and read by nothing: dropped at the first open (a read when
+    /// there is none, so opening stays a read).
+    private static func dropKeywordTable(_ pool: DatabasePool) throws {
+        let found = try pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts')") ?? false
+        }
+        guard found else { return }
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER IF EXISTS chunks_added;
+                    DROP TRIGGER IF EXISTS chunks_removed;
+                    DROP TABLE IF EXISTS chunks_fts;
+                    """
+            )
+        }
+    }
 
     private static func createSchema(_ db: Database, settings: RAGStoreSettings) throws {
         try db.execute(
@@ -76,15 +98,6 @@ final class SQLiteRAGStore: RAGStore {
                     embedding BLOB NOT NULL
                 );
                 CREATE INDEX chunks_by_document ON chunks(document_id, ordinal);
-                CREATE VIRTUAL TABLE chunks_fts USING fts5(
-                    text, content='chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
-                );
-                CREATE TRIGGER chunks_added AFTER INSERT ON chunks BEGIN
-                    INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text);
-                END;
-                CREATE TRIGGER chunks_removed AFTER DELETE ON chunks BEGIN
-                    INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
-                END;
                 CREATE TABLE vector_index(id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL, data BLOB NOT NULL);
                 """
         )
@@ -300,22 +313,6 @@ final class SQLiteRAGStore: RAGStore {
         }
     }
 
-    /// SQLite FTS5's own BM25 ranking for a MATCH expression, scores negated so higher is
-    /// better: the reference that the in-memory ``KeywordIndex`` is tested against.
-    func ftsBM25(_ query: String, limit: Int) async throws(SDKException) -> [(id: Int64, score: Double)] {
-        do {
-            return try await pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: "SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
-                    arguments: [query, limit]
-                ).map { ($0["id"], -($0["rank"] as Double)) }
-            }
-        } catch {
-            throw Self.map(error, "Keyword search failed")
-        }
-    }
-
     /// Ids of the documents whose metadata has every pair of `filter`.
     func documents(matching filter: [String: String]) async throws(SDKException) -> Set<String> {
         do {
@@ -412,13 +409,11 @@ final class SQLiteRAGStore: RAGStore {
         }
     }
 
-    /// SQLite's own consistency check plus a rebuild of the keyword table from the chunks.
-    func checkAndRebuildKeywords() async throws(SDKException) -> [String] {
+    /// SQLite's own consistency check.
+    func checkIntegrity() async throws(SDKException) -> [String] {
         do {
-            return try await pool.write { db in
-                let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
-                if problems.isEmpty { try db.execute(sql: "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')") }
-                return problems
+            return try await pool.read { db in
+                try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
             }
         } catch {
             throw Self.map(error, "Checking the index failed")

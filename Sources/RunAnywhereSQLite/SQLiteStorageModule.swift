@@ -1,7 +1,7 @@
 import GRDBSQLite
 @_spi(Backend) public import RunAnywhere
 
-/// SQLite (Debian's libsqlite3, with FTS5) through GRDB for what the SDK keeps in databases:
+/// SQLite (Debian's libsqlite3) through GRDB for what the SDK keeps in databases:
 /// RAG indexes, and the queues that telemetry and error reports wait in.
 ///
 /// Register it like an engine module, before anything opens an index or a queue:

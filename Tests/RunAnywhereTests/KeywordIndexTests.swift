@@ -73,7 +73,34 @@ struct KeywordIndexTests {
         #expect(compared > 50_000)
     }
 
-    @Test("BM25 from memory gives the FTS5 table's scores, through ingest, replace and delete")
+    /// SQLite FTS5's own BM25 ranking of `query` over the index's chunks as they are now (the
+    /// reference the in-memory index is held to), scores negated so higher is better.
+    func ftsBM25(_ index: RAGIndex, _ query: String, limit: Int) async throws -> [(id: Int64, score: Double)] {
+        let store = try #require(await index.store as? SQLiteRAGStore)
+        let rows = try await DatabaseQueue(path: store.url.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT id, text FROM chunks").map { ($0["id"] as Int64, $0["text"] as String) }
+        }
+        let reference = try DatabaseQueue()
+        let words = KeywordIndex.queryWords(query).map { "\"\($0)\"" }.joined(separator: " OR ")
+        return try await reference.write { db in
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE ref USING fts5(text, tokenize='porter unicode61 remove_diacritics 2')"
+            )
+            for row in rows {
+                try db.execute(
+                    sql: "INSERT INTO ref(rowid, text) VALUES (?, ?)",
+                    arguments: [row.0, row.1]
+                )
+            }
+            return try Row.fetchAll(
+                db,
+                sql: "SELECT rowid AS id, rank FROM ref WHERE ref MATCH ? ORDER BY rank LIMIT ?",
+                arguments: [words, limit]
+            ).map { ($0["id"], -($0["rank"] as Double)) }
+        }
+    }
+
+    @Test("BM25 from memory gives SQLite FTS5's scores, through ingest, replace and delete")
     func scoresMatchFTS5() async throws {
         let readme = try projectTexts().first { $0.name == "README.md" }!.text
         let sections = readme.components(separatedBy: "\n## ").filter { !$0.isEmpty }
@@ -97,10 +124,7 @@ struct KeywordIndexTests {
                         vector: nil,
                         options: RAGSearchOptions(topK: 20, mode: .bm25)
                     )
-                    let fts = try await #require(index.store as? SQLiteRAGStore).ftsBM25(
-                        KeywordIndex.ftsQuery(query)!,
-                        limit: 20
-                    )
+                    let fts = try await ftsBM25(index, query, limit: 20)
                     #expect(ours.count == fts.count, "\(stage) \(query)")
                     #expect(!ours.isEmpty, "\(stage) \(query)")
                     for (mine, theirs) in zip(ours, fts) {
@@ -166,5 +190,37 @@ struct KeywordIndexTests {
             #expect(index.search(terms, k: 15, allowed: allowed).allSatisfy { allowed.contains($0.id) })
         }
         #expect(index.search(["word1"], k: 0).isEmpty)
+    }
+
+    @Test("An index that kept an FTS5 copy of its chunks loses it at its next open, and keeps its documents and search")
+    func oldKeywordTableIsDropped() async throws {
+        try await withDeterministicSDK { sdk in
+            let index = try await sdk.createRAGIndex("old", embeddingModel: DeterministicModels.embedding)
+            try await index.ingest(documentId: "d", text: "Whisper transcribes speech. Llama writes text.")
+            let store = try #require(await index.store as? SQLiteRAGStore)
+            let url = store.url
+            await index.close()
+            // What indexes made before carried: a copy of every chunk, kept by triggers.
+            try await DatabaseQueue(path: url.path).write { db in
+                try db.execute(
+                    sql: """
+                        CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', content_rowid='id');
+                        CREATE TRIGGER chunks_added AFTER INSERT ON chunks BEGIN
+                            INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text);
+                        END;
+                        """
+                )
+            }
+            let reopened = try await sdk.openRAGIndex("old")
+            let left = try await DatabaseQueue(path: url.path).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'chunks_%'")
+            }
+            #expect(left == ["chunks_by_document"], "\(left)")
+            let hits = try await reopened.search("speech", options: RAGSearchOptions(topK: 3, mode: .bm25))
+            #expect(hits.first?.documentId == "d")
+            try await reopened.ingest(documentId: "e", text: "More speech to write down.")
+            #expect(try await reopened.stats().documents == 2)
+            await reopened.close()
+        }
     }
 }

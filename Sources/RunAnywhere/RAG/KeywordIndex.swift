@@ -11,10 +11,10 @@ import Musl
 import Darwin
 #endif
 
-/// BM25 over chunk texts from postings held in memory: the same scores as the FTS5 table
-/// (same tokens, same formula, k1 = 1.2, b = 0.75), without SQLite's cost of scoring every
-/// matching row through its auxiliary-function API, which made hybrid search 10–100× slower
-/// than its vector half.
+/// BM25 over chunk texts from postings held in memory: the same scores as SQLite FTS5's
+/// `bm25()` (same tokens, same formula, k1 = 1.2, b = 0.75; the tests hold it to FTS5), without
+/// SQLite's cost of scoring every matching row through its auxiliary-function API, which made
+/// hybrid search 10–100× slower than its vector half.
 ///
 /// A query adds each term's postings into one score per chunk (term at a time), then keeps
 /// the best `k` in a heap. Removed chunks stay as dead rows until they are a quarter of the
@@ -166,14 +166,6 @@ import Darwin
             PorterStemmer.stem(&bytes)
             return String(decoding: bytes, as: UTF8.self)
         }
-    }
-
-    /// The FTS5 MATCH expression for the same words (the reference the index is tested
-    /// against), or nil when the query has no words.
-    static func ftsQuery(_ query: String) -> String? {
-        let words = queryWords(query)
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0)\"" }.joined(separator: " OR ")
     }
 
     static let stopwords: Set<String> = [

@@ -7,8 +7,8 @@ import Foundation
 /// A persisted index of documents for retrieval-augmented generation.
 ///
 /// An index is a folder under the SDK home, `rag/<name>/`, holding one SQLite database:
-/// documents, their chunks with embedding vectors, an FTS5 table for BM25 keyword search,
-/// and settings. Documents are cut into chunks of the embedding model's tokens at sentence
+/// documents, their chunks with embedding vectors, the vector index and settings; BM25 keyword
+/// search runs from an index in memory built from the chunks. Documents are cut into chunks of the embedding model's tokens at sentence
 /// boundaries, embedded, and written in one transaction each: a crash or a full disk
 /// mid-ingest leaves the index as it was before that document.
 ///

@@ -8,7 +8,7 @@ import Foundation
 public enum RAGSearchMode: String, Sendable, Equatable, Codable, CaseIterable {
     /// Reciprocal rank fusion of ``bm25`` and ``vector``.
     case hybrid
-    /// Keyword relevance (SQLite FTS5's BM25, Porter-stemmed words).
+    /// Keyword relevance: BM25 over Porter-stemmed words, scored as SQLite FTS5 scores it.
     case bm25
     /// Cosine similarity of the query's embedding to the chunks'.
     case vector

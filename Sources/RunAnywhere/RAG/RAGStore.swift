@@ -73,9 +73,9 @@ import Foundation
     /// The ids of every document, sorted.
     func documentIds() async throws(SDKException) -> [String]
 
-    /// The database's own consistency check, then (when it found nothing) the keyword
-    /// postings rebuilt from the chunks; the problems found.
-    func checkAndRebuildKeywords() async throws(SDKException) -> [String]
+    /// The database's own consistency check; the problems found (keyword postings live in
+    /// memory and are rebuilt from the chunks at every open).
+    func checkIntegrity() async throws(SDKException) -> [String]
 
     /// Closes the database; the store is unusable afterwards.
     func close()

@@ -122,8 +122,8 @@ extension RunAnywhereSDK {
 
     /// Checks a RAG index and repairs what can be repaired.
     ///
-    /// A readable database gets SQLite's integrity check and its keyword table rebuilt from
-    /// the chunks. A database that cannot be read is moved aside (`index.sqlite.damaged-…`)
+    /// A readable database gets SQLite's integrity check (its keyword postings are rebuilt
+    /// from the chunks at every open anyway). A database that cannot be read is moved aside (`index.sqlite.damaged-…`)
     /// and replaced by an empty index with the same settings (kept in `index.json`); its
     /// documents must then be ingested again.
     public func repairRAGIndex(_ name: String) async throws(SDKException) -> RAGRepairReport {
@@ -140,7 +140,7 @@ extension RunAnywhereSDK {
             let store = try open(database, nil, nil)
             defer { store.close() }
             _ = try await store.settings()
-            problems = try await store.checkAndRebuildKeywords()
+            problems = try await store.checkIntegrity()
             if problems.isEmpty { return RAGRepairReport(name: name, problems: [], rebuilt: false, damagedFile: nil) }
         } catch {
             problems = [String(describing: error)]
