@@ -1,19 +1,6 @@
 internal import CLlama
 @_spi(Backend) import RunAnywhere
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// libllama and libmtmd, opened on the first model load rather than linked, so that a program
 /// built with this backend maps no engine until it runs one.
 ///
@@ -21,28 +8,19 @@ import Darwin
 /// libmtmd of the user's build), and brings libllama and ggml as its dependencies. They stay
 /// local to it (`RTLD_LOCAL`): their ggml symbols cannot meet whisper.cpp's.
 enum LlamaLibrary {
+    #if os(Linux)
+    private static let candidates = [RUNANYWHERE_MTMD_LIBRARY, "libmtmd.so"]
+    #else
+    private static let candidates = [RUNANYWHERE_MTMD_LIBRARY, "libmtmd.dylib"]
+    #endif
+
     /// The functions, or why they could not be opened.
-    static let shared: Result<NativeFunctions<rac_llama_functions>, SDKException> = {
-        let named = ProcessInfo.processInfo.environment["RUNANYWHERE_LLAMA_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
-        #if os(Linux)
-        let fileName = "libmtmd.so"
-        #else
-        let fileName = "libmtmd.dylib"
-        #endif
-        do throws(SDKException) {
-            return .success(
-                try NativeFunctions(
-                    opening: (named.map { [$0] } ?? []) + [RUNANYWHERE_MTMD_LIBRARY, fileName],
-                    flags: RTLD_NOW | RTLD_LOCAL,
-                    recovery: "Run `scripts/bootstrap engines`",
-                    empty: rac_llama_functions(),
-                    fill: { rac_llama_functions_load($0, $1) }
-                )
-            )
-        } catch {
-            return .failure(error)
-        }
-    }()
+    static let shared = NativeFunctions.opening(
+        candidates,
+        variable: "RUNANYWHERE_LLAMA_LIBRARY",
+        empty: rac_llama_functions(),
+        fill: { rac_llama_functions_load($0, $1) }
+    )
 
     /// The functions, opening the libraries on first call.
     static func load() throws(SDKException) -> NativeFunctions<rac_llama_functions> {
@@ -52,9 +30,4 @@ enum LlamaLibrary {
 
 /// llama.cpp's functions, for code that runs only once a service exists: every service is made
 /// by a load that called ``LlamaCPP/ensureBackend()``, which opened them.
-var llama: NativeFunctions<rac_llama_functions> {
-    switch LlamaLibrary.shared {
-    case .success(let functions): functions
-    case .failure(let error): preconditionFailure("llama.cpp called before it was opened: \(error)")
-    }
-}
+var llama: NativeFunctions<rac_llama_functions> { .opened(LlamaLibrary.shared, engine: "llama.cpp") }

@@ -1,3 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A C library's functions, opened on first use, called by their C names.
 ///
 /// An engine's shim header lists the functions a backend calls and declares a struct with one
@@ -50,5 +63,41 @@ extension String {
     /// table returns carries no nullability, so it reaches Swift as an optional.
     package init(nullableCString pointer: UnsafePointer<CChar>?) {
         self = pointer.map { String(cString: $0) } ?? ""
+    }
+}
+
+extension NativeFunctions {
+    /// Opens a library's table, for a backend's one `static let`: the library that the
+    /// environment variable `variable` names first (a build of the user's), then `candidates`;
+    /// or why none opened.
+    package static func opening(
+        _ candidates: [String],
+        variable: String? = nil,
+        empty: Table,
+        fill: (UnsafeMutablePointer<Table>, UnsafeMutableRawPointer) -> UnsafePointer<CChar>?
+    ) -> Result<Self, SDKException> {
+        let named = variable.flatMap { ProcessInfo.processInfo.environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        do throws(SDKException) {
+            return .success(
+                try Self(
+                    opening: (named.map { [$0] } ?? []) + candidates,
+                    flags: RTLD_NOW | RTLD_LOCAL,
+                    recovery: "Run `scripts/bootstrap engines`",
+                    empty: empty,
+                    fill: fill
+                )
+            )
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The table that `opening` gave, for code that runs only once a service exists: every
+    /// service is made by a load that opened it, so a failure here is a programming error.
+    package static func opened(_ result: Result<Self, SDKException>, engine: String) -> Self {
+        switch result {
+        case .success(let functions): functions
+        case .failure(let error): preconditionFailure("\(engine) called before it was opened: \(error)")
+        }
     }
 }
