@@ -58,29 +58,6 @@ enum WhisperPlugin {
         }
     }
 
-    /// The options the host sends (see `rac_stt_ops.transcribe`).
-    struct Options: Decodable {
-        var language: String?
-        var translate: Bool?
-        var threads: Int?
-        var initial_prompt: String?
-    }
-
-    /// The result the host reads.
-    struct Result: Encodable {
-        struct Segment: Encodable {
-            var text: String
-            var start: Double
-            var end: Double
-            var confidence: Float?
-        }
-
-        var text: String
-        var language: String?
-        var confidence: Float?
-        var segments: [Segment]
-    }
-
     /// What the host gave for a callback (its context and function), carried into the task
     /// that calls it: the ABI makes the host keep both valid until then.
     struct Reply<Function>: @unchecked Sendable {
@@ -127,10 +104,10 @@ enum WhisperPlugin {
                 return "no model or no samples".withCString { done(context, RAC_ERROR_INVALID_INPUT, $0) }
             }
             let model = Unmanaged<Model>.fromOpaque(handle).takeUnretainedValue()
-            let options: Options
+            let request: PluginSTTRequest
             do {
                 let text = optionsJSON.map { String(cString: $0) } ?? "{}"
-                options = try JSONDecoder().decode(Options.self, from: Data(text.utf8))
+                request = try JSONDecoder().decode(PluginSTTRequest.self, from: Data(text.utf8))
             } catch {
                 return "options are not the ABI's JSON: \(error)".withCString {
                     done(context, RAC_ERROR_INVALID_INPUT, $0)
@@ -141,26 +118,16 @@ enum WhisperPlugin {
                 samples: samples.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [],
                 sampleRate: 16_000
             )
-            let sttOptions = STTOptions(
-                language: options.language,
-                translate: options.translate ?? false,
-                threads: options.threads,
-                initialPrompt: options.initial_prompt
-            )
+            let sttOptions = request.options
             let reply = Reply(context: context, function: done)
             model.running.withLock { running in
                 running = Task {
                     do {
                         let output = try await model.service.transcribe(audio, options: sttOptions)
-                        let result = Result(
-                            text: output.text,
-                            language: output.language,
-                            confidence: output.confidence,
-                            segments: output.segments.map {
-                                Result.Segment(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
-                            }
+                        let json = String(
+                            decoding: try JSONEncoder().encode(PluginSTTResult(output)),
+                            as: UTF8.self
                         )
-                        let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
                         json.withCString { reply.function(reply.context, RAC_SUCCESS, $0) }
                     } catch let error as SDKException where error.code == .transcriptionCancelled {
                         error.message.withCString { reply.function(reply.context, RAC_ERROR_CANCELLED, $0) }

@@ -54,13 +54,7 @@ final class PluginSTTService: STTService, @unchecked Sendable {
         guard let handleAddress = handle.withLock({ $0 }) else {
             throw SDKException(.modelNotLoaded, "'\(model.id)' was unloaded")
         }
-        let request = PluginSTTRequest(
-            language: options.language,
-            translate: options.translate,
-            threads: options.threads,
-            initial_prompt: options.initialPrompt
-        )
-        let optionsJSON = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        let optionsJSON = String(decoding: try JSONEncoder().encode(PluginSTTRequest(options)), as: UTF8.self)
         // The plugin may read the samples until its callback: a copy of ours, freed after it.
         let samples = UnsafeMutableBufferPointer<Float>.allocate(capacity: audio.samples.count)
         _ = samples.initialize(from: audio.samples)
@@ -121,38 +115,8 @@ final class PluginSTTService: STTService, @unchecked Sendable {
                 underlying: error
             )
         }
-        return STTServiceResult(
-            text: result.text,
-            segments: (result.segments ?? []).map {
-                STTSegment(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
-            },
-            language: result.language,
-            confidence: result.confidence
-        )
+        return result.serviceResult
     }
-}
-
-/// The options of `rac_stt_ops.transcribe`, as the ABI spells them.
-private struct PluginSTTRequest: Encodable {
-    var language: String?
-    var translate: Bool
-    var threads: Int?
-    var initial_prompt: String?
-}
-
-/// The result of `rac_stt_ops.transcribe`.
-private struct PluginSTTResult: Decodable {
-    struct Segment: Decodable {
-        var text: String
-        var start: Double
-        var end: Double
-        var confidence: Float?
-    }
-
-    var text: String
-    var language: String?
-    var confidence: Float?
-    var segments: [Segment]?
 }
 
 /// What a plugin reported through a callback, and how the host waits for it.
