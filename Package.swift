@@ -18,8 +18,9 @@ let package = Package(
         // `@Generable` and `@Guide`; a product of its own so only apps that use them build swift-syntax.
         .library(name: "RunAnywhereGenerable", targets: ["RunAnywhereGenerable"]),
         // RAG indexes and telemetry queues on SQLite; solutions' YAML. Registered like engines.
+        .library(name: "RunAnywhereRAG", targets: ["RunAnywhereRAG"]),
+        .library(name: "RunAnywhereSolutions", targets: ["RunAnywhereSolutions"]),
         .library(name: "RunAnywhereSQLite", targets: ["RunAnywhereSQLite"]),
-        .library(name: "RunAnywhereYAML", targets: ["RunAnywhereYAML"]),
         .library(name: "RunAnywhereLlamaCPP", targets: ["RunAnywhereLlamaCPP"]),
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
         // The same backend as a plugin a host loads at run time (PluginLoader), across a C ABI.
@@ -102,12 +103,24 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
-        // MARK: Storage
-        // RAG indexes and the telemetry queues on SQLite (Debian's libsqlite3, with FTS5 for
-        // BM25) through GRDB, and solutions' YAML through Yams, with line numbers for every error.
-        // Modules of their own, behind protocols of the core, because both need full Foundation:
-        // a program that keeps no index and reads no YAML maps neither it nor ICU. Apps register
-        // their modules (the CLI registers them all).
+        // MARK: RAG and solutions
+        // Modules of their own because both need full Foundation (GRDB, Yams): a program that
+        // keeps no index and reads no YAML maps neither it nor ICU. Importing one is enough.
+        // RunAnywhereRAG: RAG indexes (chunking, embedding, hybrid search) kept in SQLite through GRDB.
+        .target(
+            name: "RunAnywhereRAG",
+            dependencies: [
+                "RunAnywhere",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // RunAnywhereSolutions: the SDK's pipelines (voice agent, RAG answers, agent loop), from YAML (Yams) or code.
+        .target(
+            name: "RunAnywhereSolutions",
+            dependencies: ["RunAnywhere", "RunAnywhereRAG", .product(name: "Yams", package: "Yams")]
+        ),
+        // RunAnywhereSQLite: the queue telemetry and error reports wait in, on SQLite through GRDB.
         .target(
             name: "RunAnywhereSQLite",
             dependencies: [
@@ -116,8 +129,6 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // RunAnywhereYAML: Solutions read from YAML (Yams), with line numbers in every error.
-        .target(name: "RunAnywhereYAML", dependencies: ["RunAnywhere", .product(name: "Yams", package: "Yams")]),
 
         // MARK: Generable macros
         // `@Generable` derives a type's JSON Schema at compile time; `@Guide` narrows a property's.
@@ -359,19 +370,21 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSystemVoice",
                 "RunAnywhereSherpa", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereSQLite",
-                "RunAnywhereYAML", "RunAnywhereRemote", "RunAnywhereControlPlane",
+                "RunAnywhereRemote", "RunAnywhereControlPlane",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
-        // It links every backend (each maps its engine on first use) and the MCP client.
+        // It links every backend (each maps its engine on first use), RAG, solutions and the MCP client.
         .executableTarget(
             name: "runanywhere",
             dependencies: [
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
                 "RunAnywhereMCP",
+                "RunAnywhereRAG",
+                "RunAnywhereSolutions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -388,6 +401,7 @@ let package = Package(
                 "RunAnywhereCommandLine",
                 "RunAnywhereTesting",
                 "RunAnywhereTestingFileServer",
+                "RunAnywhereRAG",
                 "RunAnywhereServer",
                 "RunAnywhereRemote",
                 "RunAnywhereWhisperWindow",
@@ -429,11 +443,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the test targets share: typed-error expectations, SDK instances on the deterministic backend.
+        .target(
+            name: "RunAnywhereTestSupport",
+            dependencies: ["RunAnywhere", "RunAnywhereTesting"],
+            path: "Tests/RunAnywhereTestSupport"
+        ),
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: [
-                "RunAnywhere", "RunAnywhereTesting", "RunAnywhereSQLite", "RunAnywhereYAML",
+                "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport", "RunAnywhereSQLite",
+                // The hostile-input suite reaches the RAG chunker and the solutions' YAML reader too.
+                "RunAnywhereRAG", "RunAnywhereSolutions",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "RunAnywhereRAGTests",
+            dependencies: [
+                "RunAnywhereRAG", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "RunAnywhereSolutionsTests",
+            dependencies: [
+                "RunAnywhereSolutions", "RunAnywhereRAG", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport",
             ]
         ),
         // Expansions and diagnostics, checked on source text without compiling it.
@@ -450,7 +485,9 @@ let package = Package(
         // Against scripts/mcp_test_server.py, on the Python `mcp` package of scripts/env.sh's tools folder.
         .testTarget(
             name: "RunAnywhereMCPTests",
-            dependencies: ["RunAnywhereMCP", "RunAnywhere", .product(name: "MCP", package: "swift-sdk")]
+            dependencies: [
+                "RunAnywhereMCP", "RunAnywhere", "RunAnywhereTestSupport", .product(name: "MCP", package: "swift-sdk"),
+            ]
         ),
         // Every backend on the real engines with the default models from scripts/bootstrap.
         .testTarget(
@@ -459,7 +496,7 @@ let package = Package(
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
                 "RunAnywhereTestingFileServer", "RunAnywhereServer", "RunAnywhereRemote",
-                "RunAnywhereControlPlaneServer", "RunAnywhereSQLite", "RunAnywhereYAML",
+                "RunAnywhereControlPlaneServer", "RunAnywhereSQLite", "RunAnywhereRAG", "RunAnywhereSolutions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

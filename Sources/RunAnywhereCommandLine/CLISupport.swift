@@ -11,7 +11,6 @@ import RunAnywhereSQLite
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
-import RunAnywhereYAML
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -142,7 +141,7 @@ package enum CLI {
     }
 
     /// The modules every command has: each engine backend (which opens its engine's library on
-    /// first use, so a command that runs no model maps none), storage, solutions' YAML and the
+    /// first use, so a command that runs no model maps none), the telemetry queue and the
     /// remote engines; the keyword spotter unless `keywordSpotter` is false (wake words are then
     /// spotted in transcripts); the control plane's client when one is named.
     package static func modules(
@@ -151,7 +150,7 @@ package enum CLI {
     ) throws(SDKException) -> [any BackendModule] {
         var modules: [any BackendModule] = [
             LlamaCPPModule(), WhisperCPPModule(), SystemVoiceModule(), SherpaModule(), ResemblyzerModule(),
-            SQLiteStorageModule(), SolutionYAMLModule(), RemoteModule(),
+            SQLiteStorageModule(), RemoteModule(),
         ]
         if keywordSpotter { modules.append(PocketSphinxModule()) }
         // A control plane only when one is named: phase 2 then authenticates, registers this

@@ -1,22 +1,17 @@
 import GRDBSQLite
 @_spi(Backend) public import RunAnywhere
 
-/// SQLite (Debian's libsqlite3) through GRDB for what the SDK keeps in databases:
-/// RAG indexes, and the queues that telemetry and error reports wait in.
+/// SQLite (Debian's libsqlite3) through GRDB for the queue that telemetry and error reports
+/// wait in.
 ///
-/// Register it like an engine module, before anything opens an index or a queue:
+/// Register it like an engine module, before telemetry or error reporting starts:
 ///
 /// ```swift
 /// import RunAnywhere
 /// import RunAnywhereSQLite
 ///
 /// RunAnywhere.register(SQLiteStorageModule())
-/// try RunAnywhere.initialize()
-/// let index = try await RunAnywhere.createRAGIndex("manuals")
 /// ```
-///
-/// A module of its own so that a program that keeps no index maps neither SQLite nor the
-/// full Foundation GRDB needs; the `runanywhere` CLI opens it as a plugin when it first does.
 public struct SQLiteStorageModule: BackendModule {
     /// The module's name.
     public let name = "sqlite"
@@ -24,11 +19,8 @@ public struct SQLiteStorageModule: BackendModule {
     /// Creates the module.
     public init() {}
 
-    /// Offers the RAG store and the telemetry queue.
+    /// Offers the telemetry queue.
     public func register(with registry: ServiceRegistry) {
-        registry.registerRAGStore(name: name) { url, create, maxBytes throws(SDKException) in
-            try SQLiteRAGStore(url: url, create: create, maxBytes: maxBytes)
-        }
         registry.registerTelemetryQueue(name: name) { url, capacity throws(SDKException) in
             try SQLiteTelemetryQueue(url: url, capacity: capacity)
         }
@@ -40,7 +32,7 @@ public struct SQLiteStorageModule: BackendModule {
             name: "SQLite",
             version: String(cString: sqlite3_libversion()),
             available: true,
-            details: ["serves": "RAG indexes, telemetry and error-report queues"],
+            details: ["serves": "telemetry and error-report queues"],
             runsOnDevice: false  // it runs no model: no accelerator lists it
         )
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 @_spi(Backend) import RunAnywhere
 import RunAnywhereCommandLine
+import RunAnywhereRAG
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereRAG
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+import RunAnywhereTestSupport
 import Testing
 
 @testable import RunAnywhereMCP
@@ -74,23 +75,6 @@ struct MCPToolSourceTests {
         kill(pid, 0) == 0 || errno != ESRCH
     }
 
-    static func expectCode(
-        _ code: SDKException.Code,
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: () async throws -> Void
-    ) async -> SDKException? {
-        do {
-            try await body()
-            Issue.record("Expected \(code), but nothing was thrown", sourceLocation: sourceLocation)
-        } catch let error as SDKException {
-            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-            return error
-        } catch {
-            Issue.record("Expected an SDKException, got \(error)", sourceLocation: sourceLocation)
-        }
-        return nil
-    }
-
     @Test("Launching from a command line lists the server's tools with their input schemas as written")
     func listsTools() async throws {
         guard let pythonPath = Self.pythonPath() else { return }
@@ -144,19 +128,19 @@ struct MCPToolSourceTests {
     @Test("A tool's error, the server's own argument check and an unknown tool are typed errors")
     func toolErrors() async throws {
         guard let server = try await Self.launchServer() else { return }
-        let unknownCountry = await Self.expectCode(.toolExecutionFailed) {
+        let unknownCountry = await expectCode(.toolExecutionFailed) {
             _ = try await server.call("lookup_capital", arguments: ["country": "Atlantis"])
         }
         #expect(unknownCountry?.message.contains("unknown country: 'Atlantis'") == true)
         // Called directly, nothing validates before the server, which refuses it itself.
-        let badArguments = await Self.expectCode(.toolExecutionFailed) {
+        let badArguments = await expectCode(.toolExecutionFailed) {
             _ = try await server.call("add", arguments: ["a": "two", "b": 3])
         }
         #expect(badArguments?.message.isEmpty == false)
-        _ = await Self.expectCode(.toolNotFound) {
+        _ = await expectCode(.toolNotFound) {
             _ = try await server.call("multiply", arguments: ["a": 2, "b": 3])
         }
-        _ = await Self.expectCode(.invalidInput) {
+        _ = await expectCode(.invalidInput) {
             _ = try await server.call("add", arguments: [2, 3])
         }
         #expect(try await server.call("add", arguments: ["a": 1, "b": 1]) == .integer(2))
@@ -223,7 +207,7 @@ struct MCPToolSourceTests {
         )
         #expect(echo.output == "now")
         // The source's own timeout does the same for a direct call.
-        let direct = await Self.expectCode(.toolExecutionFailed) {
+        let direct = await expectCode(.toolExecutionFailed) {
             _ = try await server.call(
                 "slow_echo",
                 arguments: ["text": "late", "seconds": 60],
@@ -290,13 +274,13 @@ struct MCPToolSourceTests {
 
     @Test("A command that does not exist is invalidInput from launch, and starts nothing")
     func missingCommand() async {
-        _ = await Self.expectCode(.invalidInput) {
+        _ = await expectCode(.invalidInput) {
             _ = try await MCPToolSource(command: "runanywhere-no-such-mcp-server")
         }
-        _ = await Self.expectCode(.invalidInput) {
+        _ = await expectCode(.invalidInput) {
             _ = try await MCPToolSource(commandLine: "/nonexistent/mcp-server --stdio")
         }
-        _ = await Self.expectCode(.invalidInput) {
+        _ = await expectCode(.invalidInput) {
             _ = try await MCPToolSource(commandLine: "python3 server.py > log.txt")
         }
         #expect(Self.children().isEmpty)
@@ -304,7 +288,7 @@ struct MCPToolSourceTests {
 
     @Test("A server that exits before answering is a backendError with its status and last error output")
     func serverExitsAtStart() async {
-        let error = await Self.expectCode(.backendError) {
+        let error = await expectCode(.backendError) {
             _ = try await MCPToolSource(
                 command: "python3",
                 arguments: ["-c", "import sys; sys.stderr.write('no tools today\\n'); sys.exit(3)"],
@@ -321,7 +305,7 @@ struct MCPToolSourceTests {
     func initializeTimeout() async {
         let clock = ContinuousClock()
         let start = clock.now
-        let error = await Self.expectCode(.backendError) {
+        let error = await expectCode(.backendError) {
             _ = try await MCPToolSource(
                 command: "sleep",
                 arguments: ["600"],
@@ -338,7 +322,7 @@ struct MCPToolSourceTests {
     func stubbornServer() async {
         // The marker finds the grandchild, which is not this process's child.
         let marker = "613.25"
-        let error = await Self.expectCode(.backendError) {
+        let error = await expectCode(.backendError) {
             _ = try await MCPToolSource(
                 command: "sh",
                 arguments: ["-c", "trap '' TERM; sleep \(marker); true"],
@@ -368,11 +352,11 @@ struct MCPToolSourceTests {
             try await server.call("slow_echo", arguments: ["text": "never", "seconds": 120])
         }
         #expect(kill(server.processIdentifier, SIGKILL) == 0)
-        let error = await Self.expectCode(.backendError) {
+        let error = await expectCode(.backendError) {
             _ = try await inFlight.value
         }
         #expect(error?.message.contains("exited") == true, "\(String(describing: error))")
-        let next = await Self.expectCode(.backendError) {
+        let next = await expectCode(.backendError) {
             _ = try await server.call("add", arguments: ["a": 2, "b": 3])
         }
         #expect(next?.message.contains("exited (signal 9)") == true, "\(String(describing: next))")
@@ -398,7 +382,7 @@ struct MCPToolSourceTests {
         #expect(!Self.isRunning(pid))
         #expect(Self.children().isEmpty)
         #expect(!server.isConnected)
-        let error = await Self.expectCode(.backendError) {
+        let error = await expectCode(.backendError) {
             _ = try await server.call("add", arguments: ["a": 2, "b": 3])
         }
         #expect(error?.message.contains("closed") == true)
@@ -412,7 +396,7 @@ struct MCPToolSourceTests {
             try await server.call("slow_echo", arguments: ["text": "never", "seconds": 120])
         }
         await server.close()
-        _ = await Self.expectCode(.backendError) {
+        _ = await expectCode(.backendError) {
             _ = try await inFlight.value
         }
         #expect(Self.children().isEmpty)

@@ -1,33 +1,8 @@
 import Foundation
 import RunAnywhere
-import RunAnywhereSQLite
+import RunAnywhereTestSupport
 import RunAnywhereTesting
-import RunAnywhereYAML
 import Testing
-
-/// A fresh SDK instance on the deterministic backend, with SQLite storage and the YAML reader,
-/// in its own home; always shut down and deleted.
-func withDeterministicSDK<T>(
-    timing: DeterministicBackend.Timing = .instant,
-    _ body: (RunAnywhereSDK) async throws -> T
-) async throws -> T {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-det-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: home) }
-    let sdk = try RunAnywhereSDK(
-        home: home,
-        environment: .development,
-        modules: [DeterministicBackend(timing: timing), SQLiteStorageModule(), SolutionYAMLModule()]
-    )
-    do {
-        try registerDeterministicModels(in: sdk)
-        let result = try await body(sdk)
-        await sdk.shutdown()
-        return result
-    } catch {
-        await sdk.shutdown()
-        throw error
-    }
-}
 
 @Suite("Deterministic backend")
 struct DeterministicBackendTests {

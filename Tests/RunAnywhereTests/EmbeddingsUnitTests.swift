@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Testing
 

@@ -1,10 +1,12 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Synchronization
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
-@testable import RunAnywhereYAML
+@testable import RunAnywhereRAG
+@testable import RunAnywhereSolutions
 
 #if canImport(Glibc)
 import Glibc

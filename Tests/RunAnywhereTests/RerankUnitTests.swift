@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Testing
 
@@ -49,22 +50,6 @@ struct RerankUnitTests {
             let result = try await sdk.rerank("wifi", documents: [long + " wifi", "wifi"])
             #expect(result.truncatedDocuments == 1)
             #expect(result.scores == [0, 1])
-        }
-    }
-
-    @Test("RAG search with a cross-encoder returns the first stage's candidates in the reranker's order")
-    func ragCrossEncoder() async throws {
-        try await withDeterministicSDK { sdk in
-            let index = try await sdk.createRAGIndex("house", embeddingModel: DeterministicModels.embedding)
-            for (number, passage) in Self.passages.enumerated() {
-                try await index.ingest(documentId: "p\(number)", text: passage)
-            }
-            let options = RAGSearchOptions(topK: 2, mode: .bm25, reranker: .crossEncoder(candidates: 4))
-            await expectCode(.modelNotLoaded) { _ = try await index.search("wifi router password", options: options) }
-            try await sdk.loadRerankModel(DeterministicModels.reranker)
-            let response = try await index.searchWithTimings("wifi router password", options: options)
-            #expect(response.results.map(\.documentId) == ["p1", "p2"])
-            #expect(response.results.map(\.score) == [1, Double(Float(2.0 / 3))])
         }
     }
 }

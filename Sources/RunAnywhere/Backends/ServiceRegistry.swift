@@ -25,9 +25,7 @@ public final class ServiceRegistry: Sendable {
     let wakeWord: ProviderList<WakeWordServiceFactory>
     let speakerEmbedding: ProviderList<SpeakerEmbeddingServiceFactory>
     let inspectors: ModelFileInspectors
-    let ragStores: ProviderList<RAGStoreFactory>
     let telemetryQueues: ProviderList<TelemetryQueueFactory>
-    let solutionParsers: ProviderList<SolutionParser>
     private let controlPlaneProvider = Mutex<
         (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)?
     >(nil)
@@ -48,9 +46,7 @@ public final class ServiceRegistry: Sendable {
         wakeWord = ProviderList(capability: "wake-word")
         speakerEmbedding = ProviderList(capability: "speaker-embedding")
         inspectors = ModelFileInspectors()
-        ragStores = ProviderList(capability: "RAG store")
         telemetryQueues = ProviderList(capability: "telemetry queue")
-        solutionParsers = ProviderList(capability: "solution parser")
     }
 
     /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
@@ -144,12 +140,6 @@ public final class ServiceRegistry: Sendable {
         systemTTS.withLock { $0 = (name, factory, module) }
     }
 
-    /// Offers the database RAG indexes keep their rows in; the one with the highest priority
-    /// is used. `RunAnywhereSQLite`'s module offers SQLite.
-    @_spi(Backend) public func registerRAGStore(name: String, priority: Int = 100, factory: @escaping RAGStoreFactory) {
-        ragStores.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
-    }
-
     /// Offers the on-disk queue that telemetry and error reports wait in; the one with the
     /// highest priority is used. `RunAnywhereSQLite`'s module offers SQLite.
     @_spi(Backend) public func registerTelemetryQueue(
@@ -158,19 +148,6 @@ public final class ServiceRegistry: Sendable {
         factory: @escaping TelemetryQueueFactory
     ) {
         telemetryQueues.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
-    }
-
-    /// Offers the reader of solutions' YAML; the one with the highest priority is used.
-    /// `RunAnywhereYAML`'s module offers one on Yams.
-    @_spi(Backend) public func registerSolutionParser(name: String, priority: Int = 100, parser: SolutionParser) {
-        solutionParsers.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: parser))
-    }
-
-    /// What opens RAG indexes' databases.
-    ///
-    /// - Throws: `.invalidConfiguration` when no module offers one.
-    func ragStoreFactory() throws(SDKException) -> RAGStoreFactory {
-        try Self.required(ragStores, what: "RAG indexes need a database", module: Self.sqlite)
     }
 
     /// What opens telemetry queues.
@@ -184,16 +161,8 @@ public final class ServiceRegistry: Sendable {
         )
     }
 
-    /// What reads solutions' YAML.
-    ///
-    /// - Throws: `.invalidConfiguration` when no module offers one.
-    func solutionParser() throws(SDKException) -> SolutionParser {
-        try Self.required(solutionParsers, what: "Solutions in YAML need a parser", module: Self.yaml)
-    }
-
     /// The products whose modules offer the storage services, and how to register them.
     private static let sqlite = (product: "RunAnywhereSQLite", module: "SQLiteStorageModule()")
-    private static let yaml = (product: "RunAnywhereYAML", module: "SolutionYAMLModule()")
 
     private static func required<Factory>(
         _ list: ProviderList<Factory>,
@@ -279,9 +248,7 @@ public final class ServiceRegistry: Sendable {
         embeddings.remove(module: module)
         wakeWord.remove(module: module)
         speakerEmbedding.remove(module: module)
-        ragStores.remove(module: module)
         telemetryQueues.remove(module: module)
-        solutionParsers.remove(module: module)
         systemTTS.withLock { current in
             if current?.module == module { current = nil }
         }

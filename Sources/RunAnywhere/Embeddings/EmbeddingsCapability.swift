@@ -6,7 +6,7 @@ import Foundation
 
 /// Text embeddings: owns the loaded embedding model, splits texts that exceed its window,
 /// pools the windows' vectors, normalizes, times the work and publishes events.
-actor EmbeddingsCapability {
+package actor EmbeddingsCapability {
     private let services: ServiceRegistry
     private let events: EventBus
     private let router: ModelRouter
@@ -94,7 +94,7 @@ actor EmbeddingsCapability {
     }
 
     /// Content tokens of each text, in one trip to the capability.
-    func tokenCounts(_ texts: [String]) async throws(SDKException) -> [Int] {
+    package func tokenCounts(_ texts: [String]) async throws(SDKException) -> [Int] {
         let service = try await service()
         var counts: [Int] = []
         counts.reserveCapacity(texts.count)

@@ -13,7 +13,7 @@ import Foundation
 /// The SDK keeps two: one for language models and one for vision-language models (a
 /// language model with a vision projector), so an app can hold one of each; the second
 /// also takes images.
-actor LLMCapability {
+package actor LLMCapability {
     /// Which models a capability loads.
     enum Kind: Sendable {
         /// Language models (``ModelCategory/llm``).
@@ -318,7 +318,7 @@ actor LLMCapability {
     }
 
     /// The loaded model's service, or `.modelNotLoaded`.
-    func loadedService() async throws(SDKException) -> any LLMService {
+    package func loadedService() async throws(SDKException) -> any LLMService {
         guard let service = await lifecycle.currentService else {
             throw SDKException(
                 .modelNotLoaded,

@@ -6,7 +6,7 @@ import Foundation
 
 /// Reranking: owns the loaded cross-encoder, joins a query with each passage into one
 /// window, cuts passages to the window, and returns the model's relevance scores.
-actor RerankCapability {
+package actor RerankCapability {
     private let services: ServiceRegistry
     let lifecycle: ModelLifecycle<any EmbeddingsService>
 
@@ -36,7 +36,7 @@ actor RerankCapability {
     var currentModel: ModelInfo? { get async { await lifecycle.currentModel } }
 
     /// Scores every document against `query`, in the documents' order.
-    func rerank(_ query: String, documents: [String]) async throws(SDKException) -> RerankResult {
+    package func rerank(_ query: String, documents: [String]) async throws(SDKException) -> RerankResult {
         guard let service = await lifecycle.currentService else {
             throw SDKException(
                 .modelNotLoaded,

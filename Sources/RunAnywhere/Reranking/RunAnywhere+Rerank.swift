@@ -10,7 +10,7 @@ extension RunAnywhereSDK {
     ///
     /// A reranker reads a query and a passage together, so it judges relevance better than
     /// comparing two embeddings, at the cost of one model pass per passage: use it on the
-    /// best few results of a search (see ``RAGReranker/crossEncoder(candidates:)``).
+    /// best few results of a search (see `RAGReranker.crossEncoder(candidates:)` in `RunAnywhereRAG`).
     ///
     /// ```swift
     /// try await sdk.loadRerankModel("my-reranker")

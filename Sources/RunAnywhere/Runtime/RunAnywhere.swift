@@ -159,7 +159,7 @@ public enum RunAnywhere {
     }
 
     /// The shared instance, or `.notInitialized`.
-    static func sdk() throws(SDKException) -> RunAnywhereSDK {
+    package static func sdk() throws(SDKException) -> RunAnywhereSDK {
         guard let shared else { throw notInitializedError }
         return shared
     }

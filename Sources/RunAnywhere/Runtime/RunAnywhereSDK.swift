@@ -187,7 +187,7 @@ public final class RunAnywhereSDK: Sendable {
     var router: ModelRouter { live.router }
 
     /// The runtime, or `.notInitialized` once shut down.
-    func runtime() throws(SDKException) -> SDKRuntime {
+    package func runtime() throws(SDKException) -> SDKRuntime {
         guard !isShutDown else {
             throw SDKException(
                 .notInitialized,

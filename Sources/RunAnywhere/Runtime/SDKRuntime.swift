@@ -10,20 +10,20 @@ import Foundation
 ///
 /// Each ``RunAnywhereSDK`` keeps one of these, built from its own paths and backends, so
 /// nothing below reaches for a global.
-final class SDKRuntime: Sendable {
+package final class SDKRuntime: Sendable {
     let params: SDKInitParams
     let paths: SDKPaths
     let events: EventBus
     let services: ServiceRegistry
     let registry: ModelRegistry
     let downloads: DownloadManager
-    let llm: LLMCapability
+    package let llm: LLMCapability
     let vlm: LLMCapability
     let stt: STTCapability
     let tts: TTSCapability
     let vad: VADCapability
-    let embeddings: EmbeddingsCapability
-    let reranking: RerankCapability
+    package let embeddings: EmbeddingsCapability
+    package let reranking: RerankCapability
     let wakeWord: WakeWordCapability
     let diarization: DiarizationCapability
     let voiceAgent: VoiceAgentCapability

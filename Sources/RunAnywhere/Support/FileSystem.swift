@@ -20,7 +20,7 @@ private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
 
 /// File operations the registry relies on: atomic replacement and moves that work across
 /// file systems. Every failure is an ``SDKException`` with `.fileSystemError`.
-enum FileSystem {
+package enum FileSystem {
     /// Writes `data` to a temp file beside `url`, then renames it over `url`, so a reader
     /// sees either the old or the new content, never half of one. With `permissions`, the
     /// file has those permissions from its first byte and is synced before the rename.
@@ -112,7 +112,7 @@ enum FileSystem {
     }
 
     /// What `stat(2)` (or `lstat(2)`) says of a path: its kind and size; nil if it does not exist.
-    static func status(
+    package static func status(
         _ path: String,
         followingLinks: Bool = true
     ) -> (isDirectory: Bool, isRegularFile: Bool, size: Int64)? {
@@ -123,7 +123,7 @@ enum FileSystem {
     }
 
     /// The size of a regular file (links followed); nil for anything else.
-    static func fileSize(_ url: URL) -> Int64? {
+    package static func fileSize(_ url: URL) -> Int64? {
         status(url.path).flatMap { $0.isRegularFile ? $0.size : nil }
     }
 

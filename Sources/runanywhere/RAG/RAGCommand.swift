@@ -1,6 +1,7 @@
 import ArgumentParser
 import RunAnywhere
 import RunAnywhereCommandLine
+import RunAnywhereRAG
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

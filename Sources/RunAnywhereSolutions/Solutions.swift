@@ -1,0 +1,72 @@
+@_spi(Backend) import RunAnywhere
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs solutions: the SDK's pipelines (voice agent, RAG question answering, an agent loop
+/// with tools) configured in YAML or in Swift. Reach it as `RunAnywhereSDK.solutions` or
+/// `RunAnywhere.solutions`.
+///
+/// ```swift
+/// let handle = try await RunAnywhere.solutions.run(yaml: """
+///     solution: agent-loop
+///     llm: smollm2-135m-instruct
+///     tools: [get_weather]
+///     inputs: ["What's the weather in Lisbon?"]
+///     """)
+/// handle.start()
+/// handle.closeInput()
+/// for await event in handle.events { print(event) }
+/// ```
+public struct Solutions: Sendable {
+    let sdk: RunAnywhereSDK
+
+    /// Checks a solution's YAML and returns its configuration, without running anything.
+    ///
+    /// - Throws: `.invalidConfiguration` naming the line and the key at fault: YAML that
+    ///   does not parse, an unknown key, a missing one, a value of the wrong type or out of range.
+    public func parse(yaml: String) throws(SDKException) -> SolutionConfig {
+        try SolutionYAMLParser().parse(yaml)
+    }
+
+    /// Parses `yaml` and prepares the solution (see ``run(config:)``).
+    public func run(yaml: String) async throws(SDKException) -> SolutionHandle {
+        try await run(config: parse(yaml: yaml))
+    }
+
+    /// Prepares a solution: loads its models, opens its index, registers its command tools;
+    /// returns a handle that processes inputs once ``SolutionHandle/start()`` is called.
+    ///
+    /// - Throws: the preparation's errors: `.modelNotFound`, `.indexNotFound`,
+    ///   `.invalidConfiguration` for a tool that is not registered, and so on.
+    public func run(config: SolutionConfig) async throws(SDKException) -> SolutionHandle {
+        _ = try sdk.runtime()
+        let pipeline: any SolutionPipeline
+        switch config.pipeline {
+        case .ragQuestionAnswering(let solution):
+            pipeline = try await RAGQuestionAnsweringPipeline.prepare(solution, sdk: sdk)
+        case .agentLoop(let solution):
+            pipeline = try await AgentLoopPipeline.prepare(solution, sdk: sdk)
+        case .voiceAgent(let solution):
+            pipeline = try await VoiceAgentPipeline.prepare(solution, sdk: sdk)
+        }
+        return SolutionHandle(config: config, pipeline: pipeline)
+    }
+}
+
+extension RunAnywhereSDK {
+    /// This instance's solutions.
+    public var solutions: Solutions { Solutions(sdk: self) }
+}
+
+extension RunAnywhere {
+    /// The shared instance's solutions.
+    ///
+    /// - Throws: `.notInitialized` before `initialize(apiKey:baseURL:environment:storageDirectory:)`.
+    public static var solutions: Solutions {
+        get throws(SDKException) { try sdk().solutions }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTesting
+
+/// A fresh SDK instance on the deterministic backend with its models registered, in its own
+/// home; always shut down and deleted.
+public func withDeterministicSDK<T>(
+    timing: DeterministicBackend.Timing = .instant,
+    _ body: (RunAnywhereSDK) async throws -> T
+) async throws -> T {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-det-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let sdk = try RunAnywhereSDK(
+        home: home,
+        environment: .development,
+        modules: [DeterministicBackend(timing: timing)]
+    )
+    do {
+        try registerDeterministicModels(in: sdk)
+        let result = try await body(sdk)
+        await sdk.shutdown()
+        return result
+    } catch {
+        await sdk.shutdown()
+        throw error
+    }
+}
