@@ -4,9 +4,10 @@ import PackageDescription
 
 // Products are split so the core library carries no inference engine: an app that only
 // wants the registry, downloads or a remote engine never links llama.cpp, and each engine
-// backend is its own opt-in product. The core links one native library, SQLite for RAG
-// indexes; it opens libcurl and libarchive, which every Linux distribution ships, on the first
-// download and the first archive.
+// backend is its own opt-in product. The core links no native library: it opens libcurl and
+// libarchive, which every Linux distribution ships, on the first download and the first archive.
+// What needs full Foundation (GRDB, Yams) sits in the modules that use it: RAG, solutions and
+// the control plane, each complete when imported.
 // Every backend is a Swift module compiled into the products that use it; each opens its native
 // library on first use (a typed table of C functions), so a program maps no engine until it runs
 // a model. Nothing goes to the linker beyond the libraries themselves.
@@ -17,10 +18,9 @@ let package = Package(
         .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
         // `@Generable` and `@Guide`; a product of its own so only apps that use them build swift-syntax.
         .library(name: "RunAnywhereGenerable", targets: ["RunAnywhereGenerable"]),
-        // RAG indexes and telemetry queues on SQLite; solutions' YAML. Registered like engines.
+        // RAG indexes on SQLite; solutions from YAML. Importing them is enough.
         .library(name: "RunAnywhereRAG", targets: ["RunAnywhereRAG"]),
         .library(name: "RunAnywhereSolutions", targets: ["RunAnywhereSolutions"]),
-        .library(name: "RunAnywhereSQLite", targets: ["RunAnywhereSQLite"]),
         .library(name: "RunAnywhereLlamaCPP", targets: ["RunAnywhereLlamaCPP"]),
         .library(name: "RunAnywhereWhisperCPP", targets: ["RunAnywhereWhisperCPP"]),
         // The same backend as a plugin a host loads at run time (PluginLoader), across a C ABI.
@@ -40,9 +40,9 @@ let package = Package(
         .library(name: "RunAnywhereRemote", targets: ["RunAnywhereRemote"]),
         // The OpenAI-compatible HTTP server behind `runanywhere serve`, for apps that embed it.
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
-        // Phase 2 against a RunAnywhere control plane: authentication, device registration,
-        // model assignments and telemetry upload, over the client generated from its OpenAPI
-        // document.
+        // The fleet features: phase 2 against a RunAnywhere control plane (authentication, device
+        // registration, model assignments, telemetry queued in SQLite and uploaded) over the client
+        // generated from its OpenAPI document, and remote error reporting (Sentry envelopes).
         .library(name: "RunAnywhereControlPlane", targets: ["RunAnywhereControlPlane"]),
         // The reference control-plane server (Hummingbird) behind `runanywhere control-plane serve`.
         .library(name: "RunAnywhereControlPlaneServer", targets: ["RunAnywhereControlPlaneServer"]),
@@ -57,7 +57,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // `swift package generate-documentation --target RunAnywhere` (DocC); CI keeps its links sound.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // RAG indexes: SQLite (Debian's libsqlite3, with FTS5 for BM25) through GRDB.
+        // RAG indexes and the telemetry queue: SQLite (Debian's libsqlite3) through GRDB.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Solutions (pipelines configured in YAML), with line numbers for every error.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -119,15 +119,6 @@ let package = Package(
         .target(
             name: "RunAnywhereSolutions",
             dependencies: ["RunAnywhere", "RunAnywhereRAG", .product(name: "Yams", package: "Yams")]
-        ),
-        // RunAnywhereSQLite: the queue telemetry and error reports wait in, on SQLite through GRDB.
-        .target(
-            name: "RunAnywhereSQLite",
-            dependencies: [
-                "RunAnywhere",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
         ),
 
         // MARK: Generable macros
@@ -214,6 +205,7 @@ let package = Package(
             name: "RunAnywhereControlPlane",
             dependencies: [
                 "RunAnywhere",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -369,7 +361,7 @@ let package = Package(
             name: "RunAnywhereCommandLine",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSystemVoice",
-                "RunAnywhereSherpa", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereSQLite",
+                "RunAnywhereSherpa", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer",
                 "RunAnywhereRemote", "RunAnywhereControlPlane",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -382,6 +374,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
+                "RunAnywhereControlPlane",
                 "RunAnywhereMCP",
                 "RunAnywhereRAG",
                 "RunAnywhereSolutions",
@@ -435,10 +428,8 @@ let package = Package(
             name: "RunAnywhereServerTests",
             dependencies: [
                 "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestingFileServer",
-                "RunAnywhereRemote",
-                "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer", "RunAnywhereHTTPServing",
-                "RunAnywhereSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "RunAnywhereRemote", "RunAnywhereHTTPServing",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -452,10 +443,22 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: [
-                "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport", "RunAnywhereSQLite",
+                "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport",
                 // The hostile-input suite reaches the RAG chunker and the solutions' YAML reader too.
                 "RunAnywhereRAG", "RunAnywhereSolutions",
+            ]
+        ),
+        // The control plane's agent against the reference server, the telemetry queue, error reports.
+        .testTarget(
+            name: "RunAnywhereControlPlaneTests",
+            dependencies: [
+                "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer", "RunAnywhere", "RunAnywhereTesting",
+                "RunAnywhereTestingFileServer", "RunAnywhereHTTPServing",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -496,7 +499,7 @@ let package = Package(
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
                 "RunAnywhereTestingFileServer", "RunAnywhereServer", "RunAnywhereRemote",
-                "RunAnywhereControlPlaneServer", "RunAnywhereSQLite", "RunAnywhereRAG", "RunAnywhereSolutions",
+                "RunAnywhereControlPlaneServer", "RunAnywhereRAG", "RunAnywhereSolutions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -7,7 +7,6 @@ import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
 import RunAnywhereRemote
 import RunAnywhereResemblyzer
-import RunAnywhereSQLite
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
@@ -141,16 +140,16 @@ package enum CLI {
     }
 
     /// The modules every command has: each engine backend (which opens its engine's library on
-    /// first use, so a command that runs no model maps none), the telemetry queue and the
-    /// remote engines; the keyword spotter unless `keywordSpotter` is false (wake words are then
-    /// spotted in transcripts); the control plane's client when one is named.
+    /// first use, so a command that runs no model maps none) and the remote engines; the keyword
+    /// spotter unless `keywordSpotter` is false (wake words are then spotted in transcripts); the
+    /// control plane's client when one is named.
     package static func modules(
         keywordSpotter: Bool = true,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SDKException) -> [any BackendModule] {
         var modules: [any BackendModule] = [
             LlamaCPPModule(), WhisperCPPModule(), SystemVoiceModule(), SherpaModule(), ResemblyzerModule(),
-            SQLiteStorageModule(), RemoteModule(),
+            RemoteModule(),
         ]
         if keywordSpotter { modules.append(PocketSphinxModule()) }
         // A control plane only when one is named: phase 2 then authenticates, registers this

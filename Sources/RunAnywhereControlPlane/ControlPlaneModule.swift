@@ -69,19 +69,19 @@ public struct ControlPlaneModule: BackendModule {
         }
     }
 
-    /// Offers the control-plane connection to the SDK.
+    /// Runs the control plane's agent beside every instance that has a base URL and an API key.
     public func register(with registry: ServiceRegistry) {
         let timeout = requestTimeout
-        registry.registerControlPlane(
-            name: name,
-            settings: ControlPlaneSettings(
-                telemetryBatchSize: telemetryBatchSize,
-                uploadInterval: uploadInterval,
-                maximumBackoff: maximumBackoff,
-                maximumQueuedEvents: maximumQueuedEvents
-            )
-        ) { baseURL in
-            OpenAPIControlPlaneConnection(baseURL: baseURL, timeout: timeout)
+        let settings = ControlPlaneSettings(
+            telemetryBatchSize: telemetryBatchSize,
+            uploadInterval: uploadInterval,
+            maximumBackoff: maximumBackoff,
+            maximumQueuedEvents: maximumQueuedEvents
+        )
+        registry.registerInstanceService(name: name) { runtime in
+            ControlPlaneAgent.make(for: runtime, settings: settings) { baseURL in
+                OpenAPIControlPlaneConnection(baseURL: baseURL, timeout: timeout)
+            }
         }
     }
 

@@ -1,5 +1,5 @@
 internal import Foundation
-import RunAnywhere
+internal import RunAnywhere
 internal import RunAnywhereControlPlane
 
 /// The control-plane API's operations on the reference server's memory. Authentication of

@@ -2,8 +2,8 @@ public import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
-import RunAnywhere
-internal import RunAnywhereControlPlane
+internal import RunAnywhere
+public import RunAnywhereControlPlane
 import RunAnywhereHTTPServing
 
 /// The reference RunAnywhere control plane: the API of `openapi.yaml` (authentication with

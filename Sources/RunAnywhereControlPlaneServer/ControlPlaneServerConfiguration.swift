@@ -1,5 +1,6 @@
 internal import Foundation
-public import RunAnywhere
+internal import RunAnywhere
+public import RunAnywhereControlPlane
 
 /// How a ``ControlPlaneServer`` runs: where it listens, which API keys it takes, how long
 /// its tokens last and which models it assigns.

@@ -3,7 +3,6 @@ import RunAnywhereLlamaCPP
 import RunAnywherePocketSphinx
 import RunAnywhereRemote
 import RunAnywhereResemblyzer
-import RunAnywhereSQLite
 import RunAnywhereSherpa
 import RunAnywhereSystemVoice
 import RunAnywhereWhisperCPP
@@ -54,10 +53,10 @@ enum DefaultModels {
     }
 }
 
-/// Every engine backend, and SQLite storage, as a test's own SDK instance takes them.
+/// Every engine backend, as a test's own SDK instance takes them.
 let allModules: [any BackendModule] = [
     LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule(), PocketSphinxModule(),
-    ResemblyzerModule(), RemoteModule(), SQLiteStorageModule(),
+    ResemblyzerModule(), RemoteModule(),
 ]
 
 /// A fresh SDK instance with every backend in a temporary home, and the given default

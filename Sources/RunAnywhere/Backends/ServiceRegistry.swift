@@ -25,10 +25,7 @@ public final class ServiceRegistry: Sendable {
     let wakeWord: ProviderList<WakeWordServiceFactory>
     let speakerEmbedding: ProviderList<SpeakerEmbeddingServiceFactory>
     let inspectors: ModelFileInspectors
-    let telemetryQueues: ProviderList<TelemetryQueueFactory>
-    private let controlPlaneProvider = Mutex<
-        (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)?
-    >(nil)
+    private let instanceServiceFactories = Mutex<[(name: String, factory: InstanceServiceFactory)]>([])
 
     private let accelerator = Mutex(AcceleratorPreference.auto)
 
@@ -46,7 +43,6 @@ public final class ServiceRegistry: Sendable {
         wakeWord = ProviderList(capability: "wake-word")
         speakerEmbedding = ProviderList(capability: "speaker-embedding")
         inspectors = ModelFileInspectors()
-        telemetryQueues = ProviderList(capability: "telemetry queue")
     }
 
     /// Where the instance wants models to run (``Hardware/setAcceleratorPreference(_:)``):
@@ -57,19 +53,18 @@ public final class ServiceRegistry: Sendable {
         set { accelerator.withLock { $0 = newValue } }
     }
 
-    /// Offers the connection phase 2 uses to reach the control plane at the SDK's base URL;
-    /// the last module to offer one wins.
-    @_spi(Backend) public func registerControlPlane(
-        name: String,
-        settings: ControlPlaneSettings = ControlPlaneSettings(),
-        factory: @escaping ControlPlaneConnectionFactory
-    ) {
-        controlPlaneProvider.withLock { $0 = (name, settings, factory) }
+    /// Offers a service that runs beside every instance (see ``InstanceService``); a second
+    /// offer under the same name replaces the first.
+    package func registerInstanceService(name: String, factory: @escaping InstanceServiceFactory) {
+        instanceServiceFactories.withLock { list in
+            list.removeAll { $0.name == name }
+            list.append((name, factory))
+        }
     }
 
-    /// The control-plane connection offered, if any.
-    var controlPlane: (name: String, settings: ControlPlaneSettings, factory: ControlPlaneConnectionFactory)? {
-        controlPlaneProvider.withLock { $0 }
+    /// The instance services offered, in the order they were.
+    var instanceServices: [(name: String, factory: InstanceServiceFactory)] {
+        instanceServiceFactories.withLock { $0 }
     }
 
     /// Offers LLM services.
@@ -140,46 +135,6 @@ public final class ServiceRegistry: Sendable {
         systemTTS.withLock { $0 = (name, factory, module) }
     }
 
-    /// Offers the on-disk queue that telemetry and error reports wait in; the one with the
-    /// highest priority is used. `RunAnywhereSQLite`'s module offers SQLite.
-    @_spi(Backend) public func registerTelemetryQueue(
-        name: String,
-        priority: Int = 100,
-        factory: @escaping TelemetryQueueFactory
-    ) {
-        telemetryQueues.add(ServiceProvider(name: name, priority: priority, canHandle: { _ in true }, factory: factory))
-    }
-
-    /// What opens telemetry queues.
-    ///
-    /// - Throws: `.invalidConfiguration` when no module offers one.
-    func telemetryQueueFactory() throws(SDKException) -> TelemetryQueueFactory {
-        try Self.required(
-            telemetryQueues,
-            what: "Telemetry and error reports need a queue on disk",
-            module: Self.sqlite
-        )
-    }
-
-    /// The products whose modules offer the storage services, and how to register them.
-    private static let sqlite = (product: "RunAnywhereSQLite", module: "SQLiteStorageModule()")
-
-    private static func required<Factory>(
-        _ list: ProviderList<Factory>,
-        what: String,
-        module: (product: String, module: String)
-    ) throws(SDKException) -> Factory {
-        guard let provider = list.best else {
-            throw SDKException(
-                .invalidConfiguration,
-                "\(what), and no module offers one",
-                recovery:
-                    "Add the \(module.product) product and register its module: RunAnywhere.register(\(module.module))"
-            )
-        }
-        return provider.factory
-    }
-
     /// Offers a keyword spotter for wake words; the one with the highest priority is used
     /// (ties go to the first registered). Without one, wake words are spotted in transcripts.
     @_spi(Backend) public func registerWakeWord(
@@ -248,7 +203,6 @@ public final class ServiceRegistry: Sendable {
         embeddings.remove(module: module)
         wakeWord.remove(module: module)
         speakerEmbedding.remove(module: module)
-        telemetryQueues.remove(module: module)
         systemTTS.withLock { current in
             if current?.module == module { current = nil }
         }

@@ -24,7 +24,7 @@ import Foundation
 ///
 /// A cancel, a checksum mismatch or a refused archive removes the work folder. A network
 /// failure that outlasts the retries keeps the partial files, so the next attempt resumes.
-final class DownloadManager: Sendable {
+package final class DownloadManager: Sendable {
     private let registry: ModelRegistry
     private let paths: SDKPaths
     private let events: EventBus
@@ -52,7 +52,7 @@ final class DownloadManager: Sendable {
     // MARK: Starting and stopping
 
     /// Starts downloading `id`, or joins the download already running.
-    func download(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
+    package func download(_ id: String) throws(SDKException) -> AsyncStream<DownloadProgress> {
         let model = try registry.get(id)
         if let path = model.localPath, FileSystem.isReadableFile(path) {
             let job = DownloadJob(modelId: id)

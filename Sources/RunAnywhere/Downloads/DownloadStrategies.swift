@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// The download strategies of one SDK instance: the app's, latest first, then HTTP(S).
-final class DownloadStrategies: Sendable {
+package final class DownloadStrategies: Sendable {
     private let registered = Mutex<[any DownloadStrategy]>([])
     private let http = HTTPDownloadStrategy()
 

@@ -30,8 +30,6 @@ enum HTTPTransfer {
         var userAgent = "RunAnywhere-Swift/\(RunAnywhere.version)"
         /// Extra request headers (checked by ``HTTPDownloadStrategy``: no line breaks).
         var headers: [String: String] = [:]
-        /// The longest a POST may take in all, in seconds.
-        var totalTimeout: Double?
         /// A PEM file of the certificate authorities to trust instead of the system's.
         var certificateAuthorities: URL?
     }
@@ -75,17 +73,6 @@ enum HTTPTransfer {
         let result = perform(url, method: .head, range: nil, ifRange: nil, options: options, context: context)
         if let failure = result { return .failure(failure) }
         return .success(Head(status: context.status, contentLength: context.contentLength, etag: context.etag))
-    }
-
-    /// A POST of `body`; redirects are followed as URLSession follows them (307 and 308 keep the
-    /// POST, 301 to 303 become a GET) and the response body is dropped.
-    ///
-    /// - Returns: The response's status.
-    static func post(_ url: URL, body: Data, options: Options) -> Result<Int, TransportFailure> {
-        let context = Context(fd: -1, offset: 0, cancel: nil, progress: nil)
-        let result = perform(url, method: .post(body), range: nil, ifRange: nil, options: options, context: context)
-        if let failure = result { return .failure(failure) }
-        return .success(context.status)
     }
 
     /// A connection-level failure: a libcurl code and its message.
@@ -204,7 +191,6 @@ enum HTTPTransfer {
     private enum Method {
         case head
         case get
-        case post(Data)
     }
 
     private static func perform(
@@ -277,24 +263,6 @@ enum HTTPTransfer {
             _ = ra_curl_setopt_progress_callback(setopt, handle, progressCallback)
             _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_XFERINFODATA, unmanaged)
             _ = ra_curl_setopt_long(setopt, handle, CURLOPT_NOPROGRESS, 0)
-        case .post(let body):
-            _ = ra_curl_setopt_long(setopt, handle, CURLOPT_POST, 1)
-            // libcurl copies the body (COPYPOSTFIELDS), so it need not outlive this call.
-            _ = ra_curl_setopt_offset(setopt, handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-            let empty: StaticString = ""
-            _ = body.withUnsafeBytes { bytes in
-                ra_curl_setopt_pointer(
-                    setopt,
-                    handle,
-                    CURLOPT_COPYPOSTFIELDS,
-                    bytes.baseAddress ?? UnsafeRawPointer(empty.utf8Start)
-                )
-            }
-            _ = ra_curl_setopt_data_callback(setopt, handle, CURLOPT_WRITEFUNCTION, writeCallback)
-            _ = ra_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, unmanaged)
-            if let total = options.totalTimeout {
-                _ = ra_curl_setopt_long(setopt, handle, CURLOPT_TIMEOUT_MS, milliseconds(total))
-            }
         }
         if let range {
             _ = ra_curl_setopt_string(setopt, handle, CURLOPT_RANGE, range)
@@ -303,8 +271,6 @@ enum HTTPTransfer {
         for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) {
             headers = curl.slistAppend(headers, "\(name): \(value)")
         }
-        // libcurl would otherwise send `Expect: 100-continue` before a large body and wait for it.
-        if case .post = method { headers = curl.slistAppend(headers, "Expect:") }
         if headers != nil { _ = ra_curl_setopt_slist(setopt, handle, CURLOPT_HTTPHEADER, headers) }
 
         let code = curl.easyPerform(handle)

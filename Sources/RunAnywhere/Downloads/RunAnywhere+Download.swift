@@ -350,7 +350,7 @@ extension RunAnywhere {
 
 extension ModelInfo {
     /// The registry entry of a model to download from `artifact`, once the artifact is valid.
-    static func downloadable(
+    package static func downloadable(
         artifact: ModelArtifact,
         id: String,
         name: String,

@@ -13,7 +13,7 @@ import Foundation
 /// discovery at start-up can rebuild entries the index lacks. A registry file that cannot
 /// be parsed is never overwritten: loading fails with `.registryCorrupted` and the model
 /// files stay where they are.
-final class ModelRegistry: Sendable {
+package final class ModelRegistry: Sendable {
     static let sidecarName = "model.json"
     private static let formatVersion = 1
 
@@ -21,7 +21,7 @@ final class ModelRegistry: Sendable {
     /// What the backends know about their model files; consulted on every import and download.
     let inspectors: ModelFileInspectors
     /// The URLs a registered model's files may have: the instance's download strategies'.
-    let strategies: DownloadStrategies
+    package let strategies: DownloadStrategies
     private let models = Mutex<[String: ModelInfo]>([:])
     private let logger = SDKLogger(category: "ModelRegistry")
 
@@ -155,7 +155,7 @@ final class ModelRegistry: Sendable {
     }
 
     /// One model, or `.modelNotFound`.
-    func get(_ id: String) throws(SDKException) -> ModelInfo {
+    package func get(_ id: String) throws(SDKException) -> ModelInfo {
         guard let model = models.withLock({ $0[id] }) else {
             throw SDKException(
                 .modelNotFound,
@@ -170,7 +170,7 @@ final class ModelRegistry: Sendable {
 
     /// Adds or replaces an entry. An entry whose `localPath` is set must point at a
     /// readable file.
-    func register(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
+    package func register(_ model: ModelInfo, replace: Bool = false) throws(SDKException) {
         try ModelInfo.validate(id: model.id)
         try model.framework.validate()
         try model.artifact?.validate(canDownload: strategies.canHandle)

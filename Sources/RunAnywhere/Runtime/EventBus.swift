@@ -65,14 +65,14 @@ public final class EventBus: Sendable {
     /// Calls `observer` on the publisher's thread for every event, before any stream gets
     /// it: for the SDK's own bookkeeping (the telemetry queue), which must have an event
     /// written down by the time the call that caused it returns. Returns the id to remove it by.
-    func addObserver(_ observer: @escaping @Sendable (SDKEvent) -> Void) -> UUID {
+    package func addObserver(_ observer: @escaping @Sendable (SDKEvent) -> Void) -> UUID {
         let id = UUID()
         observers.withLock { $0[id] = observer }
         return id
     }
 
     /// Stops calling an observer.
-    func removeObserver(_ id: UUID) {
+    package func removeObserver(_ id: UUID) {
         _ = observers.withLock { $0.removeValue(forKey: id) }
     }
 

@@ -97,8 +97,8 @@ public struct SDKLogger: Sendable {
         line: UInt = #line
     ) {
         // Reported whatever the local level: it filters what this device prints, not what it reports.
-        if level >= .warning, RemoteErrorReporting.isActive {
-            RemoteErrorReporting.capture(level: level, logger: category, message: message(), source: "\(file):\(line)")
+        if level >= .warning, LogTap.isActive {
+            LogTap.forward(level: level, logger: category, message: message(), source: "\(file):\(line)")
         }
         guard Self.isEnabled(level) else { return }
         var logger = self.logger

@@ -65,7 +65,7 @@ public struct SDKPaths: Sendable, Equatable {
     public var telemetryQueueFile: URL { home.appendingPathComponent("telemetry.sqlite") }
 
     /// Warning and error lines waiting for the Sentry-compatible collector (see
-    /// ``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``).
+    /// `RunAnywhereSDK.setRemoteErrorReportingEnabled(_:sentryDSN:)` in `RunAnywhereControlPlane`).
     public var errorReportQueueFile: URL { home.appendingPathComponent("error-reports.sqlite") }
 
     /// The folder holding all RAG indexes.

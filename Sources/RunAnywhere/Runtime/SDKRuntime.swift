@@ -11,12 +11,12 @@ import Foundation
 /// Each ``RunAnywhereSDK`` keeps one of these, built from its own paths and backends, so
 /// nothing below reaches for a global.
 package final class SDKRuntime: Sendable {
-    let params: SDKInitParams
-    let paths: SDKPaths
-    let events: EventBus
-    let services: ServiceRegistry
-    let registry: ModelRegistry
-    let downloads: DownloadManager
+    package let params: SDKInitParams
+    package let paths: SDKPaths
+    package let events: EventBus
+    package let services: ServiceRegistry
+    package let registry: ModelRegistry
+    package let downloads: DownloadManager
     package let llm: LLMCapability
     let vlm: LLMCapability
     let stt: STTCapability
@@ -28,13 +28,10 @@ package final class SDKRuntime: Sendable {
     let diarization: DiarizationCapability
     let voiceAgent: VoiceAgentCapability
     let router: ModelRouter
-    /// The control plane's agent, when phase 2 has one to talk to (see ``makeControlPlane()``).
-    let controlPlane: ControlPlaneAgent?
     /// The plugins loaded from files.
     let plugins = PluginSet()
-    /// Remote error reporting, when turned on.
-    let errorReporting = ErrorReporting()
-    private let telemetryObserver: UUID?
+    /// What modules run beside this instance (the control plane's agent…), by type.
+    private let instanceServices = Mutex<[ObjectIdentifier: any InstanceService]>([:])
 
     private let servicesInit = Mutex<Task<Void, Never>?>(nil)
     private let servicesState = Mutex<(ready: Bool, offline: Bool)>((false, false))
@@ -68,27 +65,27 @@ package final class SDKRuntime: Sendable {
         wakeWord = WakeWordCapability(services: services, stt: stt)
         diarization = DiarizationCapability(services: services, registry: registry, vad: vad, events: events)
         voiceAgent = VoiceAgentCapability(stt: stt, llm: llm, tts: tts, vad: vad, registry: registry)
-        controlPlane = Self.makeControlPlane(
-            params: params,
-            paths: paths,
-            services: services,
-            registry: registry,
-            downloads: downloads,
-            events: events
-        )
-        if let queue = controlPlane?.queue {
-            let logger = self.logger
-            // On the publisher's thread: the event is on disk when the call that caused it returns.
-            telemetryObserver = events.addObserver { event in
-                guard let telemetry = TelemetryEvent(event) else { return }
-                do throws(SDKException) {
-                    try queue.enqueue(telemetry)
-                } catch {
-                    logger.warning("Telemetry event lost: \(error.message)")
-                }
-            }
-        } else {
-            telemetryObserver = nil
+        for offer in services.instanceServices {
+            guard let service = offer.factory(self) else { continue }
+            instanceServices.withLock { $0[ObjectIdentifier(type(of: service))] = service }
+        }
+    }
+
+    /// This instance's service of type `type`, if a module runs one.
+    package func instanceService<Service: InstanceService>(_ type: Service.Type) -> Service? {
+        instanceServices.withLock { $0[ObjectIdentifier(type)] as? Service }
+    }
+
+    /// This instance's service of type `type`, made and attached by `make` on first use.
+    package func instanceService<Service: InstanceService>(
+        _ type: Service.Type,
+        attaching make: () -> Service
+    ) -> Service {
+        instanceServices.withLock { services in
+            if let service = services[ObjectIdentifier(type)] as? Service { return service }
+            let service = make()
+            services[ObjectIdentifier(type)] = service
+            return service
         }
     }
 
@@ -115,15 +112,10 @@ package final class SDKRuntime: Sendable {
             offline = true
         }
         cleanStaleTempFiles()
-        if let controlPlane {
-            do {
-                try await controlPlane.connect()
-            } catch {
-                // Never a failed start: the background loop tries again with back-off.
-                logger.warning("Control plane unavailable, working offline: \(error.message)")
-                offline = true
-            }
-            await controlPlane.startBackground()
+        for service in instanceServices.withLock({ Array($0.values) }) {
+            // Never a failed start: a service that cannot reach its server tries again later.
+            let online = await service.start()
+            offline = offline || !online
         }
         servicesState.withLock { $0 = (true, offline) }
         let ms = start.duration(to: .now).milliseconds
@@ -181,9 +173,9 @@ package final class SDKRuntime: Sendable {
     }
 
     func shutdown() async {
-        await errorReporting.stop()
-        if let telemetryObserver { events.removeObserver(telemetryObserver) }
-        await controlPlane?.shutdown()
+        for service in instanceServices.withLock({ Array($0.values) }) {
+            await service.shutdown()
+        }
         await downloads.cancelAll()
         await llm.unload()
         await vlm.unload()

@@ -32,7 +32,7 @@ extension RunAnywhereSDK {
 extension SecureStore {
     /// The device id kept here, made on first use. Callers racing to make it, in this process
     /// or another, all get the one that won.
-    func deviceId() throws(SDKException) -> String {
+    package func deviceId() throws(SDKException) -> String {
         if let id = try string(for: RunAnywhereSDK.deviceIdSecret) { return id }
         return try setIfAbsent(UUID().uuidString.lowercased(), for: RunAnywhereSDK.deviceIdSecret)
     }
@@ -40,7 +40,7 @@ extension SecureStore {
     /// The store of the SDK whose folders are `paths`: in the Keychain, one service per home, so
     /// that SDK instances on different homes keep different secrets (and device ids) as they do
     /// on Linux.
-    static func forSDK(paths: SDKPaths) throws(SDKException) -> SecureStore {
+    package static func forSDK(paths: SDKPaths) throws(SDKException) -> SecureStore {
         #if canImport(Security)
         SecureStore.keychain(service: "com.runanywhere.sdk:\(paths.home.path)")
         #else

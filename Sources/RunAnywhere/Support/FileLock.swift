@@ -17,12 +17,12 @@ import Darwin
 ///
 /// Two processes sharing one SDK home (an app and the CLI) must not write the same partial
 /// download, and start-up cleanup in one must not delete another's work in progress.
-final class FileLock: Sendable {
+package final class FileLock: Sendable {
     private let fd: Int32
     private let released = Atomic<Bool>(false)
 
     /// Takes the lock without waiting; `nil` when another holder has it.
-    init?(_ url: URL) {
+    package init?(_ url: URL) {
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
@@ -39,7 +39,7 @@ final class FileLock: Sendable {
     }
 
     /// Lets the next holder in; later calls do nothing.
-    func release() {
+    package func release() {
         if !released.exchange(true, ordering: .acquiringAndReleasing) { close(fd) }
     }
 

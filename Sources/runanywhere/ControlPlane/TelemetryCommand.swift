@@ -1,6 +1,7 @@
 import ArgumentParser
 import RunAnywhere
 import RunAnywhereCommandLine
+import RunAnywhereControlPlane
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

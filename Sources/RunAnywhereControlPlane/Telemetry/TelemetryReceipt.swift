@@ -1,3 +1,5 @@
+@_spi(Backend) internal import RunAnywhere
+
 /// What the control plane answered to telemetry uploads.
 public struct TelemetryReceipt: Sendable, Codable, Equatable {
     /// Events it stored for the first time.

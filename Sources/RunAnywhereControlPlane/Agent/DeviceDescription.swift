@@ -1,7 +1,9 @@
+@_spi(Backend) internal import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 /// What the control plane learns about a device when it registers: the SDK, the platform and

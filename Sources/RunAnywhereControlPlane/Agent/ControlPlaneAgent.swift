@@ -1,10 +1,11 @@
 import Crypto
+@_spi(Backend) internal import RunAnywhere
 import Synchronization
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 /// Phase 2 against a control plane: authenticates, registers the device, applies its model
@@ -16,14 +17,15 @@ import Foundation
 /// server calls expired is renewed once (refresh, or a new authentication when the refresh
 /// token is refused too) and the call retried; a second refusal is a typed
 /// `.remoteUnauthorized`.
-actor ControlPlaneAgent {
+actor ControlPlaneAgent: InstanceService {
     private let connection: any ControlPlaneConnection
     private let settings: ControlPlaneSettings
     private let apiKey: String
-    let queue: any TelemetryQueue
+    let queue: TelemetryQueue
     private let secrets: @Sendable () throws(SDKException) -> SecureStore
     private let deviceDescription: @Sendable () -> DeviceDescription
     private let apply: @Sendable ([ModelAssignment]) async -> Void
+    private let stopObserving: @Sendable () -> Void
     private let logger = SDKLogger(category: "ControlPlane")
 
     private var tokens: ControlPlaneTokens?
@@ -42,10 +44,11 @@ actor ControlPlaneAgent {
         connection: any ControlPlaneConnection,
         settings: ControlPlaneSettings,
         apiKey: String,
-        queue: any TelemetryQueue,
+        queue: TelemetryQueue,
         secrets: @escaping @Sendable () throws(SDKException) -> SecureStore,
         deviceDescription: @escaping @Sendable () -> DeviceDescription,
-        apply: @escaping @Sendable ([ModelAssignment]) async -> Void
+        apply: @escaping @Sendable ([ModelAssignment]) async -> Void,
+        stopObserving: @escaping @Sendable () -> Void = {}
     ) {
         self.connection = connection
         self.settings = settings
@@ -54,11 +57,26 @@ actor ControlPlaneAgent {
         self.secrets = secrets
         self.deviceDescription = deviceDescription
         self.apply = apply
+        self.stopObserving = stopObserving
     }
 
     nonisolated var status: ControlPlaneStatus { statusBox.withLock { $0 } }
 
     // MARK: Phase 2
+
+    /// Phase 2 of the instance: connects, then keeps syncing in the background. An unreachable
+    /// control plane is logged and tried again with back-off: the instance starts offline.
+    func start() async -> Bool {
+        var online = true
+        do {
+            try await connect()
+        } catch {
+            logger.warning("Control plane unavailable, working offline: \(error.message)")
+            online = false
+        }
+        startBackground()
+        return online
+    }
 
     /// Authenticates (unless stored tokens still work), registers the device, applies the
     /// assignments and uploads what is queued. Throws the first failure; the status says
@@ -218,6 +236,7 @@ actor ControlPlaneAgent {
 
     /// Stops the background loop and closes the connection; queued events stay on disk.
     func shutdown() async {
+        stopObserving()
         isShutDown = true
         background?.cancel()
         background = nil

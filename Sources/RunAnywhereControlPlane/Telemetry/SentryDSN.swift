@@ -1,7 +1,9 @@
+@_spi(Backend) public import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// A Sentry DSN, `https://PUBLIC_KEY@HOST[:PORT][/PATH]/PROJECT_ID`: where error reports go,

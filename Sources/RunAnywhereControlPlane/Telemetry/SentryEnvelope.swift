@@ -1,7 +1,9 @@
+@_spi(Backend) internal import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 /// One reported line in Sentry's envelope format: an envelope header, an item header and

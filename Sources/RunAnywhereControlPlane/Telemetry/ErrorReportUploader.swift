@@ -1,10 +1,12 @@
-internal import CCurl
+import AsyncHTTPClient
+import NIOCore
+@_spi(Backend) internal import RunAnywhere
 import Synchronization
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 /// Uploads the queued error reports of one instance to a Sentry-compatible collector, one
@@ -14,9 +16,9 @@ import Foundation
 /// and every 30 s, backing off from 1 s to 5 min while the collector cannot be reached.
 actor ErrorReportUploader {
     let dsn: SentryDSN
-    let queue: any TelemetryQueue
+    let queue: TelemetryQueue
     private let environment: String
-    /// Seconds to connect, and to get an answer once connected (three times that in all).
+    /// Seconds an upload may take in all, connecting included.
     private let timeout: TimeInterval
     private let logger = SDKLogger(category: "ErrorReporting")
     private var loop: Task<Void, Never>?
@@ -29,7 +31,7 @@ actor ErrorReportUploader {
     /// Events sent per flush at most.
     static let batchSize = 50
 
-    init(dsn: SentryDSN, queue: any TelemetryQueue, environment: String, timeout: TimeInterval = 10) {
+    init(dsn: SentryDSN, queue: TelemetryQueue, environment: String, timeout: TimeInterval = 30) {
         self.dsn = dsn
         self.queue = queue
         self.environment = environment
@@ -126,28 +128,23 @@ actor ErrorReportUploader {
     }
 
     private func send(_ event: TelemetryEvent) async throws(SDKException) -> Outcome {
-        // On libcurl like downloads (URLSession would link FoundationNetworking, and with it
-        // libcurl, into every process that links the SDK).
-        var options = HTTPTransfer.Options(connectTimeout: timeout, stallTimeout: timeout)
-        options.totalTimeout = timeout * 3
-        options.headers = [
-            "Content-Type": "application/x-sentry-envelope",
-            "X-Sentry-Auth": dsn.authHeader,
-        ]
-        _ = try CurlLibrary.load()  // without libcurl nothing can be sent: say why, typed
-        let url = dsn.envelopeURL
-        let body = SentryEnvelope(event, dsn: dsn, environment: environment).body
-        let result = await runOnDetachedThread(name: "runanywhere-error-report") { [options] in
-            HTTPTransfer.post(url, body: body, options: options)
-        }
+        var request = HTTPClientRequest(url: dsn.envelopeURL.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-sentry-envelope")
+        request.headers.add(name: "X-Sentry-Auth", value: dsn.authHeader)
+        request.headers.add(name: "User-Agent", value: "RunAnywhere-Swift/\(RunAnywhere.version)")
+        request.body = .bytes(ByteBuffer(bytes: SentryEnvelope(event, dsn: dsn, environment: environment).body))
         let status: Int
-        switch result {
-        case .success(let code):
-            status = code
-        case .failure(let failure) where failure.code == Int(CURLE_OPERATION_TIMEDOUT.rawValue):
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+            status = Int(response.status.code)
+            // The answer says nothing the status does not; read (a little of) it so the
+            // connection can be used again.
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
             throw SDKException(.remoteTimeout, "The error collector at \(dsn) did not answer in time")
-        case .failure(let failure):
-            throw SDKException(.remoteUnreachable, "Cannot reach the error collector at \(dsn): \(failure.message)")
+        } catch {
+            throw SDKException(.remoteUnreachable, "Cannot reach the error collector at \(dsn): \(error)")
         }
         switch status {
         case 200..<300: return .taken

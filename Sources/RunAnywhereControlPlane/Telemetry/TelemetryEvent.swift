@@ -1,13 +1,15 @@
+@_spi(Backend) internal import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// One telemetry event: what happened, to which model, how fast. Never prompt, transcript or
 /// document text; error messages have keys, tokens and paths redacted.
 ///
-/// The SDK makes these from its own ``SDKEvent``s and keeps them in its on-disk queue until
+/// The SDK makes these from its own `SDKEvent`s and keeps them in its on-disk queue until
 /// the control plane has them. ``id`` is made when the event is queued, so an upload retried
 /// after a lost answer is counted once by the server.
 public struct TelemetryEvent: Sendable, Codable, Equatable, Identifiable {

@@ -4,10 +4,10 @@ import HTTPTypes
 import NIOCore
 import OpenAPIAsyncHTTPClient
 internal import OpenAPIRuntime
-@_spi(Backend) import RunAnywhere
+@_spi(Backend) internal import RunAnywhere
 
 /// The control-plane API over the generated client: each operation's documented responses
-/// become results or typed ``SDKException``s, and transport failures become
+/// become results or typed `SDKException`s, and transport failures become
 /// `.remoteUnreachable` or `.remoteTimeout`.
 struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
     private let client: Client

@@ -1,7 +1,9 @@
+@_spi(Backend) public import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 extension RunAnywhereSDK {
@@ -17,7 +19,7 @@ extension RunAnywhereSDK {
     /// print(sdk.controlPlaneStatus.state)              // .connected, or .offline (tried again in the background)
     /// ```
     public var controlPlaneStatus: ControlPlaneStatus {
-        live.controlPlane?.status ?? ControlPlaneStatus(state: .disabled)
+        (try? runtime())?.instanceService(ControlPlaneAgent.self)?.status ?? ControlPlaneStatus(state: .disabled)
     }
 
     /// Connects now if phase 2 could not (authenticating and registering the device), then
@@ -43,11 +45,11 @@ extension RunAnywhereSDK {
 
     /// Telemetry events waiting on disk for the control plane (0 without one).
     public func pendingTelemetryCount() throws(SDKException) -> Int {
-        try runtime().controlPlane?.queue.count() ?? 0
+        try runtime().instanceService(ControlPlaneAgent.self)?.queue.count() ?? 0
     }
 
     private func controlPlaneAgent() throws(SDKException) -> ControlPlaneAgent {
-        guard let agent = try runtime().controlPlane else {
+        guard let agent = try runtime().instanceService(ControlPlaneAgent.self) else {
             throw SDKException(
                 .invalidConfiguration,
                 "This SDK instance has no control plane",
@@ -62,21 +64,21 @@ extension RunAnywhereSDK {
 extension RunAnywhere {
     /// The shared instance's control-plane status.
     ///
-    /// Reads ``RunAnywhereSDK/controlPlaneStatus`` of the shared instance.
+    /// Reads `RunAnywhereSDK.controlPlaneStatus` of the shared instance.
     public static var controlPlaneStatus: ControlPlaneStatus {
         (try? sdk().controlPlaneStatus) ?? ControlPlaneStatus(state: .disabled)
     }
 
     /// Connects the shared instance to its control plane and fetches the assignments.
     ///
-    /// Calls ``RunAnywhereSDK/syncControlPlane()`` on the shared instance.
+    /// Calls `RunAnywhereSDK.syncControlPlane()` on the shared instance.
     public static func syncControlPlane() async throws(SDKException) {
         try await sdk().syncControlPlane()
     }
 
     /// Uploads the shared instance's queued telemetry now.
     ///
-    /// Calls ``RunAnywhereSDK/flushTelemetry()`` on the shared instance.
+    /// Calls `RunAnywhereSDK.flushTelemetry()` on the shared instance.
     @discardableResult
     public static func flushTelemetry() async throws(SDKException) -> TelemetryReceipt {
         try await sdk().flushTelemetry()
@@ -84,7 +86,7 @@ extension RunAnywhere {
 
     /// The shared instance's queued telemetry events.
     ///
-    /// Calls ``RunAnywhereSDK/pendingTelemetryCount()`` on the shared instance.
+    /// Calls `RunAnywhereSDK.pendingTelemetryCount()` on the shared instance.
     public static func pendingTelemetryCount() throws(SDKException) -> Int {
         try sdk().pendingTelemetryCount()
     }

@@ -1,7 +1,9 @@
+@_spi(Backend) public import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 /// The models the control plane assigned to this device, and the etag that names this set.
@@ -25,9 +27,9 @@ public struct ModelAssignment: Sendable, Codable, Equatable {
     public var modelId: String
     /// Its display name.
     public var name: String
-    /// The category's raw value, e.g. `llm` (see ``ModelCategory``).
+    /// The category's raw value, e.g. `llm` (see `ModelCategory`).
     public var category: String
-    /// The framework's raw value, e.g. `llamacpp` (see ``InferenceFramework``).
+    /// The framework's raw value, e.g. `llamacpp` (see `InferenceFramework`).
     public var framework: String
     /// The context length, when the control plane sets one.
     public var contextLength: Int?

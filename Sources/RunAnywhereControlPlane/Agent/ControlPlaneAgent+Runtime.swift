@@ -1,52 +1,68 @@
+@_spi(Backend) internal import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
-extension SDKRuntime {
-    /// The agent for phase 2, when there is a control plane to reach: a base URL, an API key
-    /// and a module offering the connection (`ControlPlaneModule`). `nil` otherwise, and when
-    /// the telemetry queue cannot be opened (logged; the SDK works on without it).
-    static func makeControlPlane(
-        params: SDKInitParams,
-        paths: SDKPaths,
-        services: ServiceRegistry,
-        registry: ModelRegistry,
-        downloads: DownloadManager,
-        events: EventBus
+extension ControlPlaneAgent {
+    /// The agent for an instance, when there is a control plane to reach: a base URL and an API
+    /// key. `nil` otherwise, and when the telemetry queue cannot be opened (logged; the SDK works
+    /// on without it). From then on, every event the instance publishes is queued for upload.
+    static func make(
+        for runtime: SDKRuntime,
+        settings: ControlPlaneSettings,
+        connection: (URL) -> any ControlPlaneConnection
     ) -> ControlPlaneAgent? {
-        guard let baseURL = params.baseURL, let apiKey = params.apiKey, let provider = services.controlPlane else {
-            return nil
-        }
+        let params = runtime.params
+        guard let baseURL = params.baseURL, let apiKey = params.apiKey else { return nil }
+        let paths = runtime.paths
         let logger = SDKLogger(category: "ControlPlane")
-        let queue: any TelemetryQueue
-        do {
-            queue = try services.telemetryQueueFactory()(
-                paths.telemetryQueueFile,
-                provider.settings.maximumQueuedEvents
-            )
+        let queue: TelemetryQueue
+        do throws(SDKException) {
+            queue = try TelemetryQueue(url: paths.telemetryQueueFile, capacity: settings.maximumQueuedEvents)
         } catch {
             logger.error("No control plane this run: \(error.message)")
             return nil
         }
+        let registry = runtime.registry
+        let downloads = runtime.downloads
+        let events = runtime.events
+        let telemetryLogger = SDKLogger(category: "Telemetry")
+        // On the publisher's thread: the event is on disk when the call that caused it returns.
+        let observer = events.addObserver { event in
+            guard let telemetry = TelemetryEvent(event) else { return }
+            do throws(SDKException) {
+                try queue.enqueue(telemetry)
+            } catch {
+                telemetryLogger.warning("Telemetry event lost: \(error.message)")
+            }
+        }
         return ControlPlaneAgent(
-            connection: provider.factory(baseURL),
-            settings: provider.settings,
+            connection: connection(baseURL),
+            settings: settings,
             apiKey: apiKey,
             queue: queue,
             secrets: { () throws(SDKException) -> SecureStore in try SecureStore.forSDK(paths: paths) },
             deviceDescription: { DeviceDescription.current() },
             apply: { assignments in
-                await apply(assignments, registry: registry, downloads: downloads, events: events, logger: logger)
-            }
+                await applyAssignments(
+                    assignments,
+                    registry: registry,
+                    downloads: downloads,
+                    events: events,
+                    logger: logger
+                )
+            },
+            stopObserving: { events.removeObserver(observer) }
         )
     }
 
     /// Registers assigned models the registry does not have and starts the downloads of the
     /// required ones. A bad assignment (unknown category, invalid id or file) is logged and
     /// skipped: one wrong entry on the server must not stop the others.
-    static func apply(
+    static func applyAssignments(
         _ assignments: [ModelAssignment],
         registry: ModelRegistry,
         downloads: DownloadManager,

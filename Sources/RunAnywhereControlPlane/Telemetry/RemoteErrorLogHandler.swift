@@ -1,8 +1,9 @@
 import Logging
+@_spi(Backend) internal import RunAnywhere
 
 /// A swift-log handler that reports an app's own warnings and errors along with the SDK's,
 /// to the instances with remote error reporting on
-/// (``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``). Lines are redacted
+/// (`RunAnywhereSDK.setRemoteErrorReportingEnabled(_:sentryDSN:)`). Lines are redacted
 /// like the SDK's (``TelemetryEvent/redact(_:)``); lower levels and the SDK's own loggers
 /// (already reported) pass by.
 ///

@@ -1,7 +1,9 @@
+@_spi(Backend) public import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 extension RunAnywhereSDK {
@@ -24,18 +26,19 @@ extension RunAnywhereSDK {
     public func setRemoteErrorReportingEnabled(_ enabled: Bool, sentryDSN: String? = nil) async throws(SDKException) {
         let runtime = try runtime()
         let dsn = try sentryDSN.map { (text: String) throws(SDKException) in try SentryDSN(text) }
-        await runtime.errorReporting.stop()
+        let reporting = runtime.instanceService(ErrorReporting.self) { ErrorReporting() }
+        let controlPlane = runtime.instanceService(ControlPlaneAgent.self)
+        await reporting.stop()
         guard enabled else { return }
-        guard dsn != nil || runtime.controlPlane != nil else {
+        guard dsn != nil || controlPlane != nil else {
             throw SDKException(
                 .invalidConfiguration,
                 "Remote error reporting needs a destination: a Sentry DSN, or a control plane (initialize with a base URL)"
             )
         }
-        try await runtime.errorReporting.start(
+        try await reporting.start(
             dsn: dsn,
-            controlPlaneQueue: runtime.controlPlane?.queue,
-            openQueue: try serviceRegistry.telemetryQueueFactory(),
+            controlPlaneQueue: controlPlane?.queue,
             paths: paths,
             environment: environment.rawValue
         )
@@ -43,7 +46,7 @@ extension RunAnywhereSDK {
 
     /// Whether remote error reporting is on.
     public var isRemoteErrorReportingEnabled: Bool {
-        get async { await (try? runtime())?.errorReporting.isOn ?? false }
+        get async { await (try? runtime())?.instanceService(ErrorReporting.self)?.isOn ?? false }
     }
 
     /// Uploads the queued error reports to the Sentry-compatible collector now; returns how
@@ -52,7 +55,7 @@ extension RunAnywhereSDK {
     /// - Throws: `.invalidConfiguration` without a DSN; the collector's failures
     ///   (`remoteUnreachable`, `remoteTimeout`, `remoteServerError`…), the reports staying queued.
     public func flushErrorReports() async throws(SDKException) -> Int {
-        guard let uploader = try await runtime().errorReporting.uploader else {
+        guard let uploader = try await runtime().instanceService(ErrorReporting.self)?.uploader else {
             throw SDKException(.invalidConfiguration, "Remote error reporting to a Sentry DSN is not on")
         }
         return try await uploader.flush()
@@ -65,14 +68,14 @@ extension RunAnywhereSDK {
     public func pendingErrorReportCount() throws(SDKException) -> Int {
         let file = paths.errorReportQueueFile
         guard FileManager.default.fileExists(atPath: file.path) else { return 0 }
-        return try serviceRegistry.telemetryQueueFactory()(file, Self.defaultErrorReportCapacity).count()
+        return try TelemetryQueue(url: file, capacity: Self.defaultErrorReportCapacity).count()
     }
 }
 
 extension RunAnywhere {
     /// Turns remote error reporting on or off for the shared instance.
     ///
-    /// Calls ``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``.
+    /// Calls `RunAnywhereSDK.setRemoteErrorReportingEnabled(_:sentryDSN:)`.
     public static func setRemoteErrorReportingEnabled(
         _ enabled: Bool,
         sentryDSN: String? = nil
@@ -82,14 +85,14 @@ extension RunAnywhere {
 
     /// Uploads the shared instance's queued error reports now.
     ///
-    /// Calls ``RunAnywhereSDK/flushErrorReports()``.
+    /// Calls `RunAnywhereSDK.flushErrorReports()`.
     public static func flushErrorReports() async throws(SDKException) -> Int {
         try await sdk().flushErrorReports()
     }
 }
 
 /// One instance's error reporting: its sink in ``RemoteErrorReporting`` and its uploader.
-actor ErrorReporting {
+actor ErrorReporting: InstanceService {
     private var sink: UUID?
     private(set) var uploader: ErrorReportUploader?
 
@@ -97,8 +100,7 @@ actor ErrorReporting {
 
     func start(
         dsn: SentryDSN?,
-        controlPlaneQueue: (any TelemetryQueue)?,
-        openQueue: @escaping TelemetryQueueFactory,
+        controlPlaneQueue: TelemetryQueue?,
         paths: SDKPaths,
         environment: String
     )
@@ -106,7 +108,10 @@ actor ErrorReporting {
     {
         var queues = controlPlaneQueue.map { [$0] } ?? []
         if let dsn {
-            let queue = try openQueue(paths.errorReportQueueFile, RunAnywhereSDK.defaultErrorReportCapacity)
+            let queue = try TelemetryQueue(
+                url: paths.errorReportQueueFile,
+                capacity: RunAnywhereSDK.defaultErrorReportCapacity
+            )
             let uploader = ErrorReportUploader(dsn: dsn, queue: queue, environment: environment)
             await uploader.start()
             self.uploader = uploader
@@ -115,6 +120,9 @@ actor ErrorReporting {
         let uploader = self.uploader
         sink = RemoteErrorReporting.add(RemoteErrorReporting.Sink(queues: queues, wake: { uploader?.wake() }))
     }
+
+    /// Stops reporting; the instance is shutting down.
+    func shutdown() async { await stop() }
 
     func stop() async {
         if let sink { RemoteErrorReporting.remove(sink) }

@@ -1,7 +1,9 @@
+@_spi(Backend) internal import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// An access token and the refresh token that renews it, as the control plane issues them.

@@ -2,12 +2,12 @@ import Foundation
 import Hummingbird
 import Logging
 import RunAnywhereHTTPServing
-import RunAnywhereSQLite
 import RunAnywhereTesting
 import Synchronization
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
+@testable import RunAnywhereControlPlane
 
 /// A Sentry-compatible collector on 127.0.0.1: it takes envelopes at `/api/PROJECT/envelope/`,
 /// answers with the statuses it is told to (200 once they run out), and keeps what arrived.
@@ -141,7 +141,7 @@ struct ParsedEnvelope {
 private func withSDK<T>(home: URL? = nil, _ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
     let folder = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("ra-err-\(UUID().uuidString)")
     defer { if home == nil { try? FileManager.default.removeItem(at: folder) } }
-    let sdk = try RunAnywhereSDK(home: folder, modules: [DeterministicBackend(), SQLiteStorageModule()])
+    let sdk = try RunAnywhereSDK(home: folder, modules: [DeterministicBackend()])
     do {
         let result = try await body(sdk)
         await sdk.shutdown()
@@ -198,7 +198,7 @@ struct ErrorReportingTests {
                     #expect(envelope.event["timestamp"] is Double)
                     #expect(
                         ((envelope.event["tags"] as? [String: Any])?["source"] as? String)?.hasPrefix(
-                            "RunAnywhereServerTests/"
+                            "RunAnywhereControlPlaneTests/"
                         ) == true
                     )
                     let text = String(decoding: arrival.body, as: UTF8.self)

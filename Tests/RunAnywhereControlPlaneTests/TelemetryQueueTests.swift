@@ -3,7 +3,7 @@ import GRDB
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
-@testable import RunAnywhereSQLite
+@testable import RunAnywhereControlPlane
 
 @Suite("The telemetry queue and what its events may carry")
 struct TelemetryQueueTests {
@@ -12,7 +12,7 @@ struct TelemetryQueueTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("telemetry.sqlite")
-        return try body(try SQLiteTelemetryQueue(url: url, capacity: capacity), url)
+        return try body(try TelemetryQueue(url: url, capacity: capacity), url)
     }
 
     @Test("Events come back oldest first, an id queued twice is kept once, and removal is by id")
@@ -26,7 +26,7 @@ struct TelemetryQueueTests {
             try queue.remove([events[0].id, events[2].id])
             #expect(try queue.oldest(10).map(\.modelId) == ["m1", "m3", "m4"])
             // A second handle (another process) sees the same queue.
-            #expect(try SQLiteTelemetryQueue(url: url).count() == 3)
+            #expect(try TelemetryQueue(url: url).count() == 3)
         }
     }
 

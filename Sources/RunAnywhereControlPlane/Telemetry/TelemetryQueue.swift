@@ -1,6 +1,6 @@
-import Foundation
-import GRDB
-@_spi(Backend) import RunAnywhere
+internal import Foundation
+internal import GRDB
+@_spi(Backend) internal import RunAnywhere
 
 /// Telemetry events waiting for the control plane, or error reports for their collector, in an
 /// SQLite file under the SDK's home.
@@ -9,8 +9,9 @@ import GRDB
 /// leaves only when ``remove(_:)`` is called after the server acknowledged it. Events keep
 /// the id they were queued with: a batch sent again after a lost answer is counted once by
 /// the server. Several processes may share one home (an app and the CLI): SQLite's WAL
-/// serializes their writes, and the core's upload lock lets one of them upload at a time.
-final class SQLiteTelemetryQueue: TelemetryQueue {
+/// serializes their writes, and ``uploadLock()`` lets one of them upload at a time. Past its
+/// capacity the oldest events are dropped when new ones arrive.
+final class TelemetryQueue: Sendable {
     let url: URL
     /// Past this many events, the oldest are dropped when new ones arrive.
     let capacity: Int
@@ -118,4 +119,13 @@ final class SQLiteTelemetryQueue: TelemetryQueue {
             throw SDKException(.fileSystemError, "Cannot read the telemetry queue at \(url.path): \(error)")
         }
     }
+
+    /// Stores one event.
+    func enqueue(_ event: TelemetryEvent) throws(SDKException) { try enqueue([event]) }
+
+    /// The file whose `flock` one uploader holds at a time.
+    var uploadLockURL: URL { url.deletingPathExtension().appendingPathExtension("upload.lock") }
+
+    /// Takes the upload lock without waiting; `nil` while another uploader (in any process) has it.
+    func uploadLock() -> FileLock? { FileLock(uploadLockURL) }
 }

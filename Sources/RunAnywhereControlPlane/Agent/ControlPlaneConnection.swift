@@ -1,11 +1,13 @@
+@_spi(Backend) public import RunAnywhere
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// The seam between the SDK's phase 2 and a control plane: one call per operation of the
-/// control-plane API, each failing with a typed ``SDKException``.
+/// control-plane API, each failing with a typed `SDKException`.
 ///
 /// `RunAnywhereControlPlane` implements it over the client generated from the API's OpenAPI
 /// document; tests and other transports can implement it too. Errors carry these codes:

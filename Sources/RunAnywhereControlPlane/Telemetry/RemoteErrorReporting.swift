@@ -1,13 +1,14 @@
+@_spi(Backend) internal import RunAnywhere
 import Synchronization
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+internal import FoundationEssentials
 #else
-import Foundation
+internal import Foundation
 #endif
 
 /// Routes the warning and error lines logged in this process to the SDK instances that
-/// report them (``RunAnywhereSDK/setRemoteErrorReportingEnabled(_:sentryDSN:)``).
+/// report them (`RunAnywhereSDK.setRemoteErrorReportingEnabled(_:sentryDSN:)`).
 ///
 /// Lines are redacted (``TelemetryEvent/redact(_:)``) before they are queued. A line identical
 /// to one reported in the last minute (same level, logger, source and redacted text) is
@@ -15,7 +16,7 @@ import Foundation
 enum RemoteErrorReporting {
     /// One reporting instance: its queues, and how to wake its uploaders.
     struct Sink: Sendable {
-        let queues: [any TelemetryQueue]
+        let queues: [TelemetryQueue]
         let wake: @Sendable () -> Void
     }
 
@@ -39,6 +40,10 @@ enum RemoteErrorReporting {
         let id = UUID()
         state.withLock { $0.sinks[id] = sink }
         active.store(true, ordering: .relaxed)
+        // The SDK's own lines reach `capture` through the core's log tap.
+        LogTap.install { level, logger, message, source in
+            capture(level: level, logger: logger, message: message, source: source)
+        }
         return id
     }
 
@@ -47,7 +52,10 @@ enum RemoteErrorReporting {
             state.sinks[id] = nil
             return state.sinks.isEmpty
         }
-        if empty { active.store(false, ordering: .relaxed) }
+        if empty {
+            active.store(false, ordering: .relaxed)
+            LogTap.install(nil)
+        }
     }
 
     /// Queues a report of one line with every reporting instance; `critical` and `error`

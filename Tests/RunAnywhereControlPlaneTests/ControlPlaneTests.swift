@@ -8,7 +8,6 @@ import RunAnywhere
 import RunAnywhereControlPlane
 import RunAnywhereControlPlaneServer
 import RunAnywhereHTTPServing
-import RunAnywhereSQLite
 import RunAnywhereTesting
 import RunAnywhereTestingFileServer
 import Testing
@@ -50,7 +49,7 @@ private func withControlPlaneSDK<T>(
         home: folder,
         apiKey: key,
         baseURL: baseURL.absoluteString,
-        modules: [DeterministicBackend(), SQLiteStorageModule(), module]
+        modules: [DeterministicBackend(), module]
     )
     try registerDeterministicModels(in: sdk)
     do {
