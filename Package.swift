@@ -199,6 +199,7 @@ let package = Package(
         ),
 
         // MARK: Control plane
+        // RunAnywhereControlPlane: the fleet features (control-plane agent, telemetry queue, remote error reports).
         // Generated/ holds the code swift-openapi-generator makes from openapi.yaml, committed
         // (scripts/generate_control_plane.sh regenerates it; CI checks its stamp).
         .target(
@@ -423,14 +424,17 @@ let package = Package(
         ),
 
         // MARK: Tests
-        // The server's routes on the deterministic backend, over real HTTP on 127.0.0.1.
+        // The server's routes on the deterministic backend: in process through the router where they can
+        // be, over real HTTP on 127.0.0.1 where a socket matters.
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
                 "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestingFileServer",
                 "RunAnywhereRemote", "RunAnywhereHTTPServing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

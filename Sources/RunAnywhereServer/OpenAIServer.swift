@@ -63,6 +63,42 @@ public final class OpenAIServer: Sendable {
         configuration: OpenAIServerConfiguration = OpenAIServerConfiguration(),
         logger: Logger = Logger(label: "runanywhere.server")
     ) async throws -> OpenAIServer {
+        let (router, state) = try await prepare(sdk: sdk, configuration: configuration, logger: logger)
+        guard
+            let run = await HTTPServerRun.start(
+                router.buildResponder(),
+                host: configuration.host,
+                port: configuration.port,
+                logger: logger
+            )
+        else {
+            throw SDKException(
+                .invalidConfiguration,
+                "Could not listen on \(configuration.host):\(configuration.port)",
+                recovery: "Is the port in use? Pick another with --port, or 0 for any free port"
+            )
+        }
+        let routes = router.routes.map { "\($0.method) \($0.path)" }.sorted()
+        return OpenAIServer(host: configuration.host, routes: routes, run: run, state: state)
+    }
+
+    /// The server's routes and middleware over `sdk`, with no socket: what ``start(sdk:configuration:logger:)``
+    /// serves, for tests that send requests in process (HummingbirdTesting's `.router`).
+    ///
+    /// - Throws: as ``start(sdk:configuration:logger:)`` does before it binds the port.
+    package static func router(
+        sdk: RunAnywhereSDK,
+        configuration: OpenAIServerConfiguration = OpenAIServerConfiguration(),
+        logger: Logger = Logger(label: "runanywhere.server")
+    ) async throws -> Router<BasicRequestContext> {
+        try await prepare(sdk: sdk, configuration: configuration, logger: logger).router
+    }
+
+    private static func prepare(
+        sdk: RunAnywhereSDK,
+        configuration: OpenAIServerConfiguration,
+        logger: Logger
+    ) async throws -> (router: Router<BasicRequestContext>, state: ServerState) {
         try validate(configuration)
         if let warning = configuration.exposureWarning { logger.warning("\(warning)") }
         let state = ServerState(sdk: sdk, configuration: configuration, logger: logger)
@@ -87,22 +123,7 @@ public final class OpenAIServer: Sendable {
         }
         ServerRoutes(state: state).register(on: router)
 
-        guard
-            let run = await HTTPServerRun.start(
-                router.buildResponder(),
-                host: configuration.host,
-                port: configuration.port,
-                logger: logger
-            )
-        else {
-            throw SDKException(
-                .invalidConfiguration,
-                "Could not listen on \(configuration.host):\(configuration.port)",
-                recovery: "Is the port in use? Pick another with --port, or 0 for any free port"
-            )
-        }
-        let routes = router.routes.map { "\($0.method) \($0.path)" }.sorted()
-        return OpenAIServer(host: configuration.host, routes: routes, run: run, state: state)
+        return (router, state)
     }
 
     /// Stops accepting connections, lets requests in progress finish for up to `gracePeriod`,

@@ -8,6 +8,9 @@ import Synchronization
 /// A real HTTP/1.1 server on 127.0.0.1 that serves the files of one folder, with byte
 /// ranges, `ETag`/`If-Range`, and faults injected per file.
 ///
+/// The files are Hummingbird's `FileMiddleware`'s; a fault middleware in front of it asks
+/// for headers, answers injected statuses, paces or cuts bodies, and records every request.
+///
 /// The download tests and `runanywhere bench download` use it: no model hub is reachable
 /// from CI, and faults (a dropped connection, a 500, a slow link) must be reproducible.
 ///
@@ -48,13 +51,12 @@ public final class LocalFileServer: Sendable {
     public static func start(root: URL, port: Int = 0) async throws -> LocalFileServer {
         let root = root.standardizedFileURL
         let shared = Shared()
-        let handler = FileHandler(root: root, shared: shared)
-        let router = Router()
-        router.on("/**", method: .get) { request, context in try await handler.respond(to: request, context: context) }
-        router.on("/**", method: .head) { request, context in try await handler.respond(to: request, context: context) }
         // Closing connections on stop is logged as an error by the server core; it is expected here.
         var logger = Logger(label: "LocalFileServer")
         logger.logLevel = .critical
+        let router = Router()
+        router.add(middleware: FaultMiddleware(root: root, shared: shared))
+        router.add(middleware: FileMiddleware(root.path, searchForIndexHtml: false, logger: logger))
         guard
             let run = await HTTPServerRun.start(router.buildResponder(), host: "127.0.0.1", port: port, logger: logger)
         else {
@@ -143,28 +145,27 @@ public enum FileServerError: Error {
     case droppedOnPurpose
 }
 
-/// Answers one request: the file, a range of it, or the injected fault.
-private struct FileHandler: Sendable {
+/// Stands in front of `FileMiddleware`: asks for the required headers, answers the injected
+/// statuses, normalizes ranges, paces and cuts bodies as the file's ``FaultPlan`` says, and
+/// records every request with the status and body length it got.
+struct FaultMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
     let root: URL
     let shared: LocalFileServer.Shared
-    static let chunkSize = 1 << 20
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let path = String(request.uri.path.drop(while: { $0 == "/" })).removingPercentEncoding ?? ""
         let isHead = request.method == .head
         let rangeHeader = request.headers[.range]
         func record(_ status: Int, _ bytes: Int64) {
-            shared.state.withLock {
-                $0.requests.append(
-                    RequestRecord(
-                        method: isHead ? "HEAD" : "GET",
-                        path: path,
-                        range: rangeHeader,
-                        status: status,
-                        bodyBytes: bytes
-                    )
-                )
-            }
+            let method = isHead ? "HEAD" : "GET"
+            let entry = RequestRecord(method: method, path: path, range: rangeHeader, status: status, bodyBytes: bytes)
+            shared.state.withLock { $0.requests.append(entry) }
         }
 
         let required = shared.state.withLock { $0.requiredHeaders }
@@ -173,17 +174,6 @@ private struct FileHandler: Sendable {
                 record(401, 0)
                 return Response(status: .unauthorized, headers: [.contentLength: "0"])
             }
-        }
-
-        let file = root.appendingPathComponent(path).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard !path.isEmpty, !path.split(separator: "/").contains(".."), file.path.hasPrefix(root.path + "/"),
-            FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-            let size = (attributes[.size] as? NSNumber)?.int64Value
-        else {
-            record(404, 0)
-            return Response(status: .notFound)
         }
 
         // A fault answers GETs only, so a preflight HEAD sees the real file.
@@ -209,68 +199,50 @@ private struct FileHandler: Sendable {
             plan = injected.plan
         }
 
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let etag = "\"\(size)-\(Int64(modified * 1000))\""
-        var headers: HTTPFields = [.acceptRanges: "bytes", .eTag: etag, .contentType: "application/octet-stream"]
-        var start: Int64 = 0
-        var end = size - 1
-        var status = HTTPResponse.Status.ok
-        let ifRange = request.headers[.ifRange]
-        if let rangeHeader, !plan.ignoreRanges, ifRange == nil || ifRange == etag {
-            guard let range = Self.parseRange(rangeHeader, size: size) else {
+        var head = request.head
+        if plan.ignoreRanges {
+            head.headerFields[.range] = nil
+            head.headerFields[.ifRange] = nil
+        } else if let rangeHeader, request.headers[.ifRange] == nil, let size = fileSize(path) {
+            // FileMiddleware reads `bytes=-N` as the first N + 1 bytes and serves a start past
+            // the end as a negative length: it gets the range as two offsets within the file.
+            guard let (first, last) = Self.parseRange(rangeHeader, size: size) else {
                 record(416, 0)
                 return Response(
                     status: .rangeNotSatisfiable,
                     headers: [.contentRange: "bytes */\(size)", .contentLength: "0"]
                 )
             }
-            (start, end) = range
-            status = .partialContent
-            headers[.contentRange] = "bytes \(start)-\(end)/\(size)"
+            head.headerFields[.range] = "bytes=\(first)-\(last)"
         }
-        let length = max(0, end - start + 1)
-        headers[.contentLength] = String(length)
-        record(status.code, isHead ? 0 : length)
-        if isHead {
-            return Response(status: status, headers: headers)
-        }
-        let first = start
-        let faults = plan
 
-        let body = ResponseBody(contentLength: Int(length)) { writer in
-            let fd = open(file.path, O_RDONLY)
-            guard fd >= 0 else { throw FileServerError.droppedOnPurpose }
-            defer { close(fd) }
-            var offset = first
-            var sent: Int64 = 0
-            let began = ContinuousClock.now
-            let allocator = ByteBufferAllocator()
-            while sent < length {
-                var count = Int(min(Int64(Self.chunkSize), length - sent))
-                if let rate = faults.bytesPerSecond { count = min(count, max(1, rate / 20)) }
-                if let drop = faults.dropAfterBytes, sent + Int64(count) >= drop {
-                    count = Int(drop - sent)
-                }
-                var buffer = allocator.buffer(capacity: count)
-                let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
-                    max(0, pread(fd, pointer.baseAddress, count, off_t(offset)))
-                }
-                guard read > 0 || count == 0 else { throw FileServerError.droppedOnPurpose }
-                if read > 0 { try await writer.write(buffer) }
-                offset += Int64(read)
-                sent += Int64(read)
-                if let drop = faults.dropAfterBytes, sent >= drop {
-                    throw FileServerError.droppedOnPurpose
-                }
-                if let rate = faults.bytesPerSecond {
-                    let due = Duration.seconds(Double(sent) / Double(rate))
-                    let elapsed = began.duration(to: .now)
-                    if due > elapsed { try await Task.sleep(for: due - elapsed) }
-                }
-            }
-            try await writer.finish(nil)
+        let response: Response
+        do {
+            response = try await next(Request(head: head, body: request.body), context)
+        } catch let error as any HTTPResponseError {
+            record(Int(error.status.code), 0)
+            throw error
         }
-        return Response(status: status, headers: headers, body: body)
+        let length = isHead ? 0 : response.headers[.contentLength].flatMap { Int64($0) } ?? 0
+        record(Int(response.status.code), length)
+        guard !isHead, plan.dropAfterBytes != nil || plan.bytesPerSecond != nil else { return response }
+        var faulty = response
+        let body = response.body
+        let faults = plan
+        faulty.body = ResponseBody(contentLength: body.contentLength) { writer in
+            try await body.write(FaultyBodyWriter(base: writer, plan: faults))
+        }
+        return faulty
+    }
+
+    /// The size of the file at `path` under the root, if it is a regular file there.
+    private func fileSize(_ path: String) -> Int64? {
+        let file = root.appendingPathComponent(path).standardizedFileURL
+        guard file.path.hasPrefix(root.path + "/"),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return nil }
+        return (attributes[.size] as? NSNumber)?.int64Value
     }
 
     /// `bytes=N-`, `bytes=N-M` or `bytes=-N`, clamped to the file; `nil` when unsatisfiable.
@@ -287,5 +259,47 @@ private struct FileHandler: Sendable {
         let last = parts[1].isEmpty ? size - 1 : min(Int64(parts[1]) ?? -1, size - 1)
         guard last >= first else { return nil }
         return (first, last)
+    }
+}
+
+/// Writes a body as a ``FaultPlan`` says: no faster than its rate, and cut off (the connection
+/// closed) after its number of bytes.
+struct FaultyBodyWriter: ResponseBodyWriter {
+    var base: any ResponseBodyWriter
+    let plan: FaultPlan
+    private var sent: Int64 = 0
+    private let began = ContinuousClock.now
+
+    init(base: any ResponseBodyWriter, plan: FaultPlan) {
+        self.base = base
+        self.plan = plan
+    }
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        repeat {
+            // Paced in twentieths of a second's worth, so a slow link looks slow from the start.
+            var count = buffer.readableBytes
+            if let rate = plan.bytesPerSecond { count = min(count, max(1, rate / 20)) }
+            if let drop = plan.dropAfterBytes { count = min(count, Int(max(0, drop - sent))) }
+            if count > 0, let slice = buffer.readSlice(length: count) {
+                try await base.write(slice)
+                sent += Int64(count)
+            }
+            if let drop = plan.dropAfterBytes, sent >= drop { throw FileServerError.droppedOnPurpose }
+            if let rate = plan.bytesPerSecond {
+                let due = Duration.seconds(Double(sent) / Double(rate))
+                let elapsed = began.duration(to: .now)
+                if due > elapsed { try await Task.sleep(for: due - elapsed) }
+            }
+        } while buffer.readableBytes > 0
+    }
+
+    mutating func write(contentsOf buffers: some Sequence<ByteBuffer>) async throws {
+        for buffer in buffers { try await write(buffer) }
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await base.finish(trailingHeaders)
     }
 }

@@ -420,7 +420,9 @@ struct OpenAIServerTests {
 
     @Test("Bodies over the limit get 413, whether Content-Length says so or not")
     func bodyLimit() async throws {
-        try await withServer(OpenAIServerConfiguration(apiKey: "test-key", maxBodyBytes: 64 << 10)) { client, _ in
+        try await withServer(OpenAIServerConfiguration(apiKey: "test-key", maxBodyBytes: 64 << 10), over: .http) {
+            client,
+            _ in
             let big = Data(repeating: UInt8(ascii: "a"), count: 100 << 20)
             try await client.post("/v1/chat/completions", raw: big).expectError(413, code: "request_too_large")
             // Streamed without a length.
@@ -441,7 +443,7 @@ struct OpenAIServerTests {
     @Test("Every /v1 route needs the key; health, metrics and the OpenAPI document do not")
     func authentication() async throws {
         try await withServer { client, _ in
-            let keyless = ServerClient(base: client.base, key: nil)
+            let keyless = client.keyless
             try await keyless.get("/v1/models").expectError(401, code: "invalid_api_key")
             try await client.get("/v1/models", key: "wrong-key").expectError(401, code: "invalid_api_key")
             try await keyless.post("/v1/chat/completions", json: ["model": llm]).expectError(401)
@@ -461,7 +463,7 @@ struct OpenAIServerTests {
 
     @Test("No spelling of a path reaches a keyed route without the key", arguments: PathSpelling.allCases)
     func authenticationSpellings(spelling: PathSpelling) async throws {
-        try await withServer { client, _ in
+        try await withServer(over: .http) { client, _ in
             let port = try #require(URL(string: client.base)?.port)
             let guarded = client.routes.filter { !Self.openRoutes.contains($0) }
             #expect(guarded.count >= 7, "\(client.routes)")
@@ -477,7 +479,7 @@ struct OpenAIServerTests {
 
     @Test("Every route but health, metrics and the OpenAPI document refuses a request without the key")
     func everyRouteIsGuarded() async throws {
-        try await withServer { client, _ in
+        try await withServer(over: .http) { client, _ in
             let port = try #require(URL(string: client.base)?.port)
             #expect(Set(client.routes).isSuperset(of: Self.openRoutes), "\(client.routes)")
             for route in client.routes where !Self.openRoutes.contains(route) {
@@ -529,17 +531,13 @@ struct OpenAIServerTests {
     @Test("CORS headers are sent only for the configured origin")
     func cors() async throws {
         try await withServer { client, _ in
-            let reply = try await client.send(
-                client.request(.GET, "/v1/models", headers: [("Origin", "https://a.example")])
-            )
+            let reply = try await client.get("/v1/models", headers: [("Origin", "https://a.example")])
             #expect(reply.headers.first(name: "access-control-allow-origin") == nil)
         }
         try await withServer(OpenAIServerConfiguration(apiKey: "test-key", corsOrigin: "https://a.example")) {
             client,
             _ in
-            let reply = try await client.send(
-                client.request(.GET, "/v1/models", headers: [("Origin", "https://a.example")])
-            )
+            let reply = try await client.get("/v1/models", headers: [("Origin", "https://a.example")])
             #expect(reply.headers.first(name: "access-control-allow-origin") == "https://a.example")
         }
     }
@@ -567,7 +565,7 @@ struct OpenAIServerTests {
     func queueFull() async throws {
         let slow = DeterministicBackend.Timing(tokensPerSecond: 20)
         let configuration = OpenAIServerConfiguration(slots: 1, queueSize: 0, apiKey: "test-key")
-        try await withServer(configuration, timing: slow) { client, _ in
+        try await withServer(configuration, timing: slow, over: .http) { client, _ in
             let body: [String: Any] = [
                 "model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 400, "stream": true,
             ]
@@ -589,7 +587,7 @@ struct OpenAIServerTests {
     @Test("A client that disconnects mid-stream cancels its generation")
     func disconnectCancels() async throws {
         let slow = DeterministicBackend.Timing(tokensPerSecond: 50)
-        try await withServer(timing: slow) { client, sdk in
+        try await withServer(timing: slow, over: .http) { client, sdk in
             let cancelled = sdk.events.events(for: .llm)
             let body: [String: Any] = [
                 "model": llm, "messages": [["role": "user", "content": "Hi"]], "max_tokens": 5000, "stream": true,
@@ -626,7 +624,7 @@ struct OpenAIServerTests {
 
     @Test("A streaming client that never reads does not hold up others, and its generation still ends")
     func clientThatNeverReads() async throws {
-        try await withServer { client, sdk in
+        try await withServer(over: .http) { client, sdk in
             let completed = sdk.events.events(for: .llm)
             let port = try #require(URL(string: client.base)?.port)
             let body = try String(
@@ -666,7 +664,7 @@ struct OpenAIServerTests {
 
     @Test("A thousand connections opened and dropped leave the server serving")
     func droppedConnections() async throws {
-        try await withServer { client, _ in
+        try await withServer(over: .http) { client, _ in
             let port = try #require(URL(string: client.base)?.port)
             let opened = try await onOwnThread { () throws -> Int in
                 for index in 0..<1000 {

@@ -37,7 +37,7 @@ struct RemoteBackendTests {
 
     @Test("A remote model gives the same text, stream, conversation and vectors as the same model run here")
     func remoteMatchesLocal() async throws {
-        try await withServer { client, _ in
+        try await withServer(over: .http) { client, _ in
             try await withClientSDK { sdk in
                 try sdk.registerRemoteModel(
                     id: "remote-llm",
@@ -96,7 +96,7 @@ struct RemoteBackendTests {
 
     @Test("Structured output goes as a JSON Schema and tool calls come back as values the loop executes")
     func structuredAndTools() async throws {
-        try await withServer { client, _ in
+        try await withServer(over: .http) { client, _ in
             try await withClientSDK { sdk in
                 try sdk.registerRemoteModel(
                     id: "remote-llm",
@@ -141,7 +141,7 @@ struct RemoteBackendTests {
 
     @Test("The API key lives in the secure store, is sent as a bearer token, and a wrong one is remote_unauthorized")
     func apiKey() async throws {
-        try await withServer { client, _ in
+        try await withServer(over: .http) { client, _ in
             try await withClientSDK { sdk in
                 let model = try sdk.registerRemoteModel(
                     id: "remote-llm",

@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -8,12 +11,22 @@ import RunAnywhereServer
 import RunAnywhereTesting
 import Testing
 
-/// A server on a free port of 127.0.0.1 over a fresh deterministic SDK instance; both are
-/// stopped and the home deleted afterwards.
-func withServer<T>(
+/// How a test reaches the server.
+enum ServerTransport {
+    /// Through the router in this process, with no socket (HummingbirdTesting's `.router`).
+    case inProcess
+    /// Over HTTP on a free port of 127.0.0.1: for what only a socket shows (raw requests,
+    /// streamed reads and bodies, disconnects) and for clients that take a URL.
+    case http
+}
+
+/// The server over a fresh deterministic SDK instance, reached `over` a transport; the server
+/// and the SDK are stopped and the home deleted afterwards.
+func withServer<T: Sendable>(
     _ configuration: OpenAIServerConfiguration = OpenAIServerConfiguration(port: 0, apiKey: "test-key"),
     timing: DeterministicBackend.Timing = .instant,
-    _ body: (ServerClient, RunAnywhereSDK) async throws -> T
+    over transport: ServerTransport = .inProcess,
+    _ body: @escaping @Sendable (ServerClient, RunAnywhereSDK) async throws -> T
 ) async throws -> T {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }
@@ -24,15 +37,34 @@ func withServer<T>(
     configuration.port = 0
     var logger = Logger(label: "test.server")
     logger.logLevel = .critical
-    let server = try await OpenAIServer.start(sdk: sdk, configuration: configuration, logger: logger)
-    let client = ServerClient(base: "http://127.0.0.1:\(server.port)", key: configuration.apiKey, routes: server.routes)
     do {
-        let result = try await body(client, sdk)
-        await server.stop()
+        let result: T
+        switch transport {
+        case .inProcess:
+            let router = try await OpenAIServer.router(sdk: sdk, configuration: configuration, logger: logger)
+            let routes = router.routes.map { "\($0.method) \($0.path)" }.sorted()
+            let key = configuration.apiKey
+            result = try await Application(router: router, logger: logger).test(.router) { tester in
+                try await body(ServerClient(.router(tester), key: key, routes: routes), sdk)
+            }
+        case .http:
+            let server = try await OpenAIServer.start(sdk: sdk, configuration: configuration, logger: logger)
+            let client = ServerClient(
+                .http(base: "http://127.0.0.1:\(server.port)"),
+                key: configuration.apiKey,
+                routes: server.routes
+            )
+            do {
+                result = try await body(client, sdk)
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+        }
         await sdk.shutdown()
         return result
     } catch {
-        await server.stop()
         await sdk.shutdown()
         throw error
     }
@@ -77,13 +109,38 @@ struct ServerReply: Sendable {
     }
 }
 
-/// Requests to a test server through AsyncHTTPClient.
+/// Requests to a test server, in process or through AsyncHTTPClient.
 struct ServerClient: Sendable {
-    let base: String
+    /// Where requests go.
+    enum Transport: Sendable {
+        case router(any TestClientProtocol)
+        case http(base: String)
+    }
+
+    let transport: Transport
     let key: String?
     /// The server's routes, as ``OpenAIServer/routes`` lists them.
     var routes: [String] = []
 
+    init(_ transport: Transport, key: String?, routes: [String] = []) {
+        self.transport = transport
+        self.key = key
+        self.routes = routes
+    }
+
+    /// The same server without a key.
+    var keyless: ServerClient { ServerClient(transport, key: nil, routes: routes) }
+
+    /// The server's address; only a server reached over HTTP has one.
+    var base: String {
+        guard case .http(let base) = transport else {
+            Issue.record("An in-process server has no address: run this test with `over: .http`")
+            return "http://in-process.invalid"
+        }
+        return base
+    }
+
+    /// A request for AsyncHTTPClient (a server reached over HTTP).
     func request(
         _ method: HTTPMethod,
         _ path: String,
@@ -99,14 +156,38 @@ struct ServerClient: Sendable {
         return request
     }
 
+    /// Sends an AsyncHTTPClient request (a server reached over HTTP) and reads the whole reply.
     func send(_ request: HTTPClientRequest) async throws -> ServerReply {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let body = try await response.body.collect(upTo: 64 << 20)
         return ServerReply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
 
-    func get(_ path: String, key: String? = nil) async throws -> ServerReply {
-        try await send(request(.GET, path, key: key))
+    /// One request and its whole reply, over whichever transport the server has.
+    func exchange(
+        _ method: HTTPMethod,
+        _ path: String,
+        body: ByteBuffer? = nil,
+        headers: [(String, String)] = [],
+        key: String? = nil
+    ) async throws -> ServerReply {
+        guard case .router(let tester) = transport else {
+            return try await send(request(method, path, body: body, headers: headers, key: key))
+        }
+        var fields = HTTPFields()
+        if let key = key ?? self.key { fields[.authorization] = "Bearer \(key)" }
+        for (name, value) in headers {
+            fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value))
+        }
+        let method = try #require(HTTPRequest.Method(method.rawValue))
+        let response = try await tester.executeRequest(uri: path, method: method, headers: fields, body: body)
+        var replyHeaders = HTTPHeaders()
+        for field in response.headers { replyHeaders.add(name: field.name.rawName, value: field.value) }
+        return ServerReply(status: Int(response.status.code), headers: replyHeaders, body: Data(buffer: response.body))
+    }
+
+    func get(_ path: String, key: String? = nil, headers: [(String, String)] = []) async throws -> ServerReply {
+        try await exchange(.GET, path, headers: headers, key: key)
     }
 
     func post(_ path: String, json: Any, key: String? = nil) async throws -> ServerReply {
@@ -122,8 +203,12 @@ struct ServerClient: Sendable {
     ) async throws
         -> ServerReply
     {
-        try await send(
-            request(.POST, path, body: ByteBuffer(bytes: raw), headers: [("Content-Type", contentType)], key: key)
+        try await exchange(
+            .POST,
+            path,
+            body: ByteBuffer(bytes: raw),
+            headers: [("Content-Type", contentType)],
+            key: key
         )
     }
 
