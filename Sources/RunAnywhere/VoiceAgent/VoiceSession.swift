@@ -82,20 +82,18 @@ struct VoiceSession: Sendable {
         try await vad.configure(vadConfiguration)
         let spotter: WakeWordSpotter? =
             if let wake = configuration.wakeWord { try await wakeWord.spotter(wake) } else { nil }
+        var machine = VoiceSessionStateMachine(
+            needsWakeWord: spotter != nil,
+            bargeIn: configuration.bargeIn,
+            wakeWordTimeout: configuration.wakeWordTimeout
+        )
         // What the session says when it is idle again after a turn.
-        let idle: VoiceEvent = spotter == nil ? .listening : .waitingForWakeWord
-        emit(idle)
-        var asleep = spotter != nil
-        // The stream time the spotter's clock starts from (it restarts at each sleep).
-        var spotterOrigin: TimeInterval = 0
-        // Awake and waiting for the request to begin, since this stream time.
-        var waitingSince: TimeInterval?
+        let idle = machine.idle
 
         var segmenter = UtteranceSegmenter(settings: UtteranceSegmenter.Settings(configuration))
         var turn: LiveTurn?
         let partialInFlight = PartialInFlight()
         var partial: Task<Void, Never>?
-        var interrupted = false
         // Started when the silence began, before the session is sure the user has finished:
         // a whole turn behind a closed gate, or (without speculation) the transcription alone.
         var speculation: LiveTurn?
@@ -192,43 +190,23 @@ struct VoiceSession: Sendable {
             }
         }
 
-        /// Barge-in: cancels the turn in progress (generation and synthesis) and silences the output.
-        func interrupt(at time: TimeInterval) async {
-            guard configuration.bargeIn, !interrupted, let turn, turn.gate.isConfirmed,
-                !turn.progress.finished.withLock({ $0 })
-            else { return }
-            turn.task.cancel()
-            await output.stop()
-            interrupted = true
-            emit(.interrupted(time: time))
+        /// Whether the turn in progress (if any) has ended on its own.
+        func turnFinished() -> Bool {
+            turn?.progress.finished.withLock { $0 } ?? true
         }
 
-        /// Back to waiting for the wake phrase (without one, nothing to do).
-        func sleep() async {
-            guard let spotter, !asleep else { return }
-            asleep = true
-            waitingSince = nil
-            await spotter.reset()
-            spotterOrigin = segmenter.streamTime
-        }
-
-        func perform(_ actions: [UtteranceSegmenter.Action]) async {
+        func perform(_ actions: [VoiceSessionStateMachine.Action]) async {
             for action in actions {
                 switch action {
-                case .bargeIn(let time):
-                    await interrupt(at: time)
-                case .speechStarted(let time):
-                    await interrupt(at: time)
-                    interrupted = false
-                    waitingSince = nil
-                    emit(.speechStarted(time: time))
-                case .speechEnded(let time):
-                    if spotter != nil { waitingSince = time }
-                    emit(.speechEnded(time: time))
-                case .endOfTurn(let audio, let endTime, let useSpeculation):
+                case .emit(let event):
+                    emit(event)
+                case .stopTurn:
+                    turn?.task.cancel()
+                    await output.stop()
+                case .resetSpotter:
+                    await spotter?.reset()
+                case .startTurn(let audio, let endTime, let useSpeculation):
                     endTurn(audio, endTime: endTime, useSpeculation: useSpeculation)
-                    // One request per wake phrase.
-                    await sleep()
                 case .speculate(let audio):
                     speculate(audio)
                 case .cancelSpeculation:
@@ -245,6 +223,7 @@ struct VoiceSession: Sendable {
             }
         }
 
+        await perform(machine.start())
         for try await chunk in input.capturedChunks(duration: Self.chunkDuration) {
             try Task.checkCancellation()
             let audio = chunk.audio.speechInput()
@@ -255,22 +234,23 @@ struct VoiceSession: Sendable {
             // chunks the echo gate explains are silence to it. The utterance keeps the real
             // audio, so an interruption is transcribed as it was said.
             var heard = audio
-            if let spotter, asleep {
+            if let spotter, machine.isAsleep {
                 // Asleep, the VAD hears nothing; the utterance buffer still gets the audio, so
                 // a request said right after the phrase keeps its first syllable (pre-roll).
                 heard = .silence(duration: audio.duration, sampleRate: audio.sampleRate)
                 if let detection = try await spotter.process(audio).first {
-                    let time = spotterOrigin + detection.time
-                    asleep = false
-                    waitingSince = segmenter.streamTime + audio.duration
-                    emit(.wakeWord(phrase: detection.phrase, time: time))
-                    // The phrase is how the user talks over the agent: it stops the answer.
-                    await interrupt(at: time)
+                    await perform(
+                        machine.wakeWordDetected(
+                            phrase: detection.phrase,
+                            at: machine.streamTime(ofSpotterTime: detection.time),
+                            resumeAt: segmenter.streamTime + audio.duration,
+                            turnFinished: turnFinished()
+                        )
+                    )
                 }
-            } else if let since = waitingSince, segmenter.streamTime - since > configuration.wakeWordTimeout {
-                // Woken, but no request came.
-                await sleep()
-                emit(.waitingForWakeWord)
+            } else {
+                // Woken, but no request came: back to sleep.
+                await perform(machine.chunkArrives(at: segmenter.streamTime))
             }
             if echo != nil {
                 for entry in output.drain() {
@@ -290,10 +270,11 @@ struct VoiceSession: Sendable {
                 partialInFlight: partialInFlight.busy.withLock { $0 },
                 transcript: speculation?.progress.transcript.withLock { $0 }
             )
-            await perform(actions)
+            await perform(machine.segmented(actions, at: segmenter.streamTime, turnFinished: turnFinished()))
         }
         // The input ended: an utterance still open is a turn of its own.
-        await perform(segmenter.finish(vad: await vad.finish()))
+        let last = segmenter.finish(vad: await vad.finish())
+        await perform(machine.segmented(last, at: segmenter.streamTime, turnFinished: turnFinished()))
         cancelSpeculation()
         await partial?.value
         await turn?.task.value
