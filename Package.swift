@@ -457,7 +457,7 @@ let package = Package(
             name: "RunAnywhereControlPlaneTests",
             dependencies: [
                 "RunAnywhereControlPlane", "RunAnywhereControlPlaneServer", "RunAnywhere", "RunAnywhereTesting",
-                "RunAnywhereTestingFileServer", "RunAnywhereHTTPServing",
+                "RunAnywhereTestSupport", "RunAnywhereTestingFileServer", "RunAnywhereHTTPServing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -502,6 +502,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
+                "RunAnywhereTestSupport",
                 "RunAnywhereTestingFileServer", "RunAnywhereServer", "RunAnywhereRemote",
                 "RunAnywhereControlPlaneServer", "RunAnywhereRAG", "RunAnywhereSolutions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -15,14 +16,14 @@ extension RealEngineTests {
                 #expect(cpu.kind == .cpu)
                 #expect(cpu.engines.contains("llama.cpp") && cpu.engines.contains("whisper.cpp"))
                 #expect(!cpu.engines.contains("OpenAI-compatible servers"), "a remote client runs nothing here")
-                await expectSDKError(.acceleratorUnavailable) { try sdk.hardware.setAcceleratorPreference(.gpu) }
+                await expectCode(.acceleratorUnavailable) { try sdk.hardware.setAcceleratorPreference(.gpu) }
                 #expect(sdk.hardware.acceleratorPreference == .auto)
 
                 // Past the up-front check (as a preference set before a CPU build was swapped in
                 // would be), each engine refuses by itself.
                 sdk.live.services.acceleratorPreference = .gpu
-                await expectSDKError(.acceleratorUnavailable) { try await sdk.loadModel(DefaultModels.llmId) }
-                await expectSDKError(.acceleratorUnavailable) { try await sdk.loadSTTModel(DefaultModels.sttId) }
+                await expectCode(.acceleratorUnavailable) { try await sdk.loadModel(DefaultModels.llmId) }
+                await expectCode(.acceleratorUnavailable) { try await sdk.loadSTTModel(DefaultModels.sttId) }
 
                 try sdk.hardware.setAcceleratorPreference(.cpu)
                 try await sdk.loadModel(DefaultModels.llmId)

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import RunAnywhereTestingFileServer
 import Testing
@@ -631,7 +632,7 @@ extension RealEngineTests {
                     !FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-store").path)
                 )
                 #expect(try sdk.getStorageInfo().models.allSatisfy { $0.id != "dl-store" })
-                await expectSDKError(.modelFileNotFound) { try await sdk.loadVADModel("dl-store") }
+                await expectCode(.modelFileNotFound) { try await sdk.loadVADModel("dl-store") }
 
                 // Deleted files come back with another download.
                 let again = try await sdk.downloadModel("dl-store") { _ in }
@@ -681,7 +682,7 @@ extension RealEngineTests {
             try await withDownloadServer { server, sdk in
                 let url = server.url(for: "m.gguf")
                 let before = try sdk.availableModels()
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.registerModel(
                         id: "x",
                         name: "X",
@@ -690,7 +691,7 @@ extension RealEngineTests {
                         category: .llm
                     )
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.registerModel(
                         id: "x",
                         name: "X",
@@ -700,7 +701,7 @@ extension RealEngineTests {
                         sha256: "abc"
                     )
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.registerModel(
                         multiFile: [RemoteFile(url: url)],
                         primaryFile: "other.onnx",
@@ -710,7 +711,7 @@ extension RealEngineTests {
                         category: .speechSynthesis
                     )
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.registerModel(
                         archive: ModelArchive(url: server.url(for: "a.tar.gz"), primaryFile: "../m.onnx"),
                         id: "x",
@@ -719,23 +720,23 @@ extension RealEngineTests {
                         category: .speechSynthesis
                     )
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try ModelArchive(url: server.url(for: "a.rar"), primaryFile: "m.onnx")
                 }
-                await expectSDKError(.invalidModelId) {
+                await expectCode(.invalidModelId) {
                     try sdk.registerModel(id: "Bad Id", name: "X", url: url, framework: .llamaCpp, category: .llm)
                 }
                 #expect(try sdk.availableModels() == before)
                 try sdk.registerModel(id: "x", name: "X", url: url, framework: .llamaCpp, category: .llm)
-                await expectSDKError(.modelAlreadyExists) {
+                await expectCode(.modelAlreadyExists) {
                     try sdk.registerModel(id: "x", name: "Y", url: url, framework: .llamaCpp, category: .llm)
                 }
-                await expectSDKError(.modelNotFound) { try sdk.downloadModel("nope") }
+                await expectCode(.modelNotFound) { try sdk.downloadModel("nope") }
                 try sdk.registerModel(
                     ModelInfo(id: "local", name: "L", category: .llm, format: .gguf, framework: .llamaCpp)
                 )
-                await expectSDKError(.modelNotDownloadable) { try sdk.downloadModel("local") }
-                await expectSDKError(.invalidConfiguration) {
+                await expectCode(.modelNotDownloadable) { try sdk.downloadModel("local") }
+                await expectCode(.invalidConfiguration) {
                     try sdk.setDownloadConfiguration(DownloadConfiguration(maxRetries: -1))
                 }
             }
@@ -792,11 +793,11 @@ extension RealEngineTests {
                 let name = try serve(model, in: server)
                 server.requireHeader("Authorization", value: "Bearer s3cret")
                 let url = try #require(URL(string: "myapp-models://catalog/\(name)"))
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.registerModel(id: "app-llm", name: "App", url: url, framework: .llamaCpp, category: .llm)
                 }
                 try sdk.registerDownloadStrategy(AppModels(server: server.baseURL, token: "s3cret"))
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.registerDownloadStrategy(AppModels(server: server.baseURL, token: "again"))
                 }
                 #expect(sdk.downloadStrategies == ["myapp-models", "https"])

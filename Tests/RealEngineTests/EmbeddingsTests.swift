@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereRAG
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -101,9 +102,9 @@ extension RealEngineTests {
         @Test("A chat model is not an embedding model, and an LLM id is refused by the embedding loader")
         func wrongModelKinds() async throws {
             try await withSDK(models: [DefaultModels.llmId, DefaultModelIds.embedding]) { sdk in
-                await expectSDKError(.invalidInput) { try await sdk.loadEmbeddingModel(DefaultModels.llmId) }
-                await expectSDKError(.invalidInput) { try await sdk.loadModel(DefaultModelIds.embedding) }
-                await expectSDKError(.modelNotLoaded) { try await sdk.embed("no model yet") }
+                await expectCode(.invalidInput) { try await sdk.loadEmbeddingModel(DefaultModels.llmId) }
+                await expectCode(.invalidInput) { try await sdk.loadModel(DefaultModelIds.embedding) }
+                await expectCode(.modelNotLoaded) { try await sdk.embed("no model yet") }
             }
         }
 

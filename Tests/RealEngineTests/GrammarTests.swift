@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -60,7 +61,7 @@ extension RealEngineTests {
                     LLMGrammar(#"root ::= "a""#, root: "no spaces"),
                 ]
                 for grammar in bad {
-                    await expectSDKError(.invalidGrammar) {
+                    await expectCode(.invalidGrammar) {
                         try await sdk.generate("Hello", options: LLMGenerationOptions(maxTokens: 4, grammar: grammar))
                     }
                     var tokens = 0

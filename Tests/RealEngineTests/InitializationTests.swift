@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -74,7 +75,7 @@ extension RealEngineTests {
             _ = await (a, b)
             #expect(first.isShutDown)
             #expect(!RunAnywhere.isInitialized)
-            await expectSDKError(.notInitialized) { try RunAnywhere.availableModels() }
+            await expectCode(.notInitialized) { try RunAnywhere.availableModels() }
             try RunAnywhere.initialize(environment: .development, storageDirectory: home)
             #expect(RunAnywhere.isInitialized)
             #expect(RunAnywhere.shared !== first)
@@ -105,7 +106,7 @@ extension RealEngineTests {
                 await RunAnywhere.reset()
                 #expect(!RunAnywhere.isInitialized, "round \(round)")
                 #expect(instance.isShutDown)
-                await expectSDKError(.notInitialized) {
+                await expectCode(.notInitialized) {
                     try await RunAnywhere.generate("Hi", options: greedy)
                 }
                 // The stream ends by itself, with the unload as its last event.

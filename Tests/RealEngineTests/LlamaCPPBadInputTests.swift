@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -34,9 +35,9 @@ extension RealEngineTests {
         func generateBeforeInitialize() async {
             await RunAnywhere.reset()
             #expect(!RunAnywhere.isInitialized)
-            await expectSDKError(.notInitialized) { try await RunAnywhere.generate("Hello") }
-            await expectSDKError(.notInitialized) { try await RunAnywhere.loadModel(id) }
-            await expectSDKError(.notInitialized) { try RunAnywhere.availableModels() }
+            await expectCode(.notInitialized) { try await RunAnywhere.generate("Hello") }
+            await expectCode(.notInitialized) { try await RunAnywhere.loadModel(id) }
+            await expectCode(.notInitialized) { try RunAnywhere.availableModels() }
         }
 
         @Test("Every call on a shut-down instance fails with notInitialized, and shutting down twice is harmless")
@@ -49,16 +50,16 @@ extension RealEngineTests {
             await sdk.shutdown()
             #expect(sdk.isShutDown)
             #expect(await sdk.currentLLMModel == nil)
-            await expectSDKError(.notInitialized) { try await sdk.generate("Hello") }
-            await expectSDKError(.notInitialized) { try await sdk.loadModel(id) }
-            await expectSDKError(.notInitialized) { try sdk.availableModels() }
+            await expectCode(.notInitialized) { try await sdk.generate("Hello") }
+            await expectCode(.notInitialized) { try await sdk.loadModel(id) }
+            await expectCode(.notInitialized) { try sdk.availableModels() }
         }
 
         @Test("Generating with no model loaded fails with modelNotLoaded")
         func generateWithoutModel() async throws {
             try await withSDK { sdk in
-                await expectSDKError(.modelNotLoaded) { try await sdk.generate("Hello") }
-                await expectSDKError(.modelNotLoaded) { try await sdk.generateStream("Hello") }
+                await expectCode(.modelNotLoaded) { try await sdk.generate("Hello") }
+                await expectCode(.modelNotLoaded) { try await sdk.generateStream("Hello") }
             }
         }
 
@@ -67,8 +68,8 @@ extension RealEngineTests {
             try await withSDK { sdk in
                 let home = sdk.paths.home
                 let before = registryBytes(home)
-                await expectSDKError(.modelNotFound) { try await sdk.loadModel("no-such-model") }
-                await expectSDKError(.modelNotFound) { try await sdk.removeModel("no-such-model") }
+                await expectCode(.modelNotFound) { try await sdk.loadModel("no-such-model") }
+                await expectCode(.modelNotFound) { try await sdk.removeModel("no-such-model") }
                 #expect(registryBytes(home) == before)
             }
         }
@@ -77,16 +78,16 @@ extension RealEngineTests {
         func emptyPrompt() async throws {
             try await withSDK { sdk in
                 try await sdk.loadModel(id)
-                await expectSDKError(.emptyPrompt) { try await sdk.generate("") }
-                await expectSDKError(.emptyPrompt) { try await sdk.generate("  \n\t ") }
-                await expectSDKError(.emptyPrompt) { try await sdk.chat([]) }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.emptyPrompt) { try await sdk.generate("") }
+                await expectCode(.emptyPrompt) { try await sdk.generate("  \n\t ") }
+                await expectCode(.emptyPrompt) { try await sdk.chat([]) }
+                await expectCode(.invalidInput) {
                     try await sdk.generate("Hi", options: LLMGenerationOptions(maxTokens: 0))
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try await sdk.generate("Hi", options: LLMGenerationOptions(temperature: -1))
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try await sdk.generate("Hi", options: LLMGenerationOptions(promptThreads: 0))
                 }
             }
@@ -98,7 +99,7 @@ extension RealEngineTests {
                 try await sdk.loadModel(id, contextLength: 128)
                 // llama.cpp rounds small contexts up to 256 tokens; this prompt is ~800.
                 let long = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 80)
-                await expectSDKError(.contextLengthExceeded) { try await sdk.generate(long) }
+                await expectCode(.contextLengthExceeded) { try await sdk.generate(long) }
                 var options = LLMGenerationOptions(maxTokens: 8, temperature: 0)
                 options.truncatePromptToFit = true
                 let r = try await sdk.generate(long, options: options)
@@ -112,7 +113,7 @@ extension RealEngineTests {
             try await withSDK(models: []) { sdk in
                 let home = sdk.paths.home
                 let before = try sdk.availableModels()
-                await expectSDKError(.modelFileNotFound) {
+                await expectCode(.modelFileNotFound) {
                     try sdk.importModel(
                         from: home.appendingPathComponent("nope.gguf"),
                         id: "nope",
@@ -132,7 +133,7 @@ extension RealEngineTests {
                 try sdk.importModel(from: file, id: "vanishing", category: .llm, framework: .llamaCpp)
                 let stored = try #require(try sdk.model("vanishing").localPath)
                 try FileManager.default.removeItem(at: stored)
-                await expectSDKError(.modelFileNotFound) { try await sdk.loadModel("vanishing") }
+                await expectCode(.modelFileNotFound) { try await sdk.loadModel("vanishing") }
                 #expect(try sdk.model("vanishing").id == "vanishing")
             }
         }
@@ -148,7 +149,7 @@ extension RealEngineTests {
                     bytes: Int(size / 2)
                 )
                 let before = registryBytes(home)
-                await expectSDKError(.modelCorrupted) {
+                await expectCode(.modelCorrupted) {
                     try sdk.importModel(from: truncated, id: "half", category: .llm, framework: .llamaCpp)
                 }
                 #expect(registryBytes(home) == before)
@@ -171,7 +172,7 @@ extension RealEngineTests {
                         localPath: truncated
                     )
                 )
-                await expectSDKError(.modelLoadFailed) { try await sdk.loadModel("half") }
+                await expectCode(.modelLoadFailed) { try await sdk.loadModel("half") }
                 #expect(await sdk.currentLLMModel == nil)
             }
         }
@@ -185,7 +186,7 @@ extension RealEngineTests {
                 let fake = dir.appendingPathComponent("fake.gguf")
                 try Data("GGML this is not a gguf model at all".utf8).write(to: fake)
                 let before = registryBytes(home)
-                await expectSDKError(.invalidModelFormat) {
+                await expectCode(.invalidModelFormat) {
                     try sdk.importModel(from: fake, id: "fake", category: .llm, framework: .llamaCpp, mode: .move)
                 }
                 #expect(registryBytes(home) == before)
@@ -254,7 +255,7 @@ extension RealEngineTests {
                 )
                 #expect(model.contextLength == 8192)
                 #expect(model.hasChatTemplate == true)
-                await expectSDKError(.modelAlreadyExists) {
+                await expectCode(.modelAlreadyExists) {
                     try sdk.importModel(
                         from: try #require(model.localPath),
                         id: "imported",

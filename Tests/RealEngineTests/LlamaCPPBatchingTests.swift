@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTestSupport
 import Synchronization
 import Testing
 
@@ -89,7 +90,7 @@ extension RealEngineTests {
         func badSlotCount() async throws {
             try await withSDK { sdk in
                 for slots in [0, -1, LLMLoadConfiguration.maximumSlots + 1] {
-                    await expectSDKError(.invalidInput) { try await sdk.loadModel(id, slots: slots) }
+                    await expectCode(.invalidInput) { try await sdk.loadModel(id, slots: slots) }
                 }
                 #expect(await sdk.currentLLMModel == nil)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTestSupport
 import Synchronization
 import Testing
 
@@ -288,7 +289,7 @@ extension RealEngineTests {
                     }
                 }
                 #expect(started)
-                await expectSDKError(.modelLoadInProgress) { try await sdk.loadModel("smollm2-copy") }
+                await expectCode(.modelLoadInProgress) { try await sdk.loadModel("smollm2-copy") }
                 try await first.value
                 #expect(await sdk.currentLLMModel?.id == id)
                 // Loading only stamps lastUsedAt; the entries themselves are untouched.

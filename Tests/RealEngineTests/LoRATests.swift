@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereLlamaCPP
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import RunAnywhereTestingFileServer
 import Testing
@@ -274,7 +275,7 @@ extension RealEngineTests {
                         LoraAdapterCatalogEntry(id: "served", framework: .llamaCpp, downloadURL: url, sha256: digest)
                     )
                     #expect(entry.localPath == nil)
-                    await expectSDKError(.modelFileNotFound) { try await sdk.lora.apply("served") }
+                    await expectCode(.modelFileNotFound) { try await sdk.lora.apply("served") }
                     var last: DownloadProgress?
                     for await report in try sdk.downloadModel("served") { last = report }
                     #expect(last?.stage == .completed, "\(String(describing: last?.error))")
@@ -297,7 +298,7 @@ extension RealEngineTests {
                     for await report in try sdk.downloadModel("bad-sum") { failed = report }
                     #expect(failed?.error?.code == .checksumMismatch)
                     #expect(try sdk.model("bad-sum").localPath == nil)
-                    await expectSDKError(.invalidInput) {
+                    await expectCode(.invalidInput) {
                         try sdk.lora.register(LoraAdapterCatalogEntry(id: "neither", framework: .llamaCpp))
                     }
                 }
@@ -355,23 +356,23 @@ extension RealEngineTests {
                     let result = await sdk.lora.checkCompatibility(id)
                     #expect(!result.isCompatible, "\(id)")
                     #expect(result.reason != nil, "\(id)")
-                    await expectSDKError(.incompatibleLoRAAdapter) { try await sdk.lora.apply(id) }
+                    await expectCode(.incompatibleLoRAAdapter) { try await sdk.lora.apply(id) }
                     var options = greedy
                     options.loraAdapters = [LoRAAdapterSelection(id: id)]
-                    await expectSDKError(.incompatibleLoRAAdapter) { try await sdk.generate("Hi", options: options) }
+                    await expectCode(.incompatibleLoRAAdapter) { try await sdk.generate("Hi", options: options) }
                 }
                 // A file that is not an adapter, a missing one, and an adapter that is not registered.
                 let model = try DefaultModels.llm()
-                await expectSDKError(.invalidModelFormat) {
+                await expectCode(.invalidModelFormat) {
                     try Self.register(sdk, "the-model", model.localPath!)
                 }
                 #expect((try? sdk.model("the-model")) == nil)
-                await expectSDKError(.modelFileNotFound) {
+                await expectCode(.modelFileNotFound) {
                     try Self.register(sdk, "missing", dir.appendingPathComponent("nothing.gguf"))
                 }
-                await expectSDKError(.modelNotFound) { try await sdk.lora.apply("unregistered") }
-                await expectSDKError(.invalidInput) { try await sdk.lora.apply("good", scale: .nan) }
-                await expectSDKError(.invalidInput) { try await sdk.lora.remove("gpt2") }
+                await expectCode(.modelNotFound) { try await sdk.lora.apply("unregistered") }
+                await expectCode(.invalidInput) { try await sdk.lora.apply("good", scale: .nan) }
+                await expectCode(.invalidInput) { try await sdk.lora.remove("gpt2") }
 
                 #expect(await sdk.loadedLoRAAdapters() == [LoRAAdapterSelection(id: "good", scale: 0.5)])
                 #expect(try await Self.scores(sdk) == before)
@@ -400,7 +401,7 @@ extension RealEngineTests {
                 #expect(entries[0].tensorCount == 60)
                 #expect(entries[0].architecture == "llama")
                 #expect(try await sdk.lora.adaptersForModel(DefaultModels.llmId).map(\.id) == ["d"])
-                await expectSDKError(.modelNotLoaded) { try await sdk.lora.apply("d") }
+                await expectCode(.modelNotLoaded) { try await sdk.lora.apply("d") }
                 #expect(await sdk.lora.checkCompatibility("d", model: DefaultModels.llmId).isCompatible)
 
                 try await sdk.loadModel(DefaultModels.llmId)

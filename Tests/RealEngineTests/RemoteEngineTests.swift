@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+import RunAnywhereTestSupport
 import Synchronization
 import Testing
 
@@ -237,7 +238,7 @@ extension RealEngineTests {
                 #expect(offline.executedOn == .local && offline.text == retry.text)
                 // remote-only with the server gone: a typed error.
                 sdk.routingPolicy = .remoteOnly
-                await expectSDKError(.remoteUnreachable) { try await sdk.generate("Hi", options: Self.options) }
+                await expectCode(.remoteUnreachable) { try await sdk.generate("Hi", options: Self.options) }
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereRAG
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -49,9 +50,9 @@ extension RealEngineTests {
             )
             try await withSDK(models: [DefaultModelIds.embedding]) { sdk in
                 try sdk.importModel(from: file, id: "test-rerank-head", category: .embedding, framework: .llamaCpp)
-                await expectSDKError(.invalidInput) { try await sdk.loadEmbeddingModel("test-rerank-head") }
-                await expectSDKError(.invalidInput) { try await sdk.loadRerankModel(DefaultModelIds.embedding) }
-                await expectSDKError(.modelNotLoaded) { try await sdk.rerank(Self.query, documents: Self.passages) }
+                await expectCode(.invalidInput) { try await sdk.loadEmbeddingModel("test-rerank-head") }
+                await expectCode(.invalidInput) { try await sdk.loadRerankModel(DefaultModelIds.embedding) }
+                await expectCode(.modelNotLoaded) { try await sdk.rerank(Self.query, documents: Self.passages) }
 
                 try await sdk.loadRerankModel("test-rerank-head")
                 let result = try await sdk.rerank(Self.query, documents: Self.passages)

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -9,7 +10,7 @@ extension RealEngineTests {
         @Test("Recognition without a loaded model says so")
         func noModel() async throws {
             try await withSDK(models: []) { sdk in
-                await expectSDKError(.modelNotLoaded) {
+                await expectCode(.modelNotLoaded) {
                     try await sdk.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
                 }
             }
@@ -19,22 +20,22 @@ extension RealEngineTests {
         func badAudio() async throws {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadSTTModel(DefaultModels.sttId)
-                await expectSDKError(.invalidAudio) {
+                await expectCode(.invalidAudio) {
                     try await sdk.transcribe(AudioBuffer(samples: [], sampleRate: 16_000))
                 }
-                await expectSDKError(.invalidAudio) {
+                await expectCode(.invalidAudio) {
                     try await sdk.transcribe(AudioBuffer(samples: [0.1], sampleRate: 16_000))
                 }
                 var nan = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
                 nan.samples[100] = .nan
-                await expectSDKError(.invalidAudio) { try await sdk.transcribe(nan) }
+                await expectCode(.invalidAudio) { try await sdk.transcribe(nan) }
                 let nanWAV = WAVFile.encode(nan, format: .float32)
-                await expectSDKError(.invalidAudio) { try await sdk.transcribe(audio: nanWAV) }
+                await expectCode(.invalidAudio) { try await sdk.transcribe(audio: nanWAV) }
                 var corrupt = WAVFile.encode(.silence(duration: 1, sampleRate: 16_000))
                 corrupt.replaceSubrange(8..<12, with: Data("JUNK".utf8))
                 corrupt.replaceSubrange(0..<4, with: Data("RIFF".utf8))
-                await expectSDKError(.invalidAudio) { try await sdk.transcribe(audio: corrupt) }
-                await expectSDKError(.invalidAudio) {
+                await expectCode(.invalidAudio) { try await sdk.transcribe(audio: corrupt) }
+                await expectCode(.invalidAudio) {
                     try await sdk.detectVoiceActivity(AudioBuffer(samples: [], sampleRate: 16_000))
                 }
                 // The model is still usable after all that.
@@ -59,17 +60,17 @@ extension RealEngineTests {
         @Test("Empty text, text without words, bad options and an unknown voice are refused")
         func badText() async throws {
             try await withSDK(models: DefaultModels.speech) { sdk in
-                await expectSDKError(.emptyText) { try await sdk.synthesize("") }
-                await expectSDKError(.emptyText) { try await sdk.synthesize("  \n ") }
-                await expectSDKError(.emptyText) { try await sdk.synthesize("... !!") }
-                await expectSDKError(.invalidInput) { try await sdk.synthesize("Hi.", options: TTSOptions(rate: 0)) }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.emptyText) { try await sdk.synthesize("") }
+                await expectCode(.emptyText) { try await sdk.synthesize("  \n ") }
+                await expectCode(.emptyText) { try await sdk.synthesize("... !!") }
+                await expectCode(.invalidInput) { try await sdk.synthesize("Hi.", options: TTSOptions(rate: 0)) }
+                await expectCode(.invalidInput) {
                     try await sdk.synthesize("Hi.", options: TTSOptions(volume: .nan))
                 }
-                await expectSDKError(.voiceNotFound) {
+                await expectCode(.voiceNotFound) {
                     try await sdk.synthesize("Hi.", options: TTSOptions(voice: "no-such-voice"))
                 }
-                await expectSDKError(.invalidInput) { try await sdk.configureVAD(VADConfiguration(threshold: 2)) }
+                await expectCode(.invalidInput) { try await sdk.configureVAD(VADConfiguration(threshold: 2)) }
             }
         }
 
@@ -109,7 +110,7 @@ extension RealEngineTests {
                     to: raw.appendingPathComponent("tokens.txt")
                 )
                 try sdk.importModel(from: raw, id: "raw-voice", category: .speechSynthesis, framework: .sherpaOnnx)
-                await expectSDKError(.invalidModelFormat) { try await sdk.loadTTSModel("raw-voice") }
+                await expectCode(.invalidModelFormat) { try await sdk.loadTTSModel("raw-voice") }
 
                 let lone = home.appendingPathComponent("lone.onnx")
                 try FileManager.default.copyItem(at: voice, to: lone)
@@ -119,7 +120,7 @@ extension RealEngineTests {
                     category: .speechSynthesis,
                     framework: .sherpaOnnx
                 )
-                await expectSDKError(.modelFileNotFound) { try await sdk.loadTTSModel("voice-without-tokens") }
+                await expectCode(.modelFileNotFound) { try await sdk.loadTTSModel("voice-without-tokens") }
 
                 let garbage = home.appendingPathComponent("garbage.bin")
                 try Data(repeating: 1, count: 10_000).write(to: garbage)
@@ -129,7 +130,7 @@ extension RealEngineTests {
                     category: .speechRecognition,
                     framework: .whisperCpp
                 )
-                await expectSDKError(.modelLoadFailed) { try await sdk.loadSTTModel("garbage-whisper") }
+                await expectCode(.modelLoadFailed) { try await sdk.loadSTTModel("garbage-whisper") }
                 #expect(await sdk.currentSTTModel == nil)
                 #expect(await sdk.currentTTSModel == nil)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -161,7 +162,7 @@ extension RealEngineTests {
                 #expect(result.generation.finishReason == .length)
                 #expect(result.text.hasPrefix("{"))
                 #expect(result.validation.errorMessage?.contains("maxTokens") == true)
-                await expectSDKError(.invalidStructuredOutput) {
+                await expectCode(.invalidStructuredOutput) {
                     try await sdk.generate("Describe the film Jurassic Park.", as: Movie.self, options: options)
                 }
             }
@@ -194,11 +195,11 @@ extension RealEngineTests {
                     ##"{"$defs": {"a": {"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}, "required": ["x"]}}, "$ref": "#/$defs/a"}"##,
                 ]
                 for text in invalid {
-                    await expectSDKError(.invalidSchema) {
+                    await expectCode(.invalidSchema) {
                         try await sdk.generateStructured("x", schema: try JSONSchema(parsing: text))
                     }
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try await sdk.generateStructured(
                         "x",
                         schema: .object(["a": .string()]),

@@ -62,6 +62,7 @@ let allModules: [any BackendModule] = [
 /// A fresh SDK instance with every backend in a temporary home, and the given default
 /// models registered by reference (no copy). Always shuts the instance down and deletes
 /// the home. Instances share no state, so tests need no global set-up or reset.
+@discardableResult
 func withSDK<T>(
     models: [String] = [DefaultModels.llmId],
     modules: [any BackendModule] = allModules,
@@ -111,22 +112,6 @@ func runPythonScript(_ name: String, _ arguments: [String], input: Data = Data()
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "scripts/\(name) failed")
     return output
-}
-
-/// Expects `body` to throw an `SDKException` with `code`.
-func expectSDKError<T>(
-    _ code: SDKException.Code,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () async throws -> T
-) async {
-    do {
-        _ = try await body()
-        Issue.record("Expected SDKException \(code.rawValue), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as SDKException {
-        #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("Expected SDKException \(code.rawValue), got \(error)", sourceLocation: sourceLocation)
-    }
 }
 
 /// Options for deterministic runs.

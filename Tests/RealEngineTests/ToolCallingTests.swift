@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Synchronization
 import Testing
@@ -122,30 +123,30 @@ extension RealEngineTests {
             try await withSDK { sdk in
                 try await sdk.loadModel(DefaultModels.llmId)
                 let tool = ToolDefinition(name: "a", description: "A")
-                await expectSDKError(.invalidTool) {
+                await expectCode(.invalidTool) {
                     try await sdk.generateWithTools("x", tools: [tool, tool])
                 }
-                await expectSDKError(.toolNotFound) {
+                await expectCode(.toolNotFound) {
                     try await sdk.generateWithTools(
                         "x",
                         tools: [tool],
                         toolOptions: ToolCallingOptions(toolChoice: .tool("b"))
                     )
                 }
-                await expectSDKError(.invalidTool) {
+                await expectCode(.invalidTool) {
                     try await sdk.generateWithTools(
                         "x",
                         tools: [ToolDefinition(name: "s", description: "", parameters: .string())]
                     )
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try await sdk.generateWithTools(
                         "x",
                         tools: [],
                         toolOptions: ToolCallingOptions(toolChoice: .required)
                     )
                 }
-                await expectSDKError(.emptyPrompt) { try await sdk.generateWithTools("  ", tools: [tool]) }
+                await expectCode(.emptyPrompt) { try await sdk.generateWithTools("  ", tools: [tool]) }
             }
         }
 

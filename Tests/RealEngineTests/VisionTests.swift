@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import RunAnywhereTestingFileServer
 import Testing
@@ -314,19 +315,19 @@ extension RealEngineTests {
             try await withSDK { sdk in
                 let narrow = dir.appendingPathComponent("mmproj-512.gguf")
                 try Self.writeProjector(to: narrow, outputWidth: 512)
-                await expectSDKError(.invalidModelFormat) {
+                await expectCode(.invalidModelFormat) {
                     try sdk.importVLMModel(from: llm, projector: narrow, id: "narrow", framework: .llamaCpp)
                 }
                 // A language model is no projector.
                 let another = dir.appendingPathComponent("another.gguf")
                 try FileManager.default.copyItem(at: llm, to: another)
-                await expectSDKError(.invalidModelFormat) {
+                await expectCode(.invalidModelFormat) {
                     try sdk.importVLMModel(from: llm, projector: another, id: "llm-twice", framework: .llamaCpp)
                 }
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try sdk.importVLMModel(from: llm, projector: llm, id: "same-file", framework: .llamaCpp)
                 }
-                await expectSDKError(.modelFileNotFound) {
+                await expectCode(.modelFileNotFound) {
                     try sdk.importVLMModel(
                         from: llm,
                         projector: dir.appendingPathComponent("none.gguf"),
@@ -353,9 +354,9 @@ extension RealEngineTests {
                 handMade.id = "hand-made"
                 handMade.visionProjectorFile = "mmproj-512.gguf"
                 try sdk.registerModel(handMade)
-                await expectSDKError(.invalidModelFormat) { try await sdk.loadVLMModel("hand-made") }
+                await expectCode(.invalidModelFormat) { try await sdk.loadVLMModel("hand-made") }
                 // A language model without a projector is not a VLM.
-                await expectSDKError(.invalidInput) { try await sdk.loadVLMModel(DefaultModels.llmId) }
+                await expectCode(.invalidInput) { try await sdk.loadVLMModel(DefaultModels.llmId) }
                 #expect(await sdk.currentVLMModel?.id == "good")
             }
         }
@@ -367,16 +368,16 @@ extension RealEngineTests {
             try await withSDK { sdk in
                 try Self.importPair(sdk, "vlm-224", dir: dir, imageSize: 224, patchSize: 14)
                 try await sdk.loadVLMModel("vlm-224", contextLength: 128)
-                await expectSDKError(.contextLengthExceeded) {
+                await expectCode(.contextLengthExceeded) {
                     try await sdk.describeImage(Self.pixels(width: 50, height: 50))
                 }
                 try await sdk.unloadVLMModel()
-                await expectSDKError(.modelNotLoaded) {
+                await expectCode(.modelNotLoaded) {
                     try await sdk.describeImage(Self.pixels(width: 50, height: 50))
                 }
                 // The language model's capability takes no images.
                 try await sdk.loadModel(DefaultModels.llmId)
-                await expectSDKError(.invalidInput) {
+                await expectCode(.invalidInput) {
                     try await sdk.runtime().llm.generate(
                         .messages([.user("Hi", images: [Self.pixels(width: 4, height: 4)])]),
                         options: greedy
@@ -432,7 +433,7 @@ extension RealEngineTests {
                     for await report in try sdk.downloadModel("misfit") { failed = report }
                     #expect(failed?.error?.code == .invalidModelFormat, "\(String(describing: failed?.error))")
                     #expect(try sdk.model("misfit").localPath == nil)
-                    await expectSDKError(.invalidInput) {
+                    await expectCode(.invalidInput) {
                         try sdk.registerVLMModel(model: model, projector: model, id: "twice", framework: .llamaCpp)
                     }
                 }

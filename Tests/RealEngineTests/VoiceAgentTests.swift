@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Testing
 
@@ -240,7 +241,7 @@ extension RealEngineTests {
                     #expect(error.message.contains("TTS") && error.message.contains("no-such-voice"))
                 }
                 #expect(await sdk.currentSTTModel == nil)
-                await expectSDKError(.notInitialized) {
+                await expectCode(.notInitialized) {
                     try await sdk.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
                 }
             }

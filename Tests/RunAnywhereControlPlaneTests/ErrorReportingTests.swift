@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RunAnywhereHTTPServing
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Synchronization
 import Testing
@@ -236,7 +237,7 @@ struct ErrorReportingTests {
                         $0.contains { String(decoding: $0.body, as: UTF8.self).contains("restart-marker") }
                     }
                 )
-                await expectError(.remoteServerError) { _ = try await sdk.flushErrorReports() }
+                await expectCode(.remoteServerError) { _ = try await sdk.flushErrorReports() }
                 #expect(try sdk.pendingErrorReportCount() >= 2)
             }
             collector.answer([])
@@ -282,11 +283,11 @@ struct ErrorReportingTests {
     func configuration() async throws {
         try await withSDK { sdk in
             for dsn in ["not a url", "ftp://key@host/1", "https://host/1", "https://key@host/"] {
-                await expectError(.invalidConfiguration) {
+                await expectCode(.invalidConfiguration) {
                     try await sdk.setRemoteErrorReportingEnabled(true, sentryDSN: dsn)
                 }
             }
-            await expectError(.invalidConfiguration) { try await sdk.setRemoteErrorReportingEnabled(true) }
+            await expectCode(.invalidConfiguration) { try await sdk.setRemoteErrorReportingEnabled(true) }
             #expect(await !sdk.isRemoteErrorReportingEnabled)
             let dsn = try SentryDSN("https://abc@sentry.example.com:8443/relay/77")
             #expect(dsn.envelopeURL.absoluteString == "https://sentry.example.com:8443/relay/api/77/envelope/")
@@ -295,23 +296,7 @@ struct ErrorReportingTests {
             #expect(await sdk.isRemoteErrorReportingEnabled)
             try await sdk.setRemoteErrorReportingEnabled(false)
             #expect(await !sdk.isRemoteErrorReportingEnabled)
-            await expectError(.invalidConfiguration) { _ = try await sdk.flushErrorReports() }
+            await expectCode(.invalidConfiguration) { _ = try await sdk.flushErrorReports() }
         }
-    }
-}
-
-/// Expects `body` to throw an ``SDKException`` with `code`.
-private func expectError<T>(
-    _ code: SDKException.Code,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () async throws -> T
-) async {
-    do {
-        _ = try await body()
-        Issue.record("no error; expected \(code)", sourceLocation: sourceLocation)
-    } catch let error as SDKException {
-        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("\(error); expected \(code)", sourceLocation: sourceLocation)
     }
 }

@@ -334,7 +334,7 @@ struct RAGUnitTests {
                 _ = try await sdk.createRAGIndex("notes", embeddingModel: DeterministicModels.embedding)
             }
             await expectCode(.indexNotFound) { _ = try await sdk.openRAGIndex("nope") }
-            expectCode(.indexNotFound) { try sdk.deleteRAGIndex("nope") }
+            await expectCode(.indexNotFound) { try sdk.deleteRAGIndex("nope") }
             await expectCode(.invalidInput) {
                 _ = try await sdk.createRAGIndex(
                     "bad-chunks",

@@ -4,6 +4,7 @@ import RunAnywhereTesting
 
 /// A fresh SDK instance on the deterministic backend with its models registered, in its own
 /// home; always shut down and deleted.
+@discardableResult
 public func withDeterministicSDK<T>(
     timing: DeterministicBackend.Timing = .instant,
     _ body: (RunAnywhereSDK) async throws -> T

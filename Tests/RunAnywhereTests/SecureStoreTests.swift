@@ -60,18 +60,18 @@ struct SecureStoreTests {
             var flipped = sealed
             flipped[flipped.count - 20] ^= 0x01
             try flipped.write(to: file)
-            expectCode(.secretTampered) { _ = try store.string(for: "password") }
+            await expectCode(.secretTampered) { _ = try store.string(for: "password") }
 
             try sealed.prefix(sealed.count - 5).write(to: file)
-            expectCode(.secretTampered) { _ = try store.string(for: "password") }
+            await expectCode(.secretTampered) { _ = try store.string(for: "password") }
 
             try Data("plain text".utf8).write(to: file)
-            expectCode(.secretTampered) { _ = try store.string(for: "password") }
+            await expectCode(.secretTampered) { _ = try store.string(for: "password") }
 
             // A valid file under another name: the name is authenticated with the value.
             try FileManager.default.removeItem(at: file)
             try FileManager.default.copyItem(at: folder.appendingPathComponent("other.secret"), to: file)
-            expectCode(.secretTampered) { _ = try store.string(for: "password") }
+            await expectCode(.secretTampered) { _ = try store.string(for: "password") }
 
             // The untouched secret still reads.
             #expect(try store.string(for: "other") == "other")
@@ -85,7 +85,7 @@ struct SecureStoreTests {
             try store.set("value", for: "name")
             let before = try Data(contentsOf: folder.appendingPathComponent("name.secret"))
             let other = try SecureStore(directory: folder, key: .bytes(Data(repeating: 7, count: 32)))
-            expectCode(.secretKeyMismatch) { _ = try other.string(for: "name") }
+            await expectCode(.secretKeyMismatch) { _ = try other.string(for: "name") }
             #expect(try Data(contentsOf: folder.appendingPathComponent("name.secret")) == before)
             #expect(try store.string(for: "name") == "value")
         }
@@ -97,11 +97,11 @@ struct SecureStoreTests {
             let store = try SecureStore(directory: folder)
             try store.set("value", for: "name")
             chmod(folder.path, 0o755)
-            expectCode(.insecurePermissions) { _ = try SecureStore(directory: folder) }
+            await expectCode(.insecurePermissions) { _ = try SecureStore(directory: folder) }
             chmod(folder.path, 0o700)
             let key = folder.appendingPathComponent(".key")
             chmod(key.path, 0o644)
-            expectCode(.insecurePermissions) { _ = try SecureStore(directory: folder) }
+            await expectCode(.insecurePermissions) { _ = try SecureStore(directory: folder) }
             chmod(key.path, 0o600)
             #expect(try SecureStore(directory: folder).string(for: "name") == "value")
 
@@ -110,7 +110,7 @@ struct SecureStoreTests {
             chmod(elsewhere.path, 0o600)
             let linked = folder.deletingLastPathComponent().appendingPathComponent("linked.key")
             try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: elsewhere)
-            expectCode(.insecurePermissions) { _ = try SecureStore(directory: folder, key: .keyFile(linked)) }
+            await expectCode(.insecurePermissions) { _ = try SecureStore(directory: folder, key: .keyFile(linked)) }
         }
     }
 
@@ -121,8 +121,8 @@ struct SecureStoreTests {
             for name in [
                 "", "../escape", ".hidden", "a/b", "-dash", "tab\there", "é", String(repeating: "a", count: 129),
             ] {
-                expectCode(.invalidInput) { try store.set("v", for: name) }
-                expectCode(.invalidInput) { _ = try store.string(for: name) }
+                await expectCode(.invalidInput) { try store.set("v", for: name) }
+                await expectCode(.invalidInput) { _ = try store.string(for: name) }
             }
             #expect(try store.names().isEmpty)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [".key"])
@@ -131,25 +131,25 @@ struct SecureStoreTests {
                 try SecureStore(directory: folder, key: key, environment: variables)
             }
             let name = "APP_SECURE_KEY"
-            expectCode(.invalidConfiguration) { _ = try keyed([:], .environment(name)) }
-            expectCode(.invalidConfiguration) { _ = try keyed([name: "not base64!"], .environment(name)) }
+            await expectCode(.invalidConfiguration) { _ = try keyed([:], .environment(name)) }
+            await expectCode(.invalidConfiguration) { _ = try keyed([name: "not base64!"], .environment(name)) }
             let short = Data(repeating: 1, count: 16).base64EncodedString()
-            expectCode(.invalidConfiguration) { _ = try keyed([name: short], .environment(name)) }
+            await expectCode(.invalidConfiguration) { _ = try keyed([name: short], .environment(name)) }
             let key = Data(repeating: 1, count: 32)
             try keyed([name: key.base64EncodedString()], .environment(name)).set("v", for: "env")
             #expect(try keyed([:], .bytes(key)).string(for: "env") == "v")
             // .automatic prefers the SDK's variable to the key file.
             let automatic = [SecureStore.keyEnvironmentVariable: key.base64EncodedString()]
             #expect(try keyed(automatic, .automatic).string(for: "env") == "v")
-            expectCode(.secretKeyMismatch) { _ = try keyed([:], .automatic).string(for: "env") }
-            expectCode(.invalidConfiguration) {
+            await expectCode(.secretKeyMismatch) { _ = try keyed([:], .automatic).string(for: "env") }
+            await expectCode(.invalidConfiguration) {
                 _ = try SecureStore(directory: folder, key: .bytes(Data(count: 31)))
             }
 
             let shortKey = folder.deletingLastPathComponent().appendingPathComponent("short.key")
             try Data(count: 8).write(to: shortKey)
             chmod(shortKey.path, 0o600)
-            expectCode(.invalidConfiguration) { _ = try SecureStore(directory: folder, key: .keyFile(shortKey)) }
+            await expectCode(.invalidConfiguration) { _ = try SecureStore(directory: folder, key: .keyFile(shortKey)) }
         }
     }
 
