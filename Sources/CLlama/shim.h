@@ -9,8 +9,7 @@
 #include <mtmd.h>
 #include <mtmd-helper.h>
 #include <runanywhere-llama-path.h>
-#include <dlfcn.h>
-#include <stddef.h>
+#include "../CNativeTable/native_table.h"
 
 // Every function the backend calls. Each field of rac_llama_functions takes its type from the
 // declaration above (__typeof__), so the table cannot drift from the headers.
@@ -39,19 +38,5 @@
     X(mtmd_input_chunk_get_type) X(mtmd_input_chunks_free) X(mtmd_input_chunks_get) \
     X(mtmd_input_chunks_init) X(mtmd_input_chunks_size) X(mtmd_tokenize) X(mtmd_support_vision)
 
-#define RAC_LLAMA_FIELD(name) __typeof__(&name) name;
-typedef struct rac_llama_functions {
-    RAC_LLAMA_FUNCTIONS(RAC_LLAMA_FIELD)
-} rac_llama_functions;
-#undef RAC_LLAMA_FIELD
-
-// Fills `functions` from `library` (a dlopen handle of libmtmd, whose dependencies are
-// libllama and ggml); the name of the first function missing, or NULL when all were found.
-static inline const char *rac_llama_functions_load(rac_llama_functions *functions, void *library) {
-#define RAC_LLAMA_LOAD(name) \
-    functions->name = (__typeof__(&name))dlsym(library, #name); \
-    if (functions->name == NULL) return #name;
-    RAC_LLAMA_FUNCTIONS(RAC_LLAMA_LOAD)
-#undef RAC_LLAMA_LOAD
-    return NULL;
-}
+// Filled from a dlopen handle of libmtmd, whose dependencies are libllama and ggml.
+RAC_NATIVE_TABLE(rac_llama_functions, rac_llama_functions_load, RAC_LLAMA_FUNCTIONS)
