@@ -39,12 +39,12 @@ public enum WhisperCPP {
 
     /// whisper.cpp's version, or `nil` when the library cannot be opened.
     public static var version: String? {
-        (try? WhisperLibrary.load()).map { String(nullableCString: $0.version()) }
+        (try? WhisperLibrary.load()).map { String(nullableCString: $0.whisper_version()) }
     }
 
     /// whisper.cpp's description of the CPU features it uses.
     public static var systemInfo: String {
-        (try? WhisperLibrary.load()).map { String(nullableCString: $0.systemInfo()) } ?? ""
+        (try? WhisperLibrary.load()).map { String(nullableCString: $0.whisper_print_system_info()) } ?? ""
     }
 
     private static let logReady = Mutex(false)
@@ -53,7 +53,7 @@ public enum WhisperCPP {
     static func ensureLogging() {
         logReady.withLock { ready in
             guard !ready, let library = try? WhisperLibrary.load() else { return }
-            library.logSet(whisperLogCallback, nil)
+            library.whisper_log_set(whisperLogCallback, nil)
             ready = true
         }
     }
@@ -102,7 +102,7 @@ public struct WhisperCPPModule: BackendModule {
             version: WhisperCPP.version,
             available: WhisperCPP.version != nil,
             details: details,
-            gpuOffload: (try? WhisperLibrary.shared.get())?.hasGPU ?? false
+            gpuOffload: WhisperLibrary.hasGPU
         )
     }
 }

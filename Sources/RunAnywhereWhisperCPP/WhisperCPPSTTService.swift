@@ -21,7 +21,7 @@ import Darwin
 /// `whisper_context` holds one decoding state, and ggml keeps its thread team per caller.
 package actor WhisperCPPSTTService: STTService {
     package nonisolated let model: ModelInfo
-    private let library: WhisperLibrary
+    private let library: NativeFunctions<rac_whisper_functions>
     private let context: NativeHandle
     private let worker: WorkerThread
     /// Whether the model knows more than English (read once, at load).
@@ -29,7 +29,7 @@ package actor WhisperCPPSTTService: STTService {
 
     private init(
         model: ModelInfo,
-        library: WhisperLibrary,
+        library: NativeFunctions<rac_whisper_functions>,
         context: NativeHandle,
         worker: WorkerThread,
         multilingual: Bool
@@ -47,14 +47,14 @@ package actor WhisperCPPSTTService: STTService {
     ) async throws(SDKException) -> WhisperCPPSTTService {
         let path = try model.localFile()
         let library = try WhisperLibrary.load()
-        let useGPU = try accelerator.usesGPU(engine: "whisper.cpp", engineHasGPU: library.hasGPU)
+        let useGPU = try accelerator.usesGPU(engine: "whisper.cpp", engineHasGPU: WhisperLibrary.hasGPU)
         let worker = WorkerThread(name: "whisper.\(model.id)")
         do {
             let (context, multilingual) = try await worker.run { () throws -> (NativeHandle, Bool) in
-                var params = library.contextDefaultParams()
+                var params = library.whisper_context_default_params()
                 params.use_gpu = useGPU
                 params.flash_attn = false
-                guard let pointer = library.initFromFile(path.path, params) else {
+                guard let pointer = library.whisper_init_from_file_with_params(path.path, params) else {
                     throw SDKException(
                         .modelLoadFailed,
                         "whisper.cpp could not load \(path.lastPathComponent)",
@@ -62,7 +62,7 @@ package actor WhisperCPPSTTService: STTService {
                             "The file must be a whisper.cpp ggml model (e.g. made by scripts/convert_whisper_ct2.py)"
                     )
                 }
-                return (NativeHandle(pointer), library.isMultilingual(pointer) != 0)
+                return (NativeHandle(pointer), library.whisper_is_multilingual(pointer) != 0)
             }
             return WhisperCPPSTTService(
                 model: model,
@@ -99,7 +99,7 @@ package actor WhisperCPPSTTService: STTService {
             try await worker.run { () throws -> STTServiceResult in
                 func run(audioContext: Int32) throws -> STTServiceResult {
                     guard !cancellation.isCancelled else { throw Self.cancelled }
-                    var params = library.fullDefaultParams(WHISPER_SAMPLING_GREEDY)
+                    var params = library.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
                     params.n_threads = threads
                     params.print_progress = false
                     params.print_realtime = false
@@ -123,7 +123,7 @@ package actor WhisperCPPSTTService: STTService {
                         return (prompt ?? "").withCString { promptPointer in
                             if prompt != nil { params.initial_prompt = promptPointer }
                             return samples.withUnsafeBufferPointer { buffer in
-                                library.full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
+                                library.whisper_full(context.pointer, params, buffer.baseAddress, Int32(buffer.count))
                             }
                         }
                     }
@@ -157,26 +157,27 @@ package actor WhisperCPPSTTService: STTService {
 
     private static func collect(
         _ context: OpaquePointer,
-        _ whisper: WhisperLibrary,
+        _ whisper: NativeFunctions<rac_whisper_functions>,
         duration: Double
     ) -> STTServiceResult {
-        let eot = whisper.endOfText(context)
+        let eot = whisper.whisper_token_eot(context)
         var segments: [STTSegment] = []
         var probabilitySum: Float = 0
         var probabilityCount = 0
-        for index in 0..<whisper.segmentCount(context) {
-            let text = String(nullableCString: whisper.segmentText(context, index)).trimmedSpaces()
+        for index in 0..<whisper.whisper_full_n_segments(context) {
+            let text = String(nullableCString: whisper.whisper_full_get_segment_text(context, index)).trimmedSpaces()
             // Annotations such as "[BLANK_AUDIO]" or "(music)" are not speech, and neither is
             // text whisper itself rates as probably no speech: its classic "you" or "Thank
             // you." on silence, hum or noise comes with a no-speech probability of 0.6 and
             // more, while words of real recordings stay well below.
             guard !text.isEmpty, !isAnnotation(text),
-                whisper.segmentNoSpeechProbability(context, index) < noSpeechThreshold
+                whisper.whisper_full_get_segment_no_speech_prob(context, index) < noSpeechThreshold
             else { continue }
             var segmentSum: Float = 0
             var segmentCount = 0
-            for token in 0..<whisper.tokenCount(context, index) where whisper.tokenId(context, index, token) < eot {
-                segmentSum += whisper.tokenProbability(context, index, token)
+            for token in 0..<whisper.whisper_full_n_tokens(context, index)
+            where whisper.whisper_full_get_token_id(context, index, token) < eot {
+                segmentSum += whisper.whisper_full_get_token_p(context, index, token)
                 segmentCount += 1
             }
             probabilitySum += segmentSum
@@ -186,14 +187,14 @@ package actor WhisperCPPSTTService: STTService {
             segments.append(
                 STTSegment(
                     text: text,
-                    start: min(duration, Double(whisper.segmentStart(context, index)) / 100),
-                    end: min(duration, Double(whisper.segmentEnd(context, index)) / 100),
+                    start: min(duration, Double(whisper.whisper_full_get_segment_t0(context, index)) / 100),
+                    end: min(duration, Double(whisper.whisper_full_get_segment_t1(context, index)) / 100),
                     confidence: segmentCount > 0 ? segmentSum / Float(segmentCount) : nil
                 )
             )
         }
-        let languageId = whisper.languageId(context)
-        let language = languageId >= 0 ? String(nullableCString: whisper.languageName(languageId)) : nil
+        let languageId = whisper.whisper_full_lang_id(context)
+        let language = languageId >= 0 ? String(nullableCString: whisper.whisper_lang_str(languageId)) : nil
         return STTServiceResult(
             text: segments.map(\.text).joined(separator: " "),
             segments: segments,
@@ -212,7 +213,7 @@ package actor WhisperCPPSTTService: STTService {
     package func unload() async {
         let context = self.context
         let library = self.library
-        _ = try? await worker.run { library.free(context.pointer) }
+        _ = try? await worker.run { library.whisper_free(context.pointer) }
         worker.stop()
     }
 }

@@ -68,11 +68,12 @@ extension String {
 
 extension NativeFunctions {
     /// Opens a library's table, for a backend's one `static let`: the library that the
-    /// environment variable `variable` names first (a build of the user's), then `candidates`;
-    /// or why none opened.
+    /// environment variable `variable` names first (a build of the user's), then `candidates`,
+    /// with `dlopen`'s `flags`; or why none opened.
     package static func opening(
         _ candidates: [String],
         variable: String? = nil,
+        flags: Int32 = RTLD_NOW | RTLD_LOCAL,
         empty: Table,
         fill: (UnsafeMutablePointer<Table>, UnsafeMutableRawPointer) -> UnsafePointer<CChar>?
     ) -> Result<Self, SDKException> {
@@ -81,7 +82,7 @@ extension NativeFunctions {
             return .success(
                 try Self(
                     opening: (named.map { [$0] } ?? []) + candidates,
-                    flags: RTLD_NOW | RTLD_LOCAL,
+                    flags: flags,
                     recovery: "Run `scripts/bootstrap engines`",
                     empty: empty,
                     fill: fill
