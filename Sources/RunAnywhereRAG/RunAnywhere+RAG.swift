@@ -126,12 +126,11 @@ extension RunAnywhereSDK {
     /// Checks a RAG index and repairs what can be repaired.
     ///
     /// A readable database gets SQLite's integrity check (its keyword postings are rebuilt
-    /// from the chunks at every open anyway). A database that cannot be read is moved aside (`index.sqlite.damaged-…`)
-    /// and replaced by an empty index with the same settings (kept in `index.json`); its
-    /// documents must then be ingested again.
+    /// from the chunks at every open anyway). A database that cannot be read is moved aside
+    /// (`index.sqlite.damaged-…`) and replaced by an empty index with the same settings (kept
+    /// in `index.json`); its documents must then be ingested again.
     public func repairRAGIndex(_ name: String) async throws(SDKException) -> RAGRepairReport {
         try Self.validateIndexName(name)
-        // Before anything is moved: without a database module, nothing can be checked or rebuilt.
         let folder = paths.ragIndexDirectory(name: name)
         let database = paths.ragDatabaseFile(name: name)
         guard FileManager.default.fileExists(atPath: folder.path) else {

@@ -141,7 +141,7 @@ public struct RequestRecord: Sendable, Equatable {
 public enum FileServerError: Error {
     /// The server could not bind its address.
     case couldNotStart
-    /// A response was cut off, as a ``FaultPlan`` asked (or the file could not be read).
+    /// A response was cut off, as a ``FaultPlan`` asked.
     case droppedOnPurpose
 }
 

@@ -48,7 +48,7 @@ actor ControlPlaneAgent: InstanceService {
         secrets: @escaping @Sendable () throws(SDKException) -> SecureStore,
         deviceDescription: @escaping @Sendable () -> DeviceDescription,
         apply: @escaping @Sendable ([ModelAssignment]) async -> Void,
-        stopObserving: @escaping @Sendable () -> Void = {}
+        stopObserving: @escaping @Sendable () -> Void
     ) {
         self.connection = connection
         self.settings = settings

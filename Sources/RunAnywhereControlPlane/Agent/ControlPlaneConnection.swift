@@ -83,6 +83,3 @@ extension ControlPlaneSettings {
         return .milliseconds(Int(seconds * 1000))
     }
 }
-
-/// Makes the connection to the control plane at a base URL.
-@_spi(Backend) public typealias ControlPlaneConnectionFactory = @Sendable (URL) -> any ControlPlaneConnection

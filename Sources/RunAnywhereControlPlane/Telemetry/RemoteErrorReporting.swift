@@ -26,35 +26,33 @@ enum RemoteErrorReporting {
     }
 
     private static let state = Mutex(State())
-    private static let active = Atomic<Bool>(false)
     /// Identical lines within this interval are folded into one report.
     static let foldInterval: Duration = .seconds(60)
     /// Categories whose lines are never reported: the reporting machinery's own (a failure
     /// to queue a report must not queue another).
     static let quietCategories: Set<String> = ["Telemetry", "ErrorReporting"]
 
-    /// Whether any instance reports; cheap, so loggers can skip building a line.
-    static var isActive: Bool { active.load(ordering: .relaxed) }
+    /// Whether any instance reports; cheap, so loggers can skip building a line. The core's log
+    /// tap is installed exactly while there is a sink, so it says.
+    static var isActive: Bool { LogTap.isActive }
 
     static func add(_ sink: Sink) -> UUID {
         let id = UUID()
-        state.withLock { $0.sinks[id] = sink }
-        active.store(true, ordering: .relaxed)
-        // The SDK's own lines reach `capture` through the core's log tap.
-        LogTap.install { level, logger, message, source in
-            capture(level: level, logger: logger, message: message, source: source)
+        // Under the lock, so a concurrent `remove` cannot take the tap away from a new sink.
+        state.withLock { state in
+            state.sinks[id] = sink
+            // The SDK's own lines reach `capture` through the core's log tap.
+            LogTap.install { level, logger, message, source in
+                capture(level: level, logger: logger, message: message, source: source)
+            }
         }
         return id
     }
 
     static func remove(_ id: UUID) {
-        let empty = state.withLock { state in
+        state.withLock { state in
             state.sinks[id] = nil
-            return state.sinks.isEmpty
-        }
-        if empty {
-            active.store(false, ordering: .relaxed)
-            LogTap.install(nil)
+            if state.sinks.isEmpty { LogTap.install(nil) }
         }
     }
 
