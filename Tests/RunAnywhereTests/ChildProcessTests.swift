@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import RunAnywhere
@@ -81,6 +82,39 @@ struct ChildProcessTests {
     }
 
     #if os(Linux)
+    @Test("A run closes only its own descriptors: files another thread opens meanwhile stay open")
+    func closesOnlyItsOwnDescriptors() throws {
+        // A second close of a stream's number, after the loop closed it at its end, would hit
+        // whatever file the other thread had just opened under that number.
+        let running = Atomic<Bool>(true)
+        let lost = Atomic<Int>(0)
+        let checked = Atomic<Int>(0)
+        let opener = Thread {
+            while running.load(ordering: .acquiring) {
+                let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { continue }
+                var status = stat()
+                for _ in 0..<50 {
+                    if fstat(descriptor, &status) != 0 {
+                        lost.add(1, ordering: .relaxed)
+                        break
+                    }
+                }
+                checked.add(1, ordering: .relaxed)
+                if fcntl(descriptor, F_GETFD) >= 0 { close(descriptor) }
+            }
+        }
+        opener.start()
+        var runs = 0
+        while runs < 200 || checked.load(ordering: .relaxed) < 1000 {
+            let outcome = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2"]).run()
+            #expect(outcome.outputText == "out")
+            runs += 1
+        }
+        running.store(false, ordering: .releasing)
+        #expect(lost.load(ordering: .relaxed) == 0)
+    }
+
     @Test("The child starts with no signal ignored or blocked, whatever this process ignores")
     func signalDefaults() throws {
         // Servers and the Swift runtime ignore SIGPIPE; a child must not inherit that.

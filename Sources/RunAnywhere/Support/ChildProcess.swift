@@ -171,17 +171,18 @@ package struct ChildProcess: Sendable {
         throw POSIXError(.ENOTSUP)
         #else
         var pipes = Pipes()
-        defer { pipes.closeAll() }
         try pipes.open(input: input)
         let pid = try spawn(pipes)
         pipes.closeChildEnds()
         let target = ownProcessGroup ? -pid : pid
         stopper?.attach(pipes.wake[1])
+        // The loop takes the descriptors over: it closes each stream at its end, and nobody
+        // else holds their numbers to close them a second time.
         var loop = OutputLoop(pipes: pipes, limit: outputLimit, target: target, grace: gracePeriod)
         if case .bytes(let bytes) = input { loop.pendingInput = bytes }
         loop.run(deadline: timeout.map { ContinuousClock.now + $0 }, stopper: stopper)
         stopper?.detach()
-        pipes.closeAll()
+        loop.pipes.closeAll()
         return Outcome(
             termination: Self.wait(for: pid),
             output: loop.output,
@@ -195,7 +196,10 @@ package struct ChildProcess: Sendable {
     #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
     /// The descriptors of a run: the child's three standard streams and the wake-up pipe.
     /// Every one is close-on-exec; the child's ends are copied to 0, 1 and 2 in the child.
-    private struct Pipes {
+    ///
+    /// Not copyable: a copy would close the same numbers again, by then perhaps another
+    /// thread's newly opened files. What is still open when it goes is closed.
+    private struct Pipes: ~Copyable {
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
         var wake: [Int32] = [-1, -1]
@@ -244,8 +248,19 @@ package struct ChildProcess: Sendable {
             }
         }
 
+        deinit {
+            for descriptor in output + errors + wake + input where descriptor >= 0 {
+                Self.closeDescriptor(descriptor)
+            }
+        }
+
         static func close(_ descriptor: inout Int32) {
             guard descriptor >= 0 else { return }
+            closeDescriptor(descriptor)
+            descriptor = -1
+        }
+
+        private static func closeDescriptor(_ descriptor: Int32) {
             #if canImport(Glibc)
             _ = Glibc.close(descriptor)
             #elseif canImport(Musl)
@@ -253,13 +268,12 @@ package struct ChildProcess: Sendable {
             #elseif canImport(Darwin)
             _ = Darwin.close(descriptor)
             #endif
-            descriptor = -1
         }
     }
 
     /// Reads both output streams, writes `.bytes` input, and signals the child when the
     /// deadline passes or a stopper asks.
-    private struct OutputLoop {
+    private struct OutputLoop: ~Copyable {
         var pipes: Pipes
         let limit: Int
         let target: pid_t
@@ -276,7 +290,7 @@ package struct ChildProcess: Sendable {
         /// the child's group may hold them open.
         var abandonAt: ContinuousClock.Instant?
 
-        init(pipes: Pipes, limit: Int, target: pid_t, grace: Duration) {
+        init(pipes: consuming Pipes, limit: Int, target: pid_t, grace: Duration) {
             self.pipes = pipes
             self.limit = limit
             self.target = target
@@ -369,7 +383,7 @@ package struct ChildProcess: Sendable {
     }
 
     /// Starts the child with its standard streams on the pipes' child ends.
-    private func spawn(_ pipes: Pipes) throws -> pid_t {
+    private func spawn(_ pipes: borrowing Pipes) throws -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         var attributes: posix_spawnattr_t?
