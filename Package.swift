@@ -88,10 +88,14 @@ let package = Package(
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
         // The plugin ABI: rac_plugin.h, what a plugin library exports, in C.
         .systemLibrary(name: "CRunAnywherePlugin"),
+        // RunAnywhereGBNF: llama.cpp's grammar format as a tree: printer, parser, analysis, matcher
+        // and sampler; what the schema compiler writes and the deterministic backend reads.
+        .target(name: "RunAnywhereGBNF"),
         // RunAnywhere: The SDK: registry, downloads, every capability's API, events, the plugin loader; no engine.
         .target(
             name: "RunAnywhere",
             dependencies: [
+                "RunAnywhereGBNF",
                 "CCurl",
                 "CArchive",
                 "CRunAnywherePlugin",
@@ -177,7 +181,7 @@ let package = Package(
         // `runanywhere bench download` also use. No engine, so it builds anywhere.
         .target(
             name: "RunAnywhereTesting",
-            dependencies: ["RunAnywhere"]
+            dependencies: ["RunAnywhere", "RunAnywhereGBNF"]
         ),
         // A file server on 127.0.0.1 with byte ranges and injected faults, for download tests: apart
         // from RunAnywhereTesting so that an app's tests need no HTTP stack.
@@ -444,10 +448,11 @@ let package = Package(
             dependencies: ["RunAnywhere", "RunAnywhereTesting"],
             path: "Tests/RunAnywhereTestSupport"
         ),
+        .testTarget(name: "RunAnywhereGBNFTests", dependencies: ["RunAnywhereGBNF", "RunAnywhere"]),
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: [
-                "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport",
+                "RunAnywhere", "RunAnywhereGBNF", "RunAnywhereTesting", "RunAnywhereTestSupport",
                 // The hostile-input suite reaches the RAG chunker and the solutions' YAML reader too.
                 "RunAnywhereRAG", "RunAnywhereSolutions",
             ]

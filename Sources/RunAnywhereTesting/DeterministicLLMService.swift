@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Backend) import RunAnywhere
+import RunAnywhereGBNF
 
 /// A language model without weights: its reply is a pure function of the prompt, the
 /// sampling parameters and the seed.
@@ -76,7 +77,12 @@ actor DeterministicLLMService: LLMService {
         // A grammar's reply is drawn whole up front, then streamed like words.
         var constrained: (pieces: [String], isComplete: Bool)?
         if let grammar = request.grammar, !(grammar.isLazy && Self.answersToolResult(request.prompt)) {
-            let generator = try GBNFGenerator(GBNFGrammar(parsing: grammar.gbnf, root: grammar.root))
+            let generator: GBNFGenerator
+            do {
+                generator = try GBNFGenerator(GBNFGrammar(parsing: grammar.gbnf, root: grammar.root))
+            } catch {
+                throw SDKException(.invalidGrammar, error.message)
+            }
             let sample = generator.generate(budget: Self.grammarBudget(maxTokens: request.maxTokens), using: &random)
             constrained = (Self.pieces(of: sample.text), sample.isComplete)
         }

@@ -1,8 +1,9 @@
 import Foundation
 import RunAnywhere
 import RunAnywhereTestSupport
-import RunAnywhereTesting
 import Testing
+
+@testable import RunAnywhereTesting
 
 @Suite("Deterministic backend")
 struct DeterministicBackendTests {
@@ -280,5 +281,19 @@ extension Array {
         var results: [T] = []
         for element in self { results.append(try await transform(element)) }
         return results
+    }
+}
+
+extension DeterministicBackendTests {
+    @Test("The model's pieces are its tokens with the whitespace before them, and join into the text")
+    func pieces() {
+        #expect(
+            DeterministicLLMService.pieces(of: #"{"a": [1, 2]}"#) == [
+                "{", "\"", "a", "\"", ":", " [", "1", ",", " 2", "]", "}",
+            ]
+        )
+        #expect(DeterministicLLMService.pieces(of: "  hello world \n") == ["  hello", " world \n"])
+        #expect(DeterministicLLMService.pieces(of: " \n ") == [" \n "])
+        #expect(DeterministicLLMService.pieces(of: "").isEmpty)
     }
 }

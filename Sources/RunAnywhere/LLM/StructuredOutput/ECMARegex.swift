@@ -1,3 +1,5 @@
+import RunAnywhereGBNF
+
 /// A JSON Schema `pattern` (ECMA-262 syntax, without flags) parsed into the subset a grammar
 /// can express: literals, classes, `.`, the escapes `\d \w \s` (and their negations),
 /// groups, alternation, quantifiers and the anchors `^` `$` at the ends of the pattern.

@@ -1,3 +1,5 @@
+import RunAnywhereGBNF
+
 /// Strings: lengths, formats and patterns, the last translated from `ECMARegex` to GBNF.
 ///
 /// The grammar writes the JSON text of a string, not the string: every character a pattern

@@ -1,3 +1,5 @@
+import RunAnywhereGBNF
+
 /// Objects and arrays.
 extension JSONSchemaConverter {
     // MARK: Objects

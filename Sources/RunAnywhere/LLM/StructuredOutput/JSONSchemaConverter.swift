@@ -1,3 +1,5 @@
+import RunAnywhereGBNF
+
 /// Writes the GBNF grammar for a JSON Schema: the engine behind ``JSONSchemaGrammar``.
 ///
 /// A schema is visited from the root; each visit returns the expression for the values the
@@ -650,17 +652,12 @@ struct JSONSchemaConverter {
         }
     }
 
-    /// Whether `expression` can match the empty text (rules by their bodies).
+    /// Whether `expression` can match the empty text, its rules by their bodies so far (the
+    /// rule set is still growing, so there is no fixed point to look up yet).
     func isNullable(_ expression: GBNFExpression, visiting: Set<String> = []) -> Bool {
-        switch expression {
-        case .literal(let text): return text.isEmpty
-        case .characters: return false
-        case .rule(let name):
+        GBNFAnalysis.isNullable(expression) { name in
             guard !visiting.contains(name), let body = rules.rules[name] else { return false }
             return isNullable(body, visiting: visiting.union([name]))
-        case .sequence(let elements): return elements.allSatisfy { isNullable($0, visiting: visiting) }
-        case .choice(let alternatives): return alternatives.contains { isNullable($0, visiting: visiting) }
-        case .repetition(let item, let min, _): return min == 0 || isNullable(item, visiting: visiting)
         }
     }
 

@@ -1,3 +1,5 @@
+import RunAnywhereGBNF
+
 /// A GBNF grammar that makes a model write JSON matching a JSON Schema.
 ///
 /// ```swift

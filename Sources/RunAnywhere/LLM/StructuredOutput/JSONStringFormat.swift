@@ -1,3 +1,5 @@
+import RunAnywhereGBNF
+
 /// The string `format`s the SDK enforces, each with a grammar for generation and a check for
 /// validation. The grammar writes a subset of what the check accepts (upper-case `T` and
 /// `Z`, seconds below 60, a host name of at most three labels, an e-mail address of bounded

@@ -1,8 +1,7 @@
 import Foundation
+@_spi(Backend) import RunAnywhere
+import RunAnywhereGBNF
 import Testing
-
-@_spi(Backend) @testable import RunAnywhere
-@testable import RunAnywhereTesting
 
 /// A JSON object with surrogate-safe `\u` escapes (a lone surrogate is not JSON any parser takes).
 private let jsonObjectGrammar = #"""
@@ -38,44 +37,41 @@ private func makeGenerator(_ gbnf: String, root: String = "root") throws -> GBNF
 }
 
 private func sample(_ generator: GBNFGenerator, seed: UInt64, budget: Int = 200) -> GBNFGenerator.Sample {
-    var random = SeededGenerator(seed: seed)
+    var random = SplitMix(seed: seed)
     return generator.generate(budget: budget, using: &random)
 }
 
 private func expectInvalid(_ gbnf: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let error = #expect(throws: SDKException.self, sourceLocation: sourceLocation) {
+    let error = #expect(throws: GBNFError.self, sourceLocation: sourceLocation) {
         try GBNFGenerator(GBNFGrammar(parsing: gbnf))
     }
-    #expect(error?.code == .invalidGrammar, sourceLocation: sourceLocation)
     #expect(error?.message.contains(message) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
 }
 
 @Suite("GBNF grammars")
 struct GBNFGrammarTests {
-    typealias Expression = GBNFGrammar.Expression
-
     // MARK: Parsing
 
     @Test("Literals decode every escape llama.cpp knows")
     func literalEscapes() throws {
         let grammar = try GBNFGrammar(parsing: #"root ::= "a\n\t\r\"\\\[\]\-\x41\u00e9\U0001F600é""#)
-        #expect(
-            grammar.rules["root"]
-                == .literal([0x61, 0x0A, 0x09, 0x0D, 0x22, 0x5C, 0x5B, 0x5D, 0x2D, 0x41, 0xE9, 0x1F600, 0xE9])
-        )
+        #expect(grammar.rules["root"] == .literal("a\n\t\r\"\\[]-Aé\u{1F600}é"))
+        // A code point no text holds makes a literal that matches nothing.
+        #expect(try GBNFGrammar(parsing: #"root ::= "a\uD800""#).rules["root"] == .characters(UnicodeScalarSet()))
     }
 
     @Test("Character classes take ranges, negation, escapes and a dash at either end")
     func characterClasses() throws {
-        let cases: [(String, Expression)] = [
-            ("[a-z0-9_]", .characters([.init(0x61, 0x7A), .init(0x30, 0x39), .init("_")], negated: false)),
-            (#"[^"\\\x00-\x1F]"#, .characters([.init("\""), .init("\\"), .init(0x00, 0x1F)], negated: true)),
-            ("[-a-]", .characters([.init("-"), .init("a"), .init("-")], negated: false)),
-            (#"[\]\[\-\n]"#, .characters([.init("]"), .init("["), .init("-"), .init("\n")], negated: false)),
-            ("[z-a]", .characters([.init(0x7A, 0x61)], negated: false)),
-            ("[ぁ-ゟ]", .characters([.init(0x3041, 0x309F)], negated: false)),
-            ("[]", .sequence([])),
-            (".", .any),
+        let cases: [(String, GBNFExpression)] = [
+            ("[a-z0-9_]", .characters(UnicodeScalarSet([0x61...0x7A, 0x30...0x39, 0x5F...0x5F]))),
+            (#"[^"\\\x00-\x1F]"#, .characters(UnicodeScalarSet([0x22...0x22, 0x5C...0x5C, 0x00...0x1F]).inverted)),
+            ("[-a-]", .characters(UnicodeScalarSet(characters: "-a"))),
+            (#"[\]\[\-\n]"#, .characters(UnicodeScalarSet(characters: "][-\n"))),
+            ("[z-a]", .characters(UnicodeScalarSet())),
+            ("[^z-a]", .characters(.all)),
+            ("[ぁ-ゟ]", .characters(UnicodeScalarSet([0x3041...0x309F]))),
+            ("[]", .empty),
+            (".", .characters(.all)),
         ]
         for (body, expected) in cases {
             #expect(try GBNFGrammar(parsing: "root ::= \(body)").rules["root"] == expected, "\(body)")
@@ -99,12 +95,12 @@ struct GBNFGrammarTests {
             grammar.rules["root"]
                 == .choice([
                     .sequence([
-                        .text("a"), .choice([.rule("b"), .sequence([.text("c"), .rule("d-2")])]), .rule("item-1"),
+                        .literal("a"), .choice([.rule("b"), .sequence([.literal("c"), .rule("d-2")])]), .rule("item-1"),
                     ]),
-                    .text("e"),
+                    .literal("e"),
                 ])
         )
-        #expect(grammar.rules["item-1"] == .choice([.text("x"), .text("y")]))
+        #expect(grammar.rules["item-1"] == .choice([.literal("x"), .literal("y")]))
         #expect(grammar.ruleNames == ["root", "b", "d-2", "item-1"])
     }
 
@@ -116,20 +112,20 @@ struct GBNFGrammarTests {
         ]
         for (suffix, min, max) in cases {
             let grammar = try GBNFGrammar(parsing: "root ::= \"a\"\(suffix)")
-            #expect(grammar.rules["root"] == .repetition(.text("a"), min: min, max: max), "\(suffix)")
+            #expect(grammar.rules["root"] == .repetition(.literal("a"), min: min, max: max), "\(suffix)")
         }
         let stacked = try GBNFGrammar(parsing: #"root ::= ("a" "b")?{2}"#)
         #expect(
             stacked.rules["root"]
-                == .repetition(.repetition(.sequence([.text("a"), .text("b")]), min: 0, max: 1), min: 2, max: 2)
+                == .repetition(.repetition(.sequence([.literal("a"), .literal("b")]), min: 0, max: 1), min: 2, max: 2)
         )
     }
 
     @Test("Newlines continue a rule only inside parentheses and after '|', CRLF included")
     func newlines() throws {
         let grammar = try GBNFGrammar(parsing: "root ::= \"a\" |\r\n  \"b\"\r\nother ::= (\n\"c\"\n)\r\n")
-        #expect(grammar.rules["root"] == .choice([.text("a"), .text("b")]))
-        #expect(grammar.rules["other"] == .text("c"))
+        #expect(grammar.rules["root"] == .choice([.literal("a"), .literal("b")]))
+        #expect(grammar.rules["other"] == .literal("c"))
         expectInvalid("root ::= \"a\"\n| \"b\"", "Expected a rule name, found '|' at line 2 column 1")
     }
 
@@ -144,7 +140,7 @@ struct GBNFGrammarTests {
     @Test("A later definition of a rule replaces the earlier one, as in llama.cpp")
     func redefinition() throws {
         let grammar = try GBNFGrammar(parsing: "root ::= \"a\"\nroot ::= \"b\"")
-        #expect(grammar.rules["root"] == .text("b"))
+        #expect(grammar.rules["root"] == .literal("b"))
         #expect(grammar.ruleNames == ["root"])
     }
 
@@ -211,7 +207,7 @@ struct GBNFGrammarTests {
 
     @Test("Text that is not a grammar never crashes the parser")
     func garbage() {
-        var random = SeededGenerator(seed: 99)
+        var random = SplitMix(seed: 99)
         let alphabet = Array(#"ab-:= |()[]^{},019*+?."\xun#"#.unicodeScalars) + ["\n", "\r", "é"]
         for _ in 0..<2_000 {
             var text = "root ::= "
@@ -345,7 +341,7 @@ struct GBNFGrammarTests {
     @Test("A text whose shortest form is longer than the limit stops there, marked incomplete")
     func limit() throws {
         let generator = try makeGenerator(#"root ::= ("x"{2000}){2000}"#)
-        var random = SeededGenerator(seed: 1)
+        var random = SplitMix(seed: 1)
         let result = generator.generate(budget: 10, limit: 5_000, using: &random)
         #expect(!result.isComplete)
         #expect(result.text == String(repeating: "x", count: 5_000))
@@ -357,17 +353,47 @@ struct GBNFGrammarTests {
         #expect(sample(try makeGenerator("root ::= a? b{0,3}\na ::= \"\"\nb ::= []"), seed: 1).text == "")
     }
 
-    // MARK: The deterministic model
+    // MARK: Printing, matching and checks
 
-    @Test("The model's pieces are its tokens with the whitespace before them, and join into the text")
-    func pieces() {
-        #expect(
-            DeterministicLLMService.pieces(of: #"{"a": [1, 2]}"#) == [
-                "{", "\"", "a", "\"", ":", " [", "1", ",", " 2", "]", "}",
-            ]
+    @Test("Printed rules parse back to the same tree, a class that matches nothing included")
+    func printAndParse() throws {
+        var rules = GBNFRuleSet()
+        let word = rules.add("word", .repeating(.characters(UnicodeScalarSet([0x61...0x7A])), min: 1, max: nil))
+        let ending = GBNFExpression.optional(.anyOf([.literal("!"), .characters(UnicodeScalarSet())]))
+        rules.define(
+            "root",
+            .concat([.literal("say \"hi\"\n"), word, ending, .repeating(.literal("ab"), min: 2, max: 5)])
         )
-        #expect(DeterministicLLMService.pieces(of: "  hello world \n") == ["  hello", " world \n"])
-        #expect(DeterministicLLMService.pieces(of: " \n ") == [" \n "])
-        #expect(DeterministicLLMService.pieces(of: "").isEmpty)
+        let text = rules.gbnf(root: "root")
+        #expect(try GBNFGrammar(parsing: text).rules == rules.rules, "\(text)")
+    }
+
+    @Test("The matcher accepts every text the generator writes, and refuses one made longer")
+    func matcherAgreesWithGenerator() throws {
+        let grammar = try GBNFGrammar(parsing: arithmeticGrammar)
+        let generator = try GBNFGenerator(grammar)
+        let matcher = GBNFMatcher(grammar)
+        for seed: UInt64 in 0..<100 {
+            let text = sample(generator, seed: seed, budget: 40).text
+            #expect(matcher.accepts(text), "\(text)")
+            #expect(!matcher.accepts(text + "="), "\(text)")
+        }
+        #expect(GBNFMatcher(try GBNFGrammar(parsing: #"root ::= ("a"?){2} "b""#)).accepts("b"))
+    }
+
+    @Test("The strict check also refuses repeating what can be empty; the parser's follows llama.cpp")
+    func strictRepetitions() throws {
+        let rules: [String: GBNFExpression] = [
+            "root": .repetition(.rule("maybe"), min: 0, max: nil),
+            "maybe": .repetition(.literal("a"), min: 0, max: 1),
+        ]
+        #expect(GBNFAnalysis.leftRecursiveRule(rules, order: ["root", "maybe"], strictRepetitions: true) == "root")
+        #expect(GBNFAnalysis.leftRecursiveRule(rules, order: ["root", "maybe"], strictRepetitions: false) == nil)
+        #expect(GBNFAnalysis.nullableRules(rules, among: ["root", "maybe"]) == ["root", "maybe"])
+        let cycle: [String: GBNFExpression] = [
+            "a": .sequence([.rule("b"), .literal("x")]), "b": .choice([.rule("a"), .literal("y")]),
+        ]
+        #expect(GBNFAnalysis.leftRecursiveRule(cycle, order: ["a", "b"], strictRepetitions: false) == "a")
+        #expect(GBNFAnalysis.unproductiveRules(["a": .sequence([.literal("x"), .rule("a")])], among: ["a"]) == ["a"])
     }
 }

@@ -3,19 +3,19 @@
 ///
 /// Values are code points (`0...0x10FFFF`); surrogates may appear inside a range, which is
 /// harmless because no decoded text contains them.
-struct UnicodeScalarSet: Hashable, Sendable {
-    static let maximum: UInt32 = 0x10FFFF
+package struct UnicodeScalarSet: Hashable, Sendable {
+    package static let maximum: UInt32 = 0x10FFFF
 
     /// The ranges, sorted and merged.
-    private(set) var ranges: [ClosedRange<UInt32>]
+    package private(set) var ranges: [ClosedRange<UInt32>]
 
     /// The empty set.
-    init() {
+    package init() {
         ranges = []
     }
 
     /// The set of these ranges, in any order, overlapping or not.
-    init(_ ranges: [ClosedRange<UInt32>]) {
+    package init(_ ranges: [ClosedRange<UInt32>]) {
         let sorted = ranges.filter { $0.lowerBound <= Self.maximum }
             .map { $0.lowerBound...min($0.upperBound, Self.maximum) }
             .sorted { $0.lowerBound < $1.lowerBound }
@@ -31,39 +31,27 @@ struct UnicodeScalarSet: Hashable, Sendable {
     }
 
     /// The set of one scalar.
-    init(scalar: UInt32) {
+    package init(scalar: UInt32) {
         self.init([scalar...scalar])
     }
 
     /// The set of the scalars of `text`.
-    init(characters text: String) {
+    package init(characters text: String) {
         self.init(text.unicodeScalars.map { $0.value...$0.value })
     }
 
-    static let all = UnicodeScalarSet([0...maximum])
+    package static let all = UnicodeScalarSet([0...maximum])
     /// ECMAScript `\d`.
-    static let digits = UnicodeScalarSet([0x30...0x39])
-    /// ECMAScript `\w`.
-    static let wordCharacters = UnicodeScalarSet([0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
-    /// ECMAScript `\s`: white space and line terminators.
-    static let whitespace = UnicodeScalarSet([
-        0x09...0x0D, 0x20...0x20, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A, 0x2028...0x2029,
-        0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF,
-    ])
-    /// ECMAScript line terminators, which `.` does not match.
-    static let lineTerminators = UnicodeScalarSet([0x0A...0x0A, 0x0D...0x0D, 0x2028...0x2029])
-    /// The scalars a JSON string must escape.
-    static let jsonEscaped = UnicodeScalarSet([0x00...0x1F, 0x22...0x22, 0x5C...0x5C])
-
-    var isEmpty: Bool { ranges.isEmpty }
+    package static let digits = UnicodeScalarSet([0x30...0x39])
+    package var isEmpty: Bool { ranges.isEmpty }
 
     /// The only scalar of a one-scalar set.
-    var singleScalar: UInt32? {
+    package var singleScalar: UInt32? {
         guard ranges.count == 1, ranges[0].lowerBound == ranges[0].upperBound else { return nil }
         return ranges[0].lowerBound
     }
 
-    func contains(_ scalar: UInt32) -> Bool {
+    package func contains(_ scalar: UInt32) -> Bool {
         var low = 0
         var high = ranges.count - 1
         while low <= high {
@@ -79,12 +67,12 @@ struct UnicodeScalarSet: Hashable, Sendable {
         return false
     }
 
-    func union(_ other: UnicodeScalarSet) -> UnicodeScalarSet {
+    package func union(_ other: UnicodeScalarSet) -> UnicodeScalarSet {
         UnicodeScalarSet(ranges + other.ranges)
     }
 
     /// Every scalar not in the set.
-    var inverted: UnicodeScalarSet {
+    package var inverted: UnicodeScalarSet {
         var result: [ClosedRange<UInt32>] = []
         var next: UInt32 = 0
         for range in ranges {
@@ -96,11 +84,11 @@ struct UnicodeScalarSet: Hashable, Sendable {
         return UnicodeScalarSet(result)
     }
 
-    func subtracting(_ other: UnicodeScalarSet) -> UnicodeScalarSet {
+    package func subtracting(_ other: UnicodeScalarSet) -> UnicodeScalarSet {
         intersection(other.inverted)
     }
 
-    func intersection(_ other: UnicodeScalarSet) -> UnicodeScalarSet {
+    package func intersection(_ other: UnicodeScalarSet) -> UnicodeScalarSet {
         var result: [ClosedRange<UInt32>] = []
         var i = 0
         var j = 0

@@ -1,5 +1,3 @@
-import RunAnywhere
-
 /// A grammar in GBNF, llama.cpp's grammar format, parsed into its rules.
 ///
 /// The parser follows llama.cpp's (`llama-grammar.cpp`) rule for rule, so that a grammar
@@ -18,66 +16,26 @@ import RunAnywhere
 /// - groups nest at most ``maximumNesting`` deep, so no input exhausts the stack;
 /// - a grammar of no rules is an error (llama.cpp's sampler takes an empty one as none).
 ///
-/// Every error is `.invalidGrammar`; all but a missing root end with the line and column
-/// of the problem (both from 1, columns counting Unicode scalars).
-struct GBNFGrammar: Sendable, Equatable {
-    /// A rule's body, or part of one.
-    indirect enum Expression: Sendable, Equatable {
-        /// Exactly these code points. A code point no text can hold (a surrogate, one past
-        /// U+10FFFF, NUL) makes the literal match nothing.
-        case literal([UInt32])
-        /// One code point in (or, negated, outside) the ranges.
-        case characters([CharacterRange], negated: Bool)
-        /// `.`: any one code point.
-        case any
-        /// The rule of that name.
-        case rule(String)
-        /// The expressions one after another; none matches the empty text.
-        case sequence([Expression])
-        /// Any one of the alternatives (always two or more).
-        case choice([Expression])
-        /// The expression `min` to `max` times; `nil` is no maximum.
-        case repetition(Expression, min: Int, max: Int?)
-
-        /// A literal of the scalars of `text`.
-        static func text(_ text: String) -> Expression {
-            .literal(text.unicodeScalars.map(\.value))
-        }
-    }
-
-    /// An inclusive range of code points; `lower > upper` is an empty range, as in llama.cpp.
-    struct CharacterRange: Sendable, Equatable {
-        /// The first code point.
-        var lower: UInt32
-        /// The last code point.
-        var upper: UInt32
-
-        /// A range of the code points from `lower` to `upper`.
-        init(_ lower: UInt32, _ upper: UInt32) {
-            self.lower = lower
-            self.upper = upper
-        }
-
-        /// The range of one code point.
-        init(_ scalar: Unicode.Scalar) {
-            self.init(scalar.value, scalar.value)
-        }
-    }
-
+/// Parsed, a literal with a code point no text can hold (a surrogate, one past U+10FFFF,
+/// NUL) matches nothing, `.` is the class of every code point, and `[]` is the empty text.
+///
+/// Every error is a ``GBNFError``; all but a missing root end with the line and column of
+/// the problem (both from 1, columns counting Unicode scalars).
+package struct GBNFGrammar: Sendable, Equatable {
     /// The deepest nesting of parentheses (and stacked repetitions) the parser accepts.
-    static let maximumNesting = 100
+    package static let maximumNesting = 100
 
     /// The rules by name.
-    let rules: [String: Expression]
+    package let rules: [String: GBNFExpression]
     /// The names of the rules in the order of their first definition.
-    let ruleNames: [String]
+    package let ruleNames: [String]
     /// The rule the whole text must match.
-    let root: String
+    package let root: String
 
     /// Parses `text` and checks it as llama.cpp does before sampling.
     ///
-    /// - Throws: `.invalidGrammar` naming the problem and where it is.
-    init(parsing text: String, root: String = "root") throws(SDKException) {
+    /// - Throws: `GBNFError` naming the problem and where it is.
+    package init(parsing text: String, root: String = "root") throws(GBNFError) {
         var parser = GBNFParser(text)
         try parser.parseGrammar()
         rules = parser.rules
@@ -87,12 +45,9 @@ struct GBNFGrammar: Sendable, Equatable {
             throw parser.error("Undefined rule '\(reference.name)'", at: reference.offset)
         }
         guard rules[root] != nil else {
-            throw SDKException(
-                .invalidGrammar,
-                "The grammar has no rule '\(root)' (its rules: \(ruleNames.joined(separator: ", ")))"
-            )
+            throw GBNFError("The grammar has no rule '\(root)' (its rules: \(ruleNames.joined(separator: ", ")))")
         }
-        if let name = Self.leftRecursiveRule(rules: rules, order: ruleNames) {
+        if let name = GBNFAnalysis.leftRecursiveRule(rules, order: ruleNames, strictRepetitions: false) {
             throw parser.error("Left recursion in rule '\(name)'", at: parser.definitions[name] ?? 0)
         }
         for repetition in parser.emptyRepetitions where parser.hasEmptyAlternative[repetition.name] == true {
@@ -102,106 +57,13 @@ struct GBNFGrammar: Sendable, Equatable {
             )
         }
     }
-
-    // MARK: Checks
-
-    /// Rules that can match the empty text: a least fixed point, as a rule may be empty
-    /// only by way of others.
-    private static func nullableRules(_ rules: [String: Expression]) -> Set<String> {
-        var nullable: Set<String> = []
-        var changed = true
-        while changed {
-            changed = false
-            for (name, body) in rules where !nullable.contains(name) && isNullable(body, nullable) {
-                nullable.insert(name)
-                changed = true
-            }
-        }
-        return nullable
-    }
-
-    private static func isNullable(_ expression: Expression, _ nullable: Set<String>) -> Bool {
-        switch expression {
-        case .literal(let scalars): scalars.isEmpty
-        case .characters, .any: false
-        case .rule(let name): nullable.contains(name)
-        case .sequence(let elements): elements.allSatisfy { isNullable($0, nullable) }
-        case .choice(let alternatives): alternatives.contains { isNullable($0, nullable) }
-        case .repetition(let item, let min, let max): min == 0 || max == 0 || isNullable(item, nullable)
-        }
-    }
-
-    /// The rules `expression` can start with: those reached before it must match a character.
-    private static func leftReferences(
-        _ expression: Expression,
-        _ nullable: Set<String>,
-        into names: inout Set<String>
-    ) {
-        switch expression {
-        case .literal, .characters, .any:
-            break
-        case .rule(let name):
-            names.insert(name)
-        case .sequence(let elements):
-            for element in elements {
-                leftReferences(element, nullable, into: &names)
-                if !isNullable(element, nullable) { break }
-            }
-        case .choice(let alternatives):
-            for alternative in alternatives {
-                leftReferences(alternative, nullable, into: &names)
-            }
-        case .repetition(let item, _, let max):
-            if max != 0 { leftReferences(item, nullable, into: &names) }
-        }
-    }
-
-    /// The first rule, in definition order, that can reach itself without matching a
-    /// character: llama.cpp refuses such grammars, since its sampler would never stop
-    /// expanding them.
-    private static func leftRecursiveRule(rules: [String: Expression], order: [String]) -> String? {
-        let nullable = nullableRules(rules)
-        var edges: [String: [String]] = [:]
-        for (name, body) in rules {
-            var names: Set<String> = []
-            leftReferences(body, nullable, into: &names)
-            edges[name] = names.sorted()
-        }
-        // Iterative depth-first search: a long chain of rules must not exhaust the stack.
-        var state: [String: Bool] = [:]  // false: on the current path; true: done
-        for start in order where state[start] == nil {
-            var path: [(name: String, next: Int)] = [(start, 0)]
-            state[start] = false
-            while let top = path.last {
-                let targets = edges[top.name] ?? []
-                guard top.next < targets.count else {
-                    state[top.name] = true
-                    path.removeLast()
-                    continue
-                }
-                path[path.count - 1].next += 1
-                let target = targets[top.next]
-                switch state[target] {
-                case false?:
-                    let cycle = path.drop(while: { $0.name != target }).map(\.name)
-                    return order.first { cycle.contains($0) } ?? target
-                case true?:
-                    continue
-                case nil:
-                    state[target] = false
-                    path.append((target, 0))
-                }
-            }
-        }
-        return nil
-    }
 }
 
 /// llama.cpp's recursive-descent parser over Unicode scalars, with positions for errors.
 private struct GBNFParser {
     let text: [Unicode.Scalar]
     var offset = 0
-    var rules: [String: GBNFGrammar.Expression] = [:]
+    var rules: [String: GBNFExpression] = [:]
     var ruleNames: [String] = []
     var definitions: [String: Int] = [:]
     var references: [(name: String, offset: Int)] = []
@@ -247,7 +109,7 @@ private struct GBNFParser {
 
     // MARK: Errors
 
-    func error(_ what: String, at position: Int) -> SDKException {
+    func error(_ what: String, at position: Int) -> GBNFError {
         var line = 1
         var column = 1
         var index = 0
@@ -261,7 +123,7 @@ private struct GBNFParser {
             }
             index += 1
         }
-        return SDKException(.invalidGrammar, "\(what) at line \(line) column \(column)")
+        return GBNFError("\(what) at line \(line) column \(column)")
     }
 
     private func found() -> String {
@@ -272,7 +134,7 @@ private struct GBNFParser {
 
     // MARK: Grammar and rules
 
-    mutating func parseGrammar() throws(SDKException) {
+    mutating func parseGrammar() throws(GBNFError) {
         // llama.cpp reads the grammar as a C string, so a NUL would silently end it.
         if let nul = text.firstIndex(of: "\0") { throw error("NUL character", at: nul) }
         skipSpace(newlines: true)
@@ -282,7 +144,7 @@ private struct GBNFParser {
         if rules.isEmpty { throw error("Expected a rule, found the end of the grammar", at: offset) }
     }
 
-    private mutating func parseRule() throws(SDKException) {
+    private mutating func parseRule() throws(GBNFError) {
         let start = offset
         let name = try parseName()
         skipSpace(newlines: false)
@@ -306,7 +168,7 @@ private struct GBNFParser {
         skipSpace(newlines: true)
     }
 
-    private mutating func parseName() throws(SDKException) -> String {
+    private mutating func parseName() throws(GBNFError) -> String {
         var name = ""
         while Self.isWordCharacter(peek()) {
             name.unicodeScalars.append(text[offset])
@@ -339,7 +201,7 @@ private struct GBNFParser {
 
     /// What llama.cpp's checks need to know of a parsed item, beyond its expression.
     private struct Parsed {
-        var expression: GBNFGrammar.Expression
+        var expression: GBNFExpression
         var height = 1
         /// Whether llama.cpp writes any element for it: `""`, `[]` and `x{0}` write none,
         /// and only an item with elements can be repeated.
@@ -363,7 +225,7 @@ private struct GBNFParser {
         rule: String,
         nested: Bool,
         depth: Int
-    ) throws(SDKException) -> (parsed: Parsed, hasEmptyAlternative: Bool) {
+    ) throws(GBNFError) -> (parsed: Parsed, hasEmptyAlternative: Bool) {
         var alternatives = [try parseSequence(rule: rule, nested: nested, depth: depth)]
         while peek() == "|" {
             offset += 1
@@ -379,7 +241,7 @@ private struct GBNFParser {
         return (choice, hasEmptyAlternative)
     }
 
-    private mutating func parseSequence(rule: String, nested: Bool, depth: Int) throws(SDKException) -> Parsed {
+    private mutating func parseSequence(rule: String, nested: Bool, depth: Int) throws(GBNFError) -> Parsed {
         var items: [Parsed] = []
         loop: while let scalar = peek() {
             let start = offset
@@ -393,11 +255,11 @@ private struct GBNFParser {
                 }
                 offset += 1
                 skipSpace(newlines: nested)
-                items.append(Parsed(expression: .literal(scalars), hasElements: !scalars.isEmpty))
+                items.append(Parsed(expression: Self.literal(scalars), hasElements: !scalars.isEmpty))
             case "[":
                 let characters = try parseClass()
                 skipSpace(newlines: nested)
-                items.append(Parsed(expression: characters, hasElements: characters != .sequence([])))
+                items.append(Parsed(expression: characters, hasElements: characters != .empty))
             case "<", "!":
                 throw error("Token matches like '<…>' need a model's vocabulary and are not supported", at: start)
             case "(":
@@ -423,7 +285,7 @@ private struct GBNFParser {
             case ".":
                 offset += 1
                 skipSpace(newlines: nested)
-                items.append(Parsed(expression: .any))
+                items.append(Parsed(expression: .characters(.all)))
             case "*", "+", "?":
                 offset += 1
                 skipSpace(newlines: nested)
@@ -449,31 +311,48 @@ private struct GBNFParser {
         )
     }
 
-    private mutating func parseClass() throws(SDKException) -> GBNFGrammar.Expression {
+    private mutating func parseClass() throws(GBNFError) -> GBNFExpression {
         let start = offset
         offset += 1
         let negated = peek() == "^"
         if negated { offset += 1 }
-        var ranges: [GBNFGrammar.CharacterRange] = []
+        var sawCharacter = false
+        var ranges: [ClosedRange<UInt32>] = []
         while peek() != "]" {
             guard offset < text.count else { throw error("Unclosed character class", at: start) }
             let lower = try parseCharacter(openedAt: start, what: "character class")
             if peek() == "-", peek(1) != "]" {
                 guard offset + 1 < text.count else { throw error("Unclosed character class", at: start) }
                 offset += 1
-                ranges.append(.init(lower, try parseCharacter(openedAt: start, what: "character class")))
+                let upper = try parseCharacter(openedAt: start, what: "character class")
+                // llama.cpp keeps a range whose ends are swapped; it matches nothing.
+                if lower <= upper { ranges.append(lower...upper) }
             } else {
-                ranges.append(.init(lower, lower))
+                ranges.append(lower...lower)
             }
+            sawCharacter = true
         }
         offset += 1
         // llama.cpp writes no element for an empty class: it matches the empty text.
-        return ranges.isEmpty ? .sequence([]) : .characters(ranges, negated: negated)
+        guard sawCharacter else { return .empty }
+        let set = UnicodeScalarSet(ranges)
+        return .characters(negated ? set.inverted : set)
+    }
+
+    /// A literal of these code points; one that no text can hold makes it match nothing.
+    private static func literal(_ values: [UInt32]) -> GBNFExpression {
+        if values.isEmpty { return .empty }
+        var text = ""
+        for value in values {
+            guard value != 0, let scalar = Unicode.Scalar(value) else { return .characters(UnicodeScalarSet()) }
+            text.unicodeScalars.append(scalar)
+        }
+        return .literal(text)
     }
 
     /// One character of a literal or class, escapes decoded; `openedAt` is where the
     /// literal or class began, for the error when the grammar ends inside it.
-    private mutating func parseCharacter(openedAt: Int, what: String) throws(SDKException) -> UInt32 {
+    private mutating func parseCharacter(openedAt: Int, what: String) throws(GBNFError) -> UInt32 {
         let start = offset
         guard text[offset] == "\\" else {
             offset += 1
@@ -495,7 +374,7 @@ private struct GBNFParser {
         }
     }
 
-    private mutating func parseHex(digits: Int, escapeAt start: Int) throws(SDKException) -> UInt32 {
+    private mutating func parseHex(digits: Int, escapeAt start: Int) throws(GBNFError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<digits {
             guard let digit = peek().flatMap(Self.hexValue) else {
@@ -508,7 +387,7 @@ private struct GBNFParser {
     }
 
     /// `{m}`, `{m,}` or `{m,n}`, with llama.cpp's limits.
-    private mutating func parseBounds(nested: Bool) throws(SDKException) -> (Int, Int?) {
+    private mutating func parseBounds(nested: Bool) throws(GBNFError) -> (Int, Int?) {
         let start = offset
         offset += 1
         skipSpace(newlines: nested)
@@ -538,7 +417,7 @@ private struct GBNFParser {
         return (min, max)
     }
 
-    private mutating func parseInteger() throws(SDKException) -> Int {
+    private mutating func parseInteger() throws(GBNFError) -> Int {
         guard Self.isDigit(peek()) else { throw error("Expected an integer, found \(found())", at: offset) }
         let start = offset
         var value = 0
@@ -555,7 +434,7 @@ private struct GBNFParser {
         _ items: inout [Parsed],
         _ bounds: (min: Int, max: Int?),
         at position: Int
-    ) throws(SDKException) {
+    ) throws(GBNFError) {
         guard var item = items.popLast(), item.hasElements else {
             throw error("Expected an item before the repetition", at: position)
         }

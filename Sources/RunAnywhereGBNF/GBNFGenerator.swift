@@ -1,5 +1,3 @@
-import RunAnywhere
-
 /// Writes texts that a ``GBNFGrammar`` accepts, as a model sampling under that grammar
 /// would, but from a seeded random generator instead of weights.
 ///
@@ -15,19 +13,19 @@ import RunAnywhere
 /// symbols before controls, private use and unassigned code points).
 ///
 /// The same grammar, budget and generator state give the same text.
-struct GBNFGenerator: Sendable {
+package struct GBNFGenerator: Sendable {
     /// A generated text.
-    struct Sample: Sendable, Equatable {
+    package struct Sample: Sendable, Equatable {
         /// The text.
-        var text: String
+        package var text: String
         /// Whether the text matches the whole root rule; `false` when the shortest way to
         /// finish was longer than the limit (or took more work than its bound) and the
         /// text stops there.
-        var isComplete: Bool
+        package var isComplete: Bool
     }
 
     /// Past this many nested rules, the walk only takes shortest ways.
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     private let nodes: [Node]
     /// The node of each rule's body, by rule number.
@@ -41,9 +39,9 @@ struct GBNFGenerator: Sendable {
 
     /// Prepares `grammar` from its root rule.
     ///
-    /// - Throws: `.invalidGrammar` when the root matches no finite text (every way
+    /// - Throws: `GBNFError` when the root matches no finite text (every way
     ///   through it recurses forever or meets a character class that matches nothing).
-    init(_ grammar: GBNFGrammar) throws(SDKException) {
+    package init(_ grammar: GBNFGrammar) throws(GBNFError) {
         let builder = Builder(grammar)
         nodes = builder.nodes
         bodies = builder.bodies
@@ -51,8 +49,7 @@ struct GBNFGenerator: Sendable {
         root = builder.ruleNumbers[grammar.root] ?? 0
         (shortest, shortestAlternative) = Self.shortestTexts(nodes: nodes, bodies: bodies)
         guard shortest[bodies[root]] != Int.max else {
-            throw SDKException(
-                .invalidGrammar,
+            throw GBNFError(
                 "The rule '\(grammar.root)' matches no finite text: every way through it recurses forever "
                     + "or needs a character that nothing matches"
             )
@@ -61,7 +58,7 @@ struct GBNFGenerator: Sendable {
 
     /// The length, in Unicode scalars, of the shortest text of the rule `name`; `nil` when
     /// it has none or there is no such rule.
-    func shortestLength(ofRule name: String) -> Int? {
+    package func shortestLength(ofRule name: String) -> Int? {
         guard let rule = ruleNumbers[name] else { return nil }
         let length = shortest[bodies[rule]]
         return length == Int.max ? nil : length
@@ -69,7 +66,7 @@ struct GBNFGenerator: Sendable {
 
     /// A text of the root rule of about `budget` Unicode scalars or fewer (more when the
     /// grammar's shortest text is longer), and never more than `limit`.
-    func generate(budget: Int, limit: Int = 1 << 16, using random: inout some RandomNumberGenerator) -> Sample {
+    package func generate(budget: Int, limit: Int = 1 << 16, using random: inout some RandomNumberGenerator) -> Sample {
         var output = String.UnicodeScalarView()
         var count = 0
         var stack: [(node: Int, depth: Int)] = [(bodies[root], 0)]
@@ -260,7 +257,7 @@ extension GBNFGenerator {
     /// A grammar expression with rules by number and children by index into `nodes`.
     fileprivate enum Node: Sendable {
         case text([Unicode.Scalar])
-        /// A literal with a code point no text holds.
+        /// A reference to a rule the grammar does not define.
         case nothing
         case characters(CharacterChoice)
         case rule(Int)
@@ -284,16 +281,13 @@ extension GBNFGenerator {
             }
         }
 
-        private mutating func add(_ expression: GBNFGrammar.Expression) -> Int {
+        private mutating func add(_ expression: GBNFExpression) -> Int {
             let node: Node
             switch expression {
-            case .literal(let values):
-                let scalars = values.compactMap { $0 == 0 ? nil : Unicode.Scalar($0) }
-                node = scalars.count == values.count ? .text(scalars) : .nothing
-            case .characters(let ranges, let negated):
-                node = .characters(CharacterChoice(ranges: ranges, negated: negated))
-            case .any:
-                node = .characters(CharacterChoice(ranges: [], negated: true))
+            case .literal(let text):
+                node = .text(Array(text.unicodeScalars))
+            case .characters(let set):
+                node = .characters(CharacterChoice(set))
             case .rule(let name):
                 // The grammar has checked every reference.
                 node = ruleNumbers[name].map(Node.rule) ?? .nothing
@@ -325,11 +319,9 @@ extension GBNFGenerator {
 
         var isEmpty: Bool { tiers.isEmpty && wide.isEmpty }
 
-        init(ranges: [GBNFGrammar.CharacterRange], negated: Bool) {
-            func contains(_ value: UInt32) -> Bool {
-                ranges.contains { $0.lower <= value && value <= $0.upper } != negated
-            }
-            let ascii = (1...0x7F).compactMap { Unicode.Scalar(UInt32($0)) }.filter { contains($0.value) }
+        init(_ set: UnicodeScalarSet) {
+            // NUL stays out: llama.cpp reads text as C strings.
+            let ascii = (1...0x7F).compactMap { Unicode.Scalar(UInt32($0)) }.filter { set.contains($0.value) }
             let alphanumeric = ascii.filter {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
             }
@@ -340,27 +332,9 @@ extension GBNFGenerator {
                 printable.filter { $0 == "\"" || $0 == "\\" },
                 ascii.filter { $0.value < 0x20 || $0.value == 0x7F },
             ].filter { !$0.isEmpty }
-            wide = Self.wideIntervals(ranges: ranges, negated: negated)
-        }
-
-        /// The class's code points from U+0080 to U+10FFFF, surrogates left out.
-        private static func wideIntervals(ranges: [GBNFGrammar.CharacterRange], negated: Bool) -> [Interval] {
-            let valid = ranges.filter { $0.lower <= $0.upper }.map { Interval(lower: $0.lower, upper: $0.upper) }
-            var intervals: [Interval] = []
-            if negated {
-                var next: UInt32 = 0x80
-                for range in valid.sorted(by: { $0.lower < $1.lower }) where range.upper >= next {
-                    if range.lower > next { intervals.append(Interval(lower: next, upper: range.lower - 1)) }
-                    if range.upper >= 0x10FFFF { return splitSurrogates(intervals) }
-                    next = range.upper + 1
-                }
-                intervals.append(Interval(lower: next, upper: 0x10FFFF))
-            } else {
-                for range in valid where range.upper >= 0x80 && range.lower <= 0x10FFFF {
-                    intervals.append(Interval(lower: max(range.lower, 0x80), upper: min(range.upper, 0x10FFFF)))
-                }
-            }
-            return splitSurrogates(intervals)
+            let wide = set.ranges.filter { $0.upperBound >= 0x80 }
+                .map { Interval(lower: max($0.lowerBound, 0x80), upper: $0.upperBound) }
+            self.wide = Self.splitSurrogates(wide)
         }
 
         private static func splitSurrogates(_ intervals: [Interval]) -> [Interval] {

@@ -1,11 +1,12 @@
-/// A GBNF expression kept as a tree rather than text, so the converter can simplify it and
-/// check the whole grammar (can every rule finish, is any rule left-recursive) before
-/// llama.cpp sees it: llama.cpp rejects left recursion only when sampling starts, and a rule
-/// that can never finish would let the model write until it runs out of tokens.
-indirect enum GBNFExpression: Hashable, Sendable {
+/// A GBNF expression kept as a tree rather than text: what the schema compiler builds and
+/// simplifies, what ``GBNFGrammar`` parses text into, and what ``GBNFAnalysis`` checks (can
+/// every rule finish, is any rule left-recursive) before llama.cpp sees it: llama.cpp rejects
+/// left recursion only when sampling starts, and a rule that can never finish would let the
+/// model write until it runs out of tokens.
+package indirect enum GBNFExpression: Hashable, Sendable {
     /// Exactly this text.
     case literal(String)
-    /// One scalar of the set.
+    /// One scalar of the set; the empty set matches nothing.
     case characters(UnicodeScalarSet)
     /// A reference to a rule.
     case rule(String)
@@ -17,13 +18,13 @@ indirect enum GBNFExpression: Hashable, Sendable {
     case repetition(GBNFExpression, min: Int, max: Int?)
 
     /// The empty text.
-    static let empty = GBNFExpression.sequence([])
+    package static let empty = GBNFExpression.sequence([])
 
     /// One digit, `[0-9]`.
-    static let digit = GBNFExpression.characters(.digits)
+    package static let digit = GBNFExpression.characters(.digits)
 
     /// The elements in order: nested sequences flatten and adjacent literals merge.
-    static func concat(_ elements: [GBNFExpression]) -> GBNFExpression {
+    package static func concat(_ elements: [GBNFExpression]) -> GBNFExpression {
         var flat: [GBNFExpression] = []
         for element in elements {
             let parts: [GBNFExpression]
@@ -45,7 +46,7 @@ indirect enum GBNFExpression: Hashable, Sendable {
     }
 
     /// Any one of the alternatives: nested choices flatten and repeated alternatives go.
-    static func anyOf(_ alternatives: [GBNFExpression]) -> GBNFExpression {
+    package static func anyOf(_ alternatives: [GBNFExpression]) -> GBNFExpression {
         var flat: [GBNFExpression] = []
         var seen = Set<GBNFExpression>()
         for alternative in alternatives {
@@ -63,7 +64,7 @@ indirect enum GBNFExpression: Hashable, Sendable {
     }
 
     /// The expression `min` to `max` times, simplified where that is plain.
-    static func repeating(_ item: GBNFExpression, min: Int, max: Int?) -> GBNFExpression {
+    package static func repeating(_ item: GBNFExpression, min: Int, max: Int?) -> GBNFExpression {
         if let max, max == 0 { return .empty }
         if min == 1, max == 1 { return item }
         if item == .empty { return .empty }
@@ -71,71 +72,12 @@ indirect enum GBNFExpression: Hashable, Sendable {
     }
 
     /// The expression or nothing.
-    static func optional(_ item: GBNFExpression) -> GBNFExpression {
+    package static func optional(_ item: GBNFExpression) -> GBNFExpression {
         repeating(item, min: 0, max: 1)
     }
 
-    /// The JSON text of `value`, exactly.
-    static func jsonLiteral(_ value: JSONValue) -> GBNFExpression {
-        .literal(value.jsonText())
-    }
-
-    /// One character of a JSON string's contents whose decoded scalar is in `set`: the
-    /// scalars JSON allows raw as themselves, `"` and `\` and control characters as escapes,
-    /// so that the text is always a well-formed JSON string. `nil` when the set is empty.
-    static func jsonStringCharacter(in set: UnicodeScalarSet) -> GBNFExpression? {
-        if let scalar = set.singleScalar, let unicodeScalar = Unicode.Scalar(scalar) {
-            return .literal(Self.jsonEscape(unicodeScalar))
-        }
-        var alternatives: [GBNFExpression] = []
-        let raw = set.subtracting(.jsonEscaped)
-        if !raw.isEmpty { alternatives.append(.characters(raw)) }
-        if set.contains(0x22) { alternatives.append(.literal("\\\"")) }
-        if set.contains(0x5C) { alternatives.append(.literal("\\\\")) }
-        // Control characters: the short escapes JSON has, the others as \u000X and \u001X,
-        // grouped so that a class such as `.` stays small.
-        let controls = set.intersection(UnicodeScalarSet([0x00...0x1F]))
-        let short: [(UInt32, Character)] = [(0x08, "b"), (0x09, "t"), (0x0A, "n"), (0x0C, "f"), (0x0D, "r")]
-        let letters = String(short.filter { controls.contains($0.0) }.map(\.1))
-        if !letters.isEmpty {
-            alternatives.append(.concat([.literal("\\"), .characters(UnicodeScalarSet(characters: letters))]))
-        }
-        for high: UInt32 in [0, 1] {
-            var digits = UnicodeScalarSet()
-            for low: UInt32 in 0...15 {
-                let scalar = high * 16 + low
-                guard controls.contains(scalar), !short.contains(where: { $0.0 == scalar }) else { continue }
-                let hex = String(low, radix: 16)
-                digits = digits.union(UnicodeScalarSet(characters: hex + hex.uppercased()))
-            }
-            if let digit = digits.singleScalar.flatMap(Unicode.Scalar.init) {
-                alternatives.append(.literal("\\u00\(high)" + String(digit)))
-            } else if !digits.isEmpty {
-                alternatives.append(.concat([.literal("\\u00\(high)"), .characters(digits)]))
-            }
-        }
-        return alternatives.isEmpty ? nil : .anyOf(alternatives)
-    }
-
     /// One hexadecimal digit, either case.
-    static let hexDigit = GBNFExpression.characters(UnicodeScalarSet([0x30...0x39, 0x41...0x46, 0x61...0x66]))
-
-    /// How JSON writes `scalar` inside a string.
-    static func jsonEscape(_ scalar: Unicode.Scalar) -> String {
-        switch scalar.value {
-        case 0x22: return "\\\""
-        case 0x5C: return "\\\\"
-        case 0x08: return "\\b"
-        case 0x0C: return "\\f"
-        case 0x0A: return "\\n"
-        case 0x0D: return "\\r"
-        case 0x09: return "\\t"
-        case 0x00...0x1F:
-            let hex = String(scalar.value, radix: 16)
-            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: return String(scalar)
-        }
-    }
+    package static let hexDigit = GBNFExpression.characters(UnicodeScalarSet([0x30...0x39, 0x41...0x46, 0x61...0x66]))
 
     // MARK: Text
 
@@ -146,7 +88,7 @@ indirect enum GBNFExpression: Hashable, Sendable {
     }
 
     /// The expression as GBNF text, as the body of a rule.
-    var gbnf: String { format(.top) }
+    package var gbnf: String { format(.top) }
 
     private func format(_ context: Context) -> String {
         switch self {
@@ -195,6 +137,9 @@ indirect enum GBNFExpression: Hashable, Sendable {
     }
 
     private static func formatClass(_ set: UnicodeScalarSet) -> String {
+        // `[]` is the empty text to llama.cpp: a class outside of which every code point lies
+        // is how GBNF says "nothing".
+        if set.isEmpty { return "[^\\x00-\\U0010FFFF]" }
         let inverted = set.inverted
         let negate = !inverted.isEmpty && inverted.ranges.count < set.ranges.count
         var output = negate ? "[^" : "["
