@@ -434,11 +434,21 @@ let package = Package(
             name: "RunAnywhereServerTests",
             dependencies: [
                 "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestingFileServer",
-                "RunAnywhereRemote", "RunAnywhereHTTPServing",
+                "RunAnywhereHTTPServing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The remote engines against a real OpenAI-compatible server (ours, on the deterministic
+        // backend) and against a scripted one that breaks in every way a server can.
+        .testTarget(
+            name: "RunAnywhereRemoteTests",
+            dependencies: [
+                "RunAnywhereRemote", "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -7,26 +7,6 @@ import Synchronization
 import Testing
 
 /// A second SDK instance that runs models here (deterministic) and remotely (RemoteModule).
-func withClientSDK<T>(_ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-client-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: home) }
-    let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend(), RemoteModule()])
-    try registerDeterministicModels(in: sdk)
-    do {
-        let result = try await body(sdk)
-        await sdk.shutdown()
-        return result
-    } catch {
-        await sdk.shutdown()
-        throw error
-    }
-}
-
-/// The base URL a client SDK gives for a test server.
-func openAIBase(_ client: ServerClient) -> URL {
-    URL(string: client.base + "/v1")!
-}
-
 @Suite("Remote engines: an OpenAI-compatible server behind the same Swift API")
 struct RemoteBackendTests {
     static let weather = ToolDefinition(
@@ -37,11 +17,11 @@ struct RemoteBackendTests {
 
     @Test("A remote model gives the same text, stream, conversation and vectors as the same model run here")
     func remoteMatchesLocal() async throws {
-        try await withServer(over: .http) { client, _ in
+        try await withRemoteServer(apiKey: "test-key") { base in
             try await withClientSDK { sdk in
                 try sdk.registerRemoteModel(
                     id: "remote-llm",
-                    baseURL: openAIBase(client),
+                    baseURL: base,
                     remoteModelName: DeterministicModels.llm,
                     apiKey: "test-key"
                 )
@@ -76,7 +56,7 @@ struct RemoteBackendTests {
 
                 try sdk.registerRemoteModel(
                     id: "remote-embedding",
-                    baseURL: openAIBase(client),
+                    baseURL: base,
                     remoteModelName: DeterministicModels.embedding,
                     apiKey: "test-key",
                     category: .embedding
@@ -96,11 +76,11 @@ struct RemoteBackendTests {
 
     @Test("Structured output goes as a JSON Schema and tool calls come back as values the loop executes")
     func structuredAndTools() async throws {
-        try await withServer(over: .http) { client, _ in
+        try await withRemoteServer(apiKey: "test-key") { base in
             try await withClientSDK { sdk in
                 try sdk.registerRemoteModel(
                     id: "remote-llm",
-                    baseURL: openAIBase(client),
+                    baseURL: base,
                     remoteModelName: DeterministicModels.llm,
                     apiKey: "test-key"
                 )
@@ -141,11 +121,11 @@ struct RemoteBackendTests {
 
     @Test("The API key lives in the secure store, is sent as a bearer token, and a wrong one is remote_unauthorized")
     func apiKey() async throws {
-        try await withServer(over: .http) { client, _ in
+        try await withRemoteServer(apiKey: "test-key") { base in
             try await withClientSDK { sdk in
                 let model = try sdk.registerRemoteModel(
                     id: "remote-llm",
-                    baseURL: openAIBase(client),
+                    baseURL: base,
                     remoteModelName: DeterministicModels.llm,
                     apiKey: "test-key"
                 )
@@ -164,7 +144,7 @@ struct RemoteBackendTests {
 
                 try sdk.registerRemoteModel(
                     id: "wrong-key",
-                    baseURL: openAIBase(client),
+                    baseURL: base,
                     remoteModelName: DeterministicModels.llm,
                     apiKey: "not-the-key"
                 )
@@ -173,7 +153,7 @@ struct RemoteBackendTests {
                 // A secret that is not in the store is named.
                 try sdk.registerRemoteModel(
                     id: "no-key",
-                    baseURL: openAIBase(client),
+                    baseURL: base,
                     remoteModelName: DeterministicModels.llm,
                     apiKeySecret: "never-stored"
                 )

@@ -6,39 +6,6 @@ import RunAnywhereServer
 import RunAnywhereTesting
 import Testing
 
-/// A deterministic SDK served on 127.0.0.1, stopped by the test when it wants the server gone.
-private struct RemoteSide {
-    let home: URL
-    let sdk: RunAnywhereSDK
-    let server: OpenAIServer
-    let baseURL: URL
-
-    static func start() async throws -> RemoteSide {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-remote-\(UUID().uuidString)")
-        let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
-        try registerDeterministicModels(in: sdk)
-        var logger = Logger(label: "test.remote")
-        logger.logLevel = .critical
-        let server = try await OpenAIServer.start(
-            sdk: sdk,
-            configuration: OpenAIServerConfiguration(port: 0, apiKey: nil),
-            logger: logger
-        )
-        return RemoteSide(
-            home: home,
-            sdk: sdk,
-            server: server,
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)/v1")!
-        )
-    }
-
-    func stop() async {
-        await server.stop()
-        await sdk.shutdown()
-        try? FileManager.default.removeItem(at: home)
-    }
-}
-
 @Suite("Routing between this device and a remote server", .serialized)
 struct RoutingPolicyTests {
     /// Top-k and repetition penalty as the server's (neutral) ones, so both sides give one text.
