@@ -91,11 +91,15 @@ let package = Package(
         // RunAnywhereGBNF: llama.cpp's grammar format as a tree: printer, parser, analysis, matcher
         // and sampler; what the schema compiler writes and the deterministic backend reads.
         .target(name: "RunAnywhereGBNF"),
+        // RunAnywhereJSON: JSONValue (integers apart, member order kept) and a strict parser with
+        // positions in its errors; the core re-exports it and adds the SDK's errors.
+        .target(name: "RunAnywhereJSON", swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // RunAnywhere: The SDK: registry, downloads, every capability's API, events, the plugin loader; no engine.
         .target(
             name: "RunAnywhere",
             dependencies: [
                 "RunAnywhereGBNF",
+                "RunAnywhereJSON",
                 "CCurl",
                 "CArchive",
                 "CRunAnywherePlugin",
@@ -459,6 +463,7 @@ let package = Package(
             path: "Tests/RunAnywhereTestSupport"
         ),
         .testTarget(name: "RunAnywhereGBNFTests", dependencies: ["RunAnywhereGBNF", "RunAnywhere"]),
+        .testTarget(name: "RunAnywhereJSONTests", dependencies: ["RunAnywhereJSON"]),
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: [

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A JSON value found in free text and valid against a schema
 /// (``RunAnywhere/extractStructuredOutput(from:schema:)``).
 public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import RunAnywhereGBNF
+import RunAnywhereJSON
 
 /// The parts of JSON texts, as grammar expressions.
 extension GBNFExpression {

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A JSON Schema (draft 2020-12 keywords) describing the JSON a model must produce.
 ///
 /// Write one as JSON text, or build it from parts; both give the same schema:

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// The first pass of ``JSONSchemaGrammar``: walks every part of the schema that generation
 /// can reach (following `$ref`s once each) and, before any grammar is written, refuses what is
 /// malformed or contradictory (`.invalidSchema`) and what a grammar cannot enforce

@@ -1,4 +1,5 @@
 import RunAnywhereGBNF
+import RunAnywhereJSON
 
 /// Strings: lengths, formats and patterns, the last translated from `ECMARegex` to GBNF.
 ///

@@ -1,4 +1,5 @@
 import RunAnywhereGBNF
+import RunAnywhereJSON
 
 /// Objects and arrays.
 extension JSONSchemaConverter {

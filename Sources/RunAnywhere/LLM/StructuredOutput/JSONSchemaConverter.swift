@@ -1,4 +1,5 @@
 import RunAnywhereGBNF
+import RunAnywhereJSON
 
 /// Writes the GBNF grammar for a JSON Schema: the engine behind ``JSONSchemaGrammar``.
 ///

@@ -1,4 +1,5 @@
 import RunAnywhereGBNF
+import RunAnywhereJSON
 
 /// A GBNF grammar that makes a model write JSON matching a JSON Schema.
 ///

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// Merges the parts of an `allOf` (with `$ref`s already followed) into one schema that
 /// allows exactly the values all parts allow, keyword by keyword: types and enums intersect,
 /// bounds tighten, `required` unites, and each property gets the schemas every part gives it

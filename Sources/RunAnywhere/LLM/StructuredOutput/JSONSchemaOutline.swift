@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A short, readable outline of a schema for the model's prompt, e.g.
 /// `{"name": string, "age": integer 0…150, "tags"?: [string, …]}`.
 ///

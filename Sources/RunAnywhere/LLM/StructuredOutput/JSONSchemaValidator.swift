@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 extension JSONSchema {
     /// Validates `instance` against the schema; an empty result means the instance is valid.
     ///

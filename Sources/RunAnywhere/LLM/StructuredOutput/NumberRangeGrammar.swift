@@ -1,4 +1,5 @@
 import RunAnywhereGBNF
+import RunAnywhereJSON
 
 /// Grammars for the JSON numbers within bounds, written digit by digit so that the model can
 /// only write numbers in range (as llama.cpp's `_generate_min_max_int`, extended to any

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A decimal number kept as its digits, so that schema bounds and JSON numbers compare
 /// exactly (a `Double` cannot hold every 64-bit integer, an `Int64` no fraction) and so that
 /// digit-range grammars can be written from any bound without arithmetic overflow.

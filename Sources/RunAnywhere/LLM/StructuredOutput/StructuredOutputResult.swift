@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A structured generation: the JSON the model wrote, its parsed value, whether it is valid
 /// against the schema, and the generation's metrics.
 ///

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A call the model asked for: which tool, with which arguments.
 public struct ToolCall: Sendable, Codable, Equatable {
     /// An id that pairs the call with its ``ToolResult``.

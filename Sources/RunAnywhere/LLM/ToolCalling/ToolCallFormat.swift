@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

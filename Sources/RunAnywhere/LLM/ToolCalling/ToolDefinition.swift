@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// A function the model may call: its name, what it does, and its arguments as a JSON
 /// Schema object.
 ///

@@ -1,3 +1,4 @@
+import RunAnywhereJSON
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import RunAnywhereJSON
+
 /// What a tool returned, or why it failed; fed back to the model as a tool message.
 public struct ToolResult: Sendable, Codable, Equatable {
     /// The ``ToolCall/id`` this answers.

@@ -8,6 +8,9 @@ import Foundation
 /// and the order of an object's members (a schema's property order is the order the model
 /// writes them in).
 ///
+/// `RunAnywhere` re-exports this module and adds the throwing entry points that report
+/// `SDKException`s: `init(parsing:)`, `init(encoding:)` and `decode(as:)`.
+///
 /// ```swift
 /// let value = try JSONValue(parsing: #"{"name": "Ada", "age": 36}"#)
 /// print(value["name"]?.stringValue ?? "")   // Ada
@@ -28,22 +31,6 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     /// An object, its members in order.
     case object(JSONObject)
-
-    /// Parses JSON text, keeping member order.
-    ///
-    /// - Throws: `.invalidInput` with the line and column of the first error.
-    public init(parsing text: String) throws(SDKException) {
-        self = try JSONParser.parse(text)
-    }
-
-    /// Parses JSON text from outside with at most one object or array for every 64 bytes of it
-    /// (and 1,024 in any case): a large answer of numbers or text parses, while one of tiny objects,
-    /// each of which costs some ten times its text, is refused.
-    ///
-    /// - Throws: `.invalidInput` with the line and column of the first error.
-    package init(parsingUntrusted text: String) throws(SDKException) {
-        self = try JSONParser.parse(text, maximumContainers: JSONParser.containerBudget(forBytes: text.utf8.count))
-    }
 
     /// The member `key` of an object; `nil` for other values or a missing key.
     public subscript(key: String) -> JSONValue? {
@@ -188,7 +175,7 @@ public enum JSONValue: Sendable, Hashable {
 
 extension JSONValue: Codable {
     /// Decodes any JSON value. Member order is the decoder's; parse text with
-    /// ``init(parsing:)`` to keep the order as written.
+    /// `init(parsing:)` to keep the order as written.
     public init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
             var object = JSONObject()
@@ -251,35 +238,6 @@ extension JSONValue: Codable {
         init(_ string: String) { stringValue = string }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
-    }
-}
-
-extension JSONValue {
-    /// Converts any `Encodable` value to JSON, keeping the member order of its encoding.
-    ///
-    /// - Throws: `.invalidInput` when the value cannot be encoded as JSON.
-    public init(encoding value: some Encodable) throws(SDKException) {
-        do {
-            let data = try JSONEncoder().encode(value)
-            self = try JSONParser.parse(String(decoding: data, as: UTF8.self))
-        } catch {
-            throw SDKException.wrap(error, as: .invalidInput, "The value cannot be encoded as JSON")
-        }
-    }
-
-    /// Decodes the value as `type`.
-    ///
-    /// - Throws: `.invalidStructuredOutput` naming the field that does not fit.
-    public func decode<T: Decodable>(as type: T.Type) throws(SDKException) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(jsonText().utf8))
-        } catch {
-            throw SDKException(
-                .invalidStructuredOutput,
-                "The JSON does not decode as \(T.self): \(error)",
-                underlying: error
-            )
-        }
     }
 }
 

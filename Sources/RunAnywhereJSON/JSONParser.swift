@@ -2,8 +2,9 @@
 /// numbers. Foundation's parser does neither, and its errors name no position.
 ///
 /// Nesting is limited so that hostile input cannot exhaust the stack.
-struct JSONParser {
-    static let maximumDepth = 512
+package struct JSONParser {
+    /// The deepest nesting of arrays and objects it takes.
+    package static let maximumDepth = 512
 
     private let bytes: [UInt8]
     private var position = 0
@@ -24,7 +25,7 @@ struct JSONParser {
     /// The JSON value that starts at byte `start` of `bytes`, with the offset just past it;
     /// nil when no value starts there or it has more than `maximumContainers` objects and
     /// arrays. Text after the value is not looked at.
-    static func value(
+    package static func value(
         in bytes: [UInt8],
         at start: Int,
         maximumContainers: Int = .max
@@ -38,13 +39,13 @@ struct JSONParser {
     /// Objects and arrays allowed in `count` bytes of text from outside: one per 64 bytes, and
     /// 1,024 in any case. Numbers and text parse at about their size; each object or array costs
     /// some ten times its text, so a budget by size bounds what hostile text can cost.
-    static func containerBudget(forBytes count: Int) -> Int {
+    package static func containerBudget(forBytes count: Int) -> Int {
         1024 + count / 64
     }
 
     /// Parses one JSON value that fills the whole text (whitespace aside), with at most
     /// `maximumContainers` objects and arrays in it.
-    static func parse(_ text: String, maximumContainers: Int = .max) throws(SDKException) -> JSONValue {
+    package static func parse(_ text: String, maximumContainers: Int = .max) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(text)
         parser.containersLeft = maximumContainers
         parser.skipWhitespace()
@@ -54,7 +55,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseValue() throws(SDKException) -> JSONValue {
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard position < bytes.count else { throw error("unexpected end of the text") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -74,7 +75,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(SDKException) -> JSONValue {
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         position += 1
         var object = JSONObject()
@@ -106,7 +107,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(SDKException) -> JSONValue {
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         position += 1
         var values: [JSONValue] = []
@@ -132,7 +133,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws(SDKException) -> String {
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
         position += 1
         var scalars = String.UnicodeScalarView()
         var run = position
@@ -173,7 +174,7 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
-    private mutating func parseUnicodeEscape() throws(SDKException) -> Unicode.Scalar {
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let high = try parseHex4()
         if (0xD800..<0xDC00).contains(high) {
             guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
@@ -188,7 +189,7 @@ struct JSONParser {
         return scalar
     }
 
-    private mutating func parseHex4() throws(SDKException) -> UInt32 {
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         guard position + 4 <= bytes.count else { throw error("incomplete \\u escape") }
         var value: UInt32 = 0
         for byte in bytes[position..<position + 4] {
@@ -199,7 +200,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(SDKException) -> JSONValue {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = position
         var integral = true
         if peek(UInt8(ascii: "-")) { position += 1 }
@@ -229,7 +230,7 @@ struct JSONParser {
         return .number(value)
     }
 
-    private mutating func expect(_ word: String) throws(SDKException) {
+    private mutating func expect(_ word: String) throws(JSONSyntaxError) {
         let utf8 = Array(word.utf8)
         guard position + utf8.count <= bytes.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
             throw error("invalid literal (expected '\(word)')")
@@ -237,7 +238,7 @@ struct JSONParser {
         position += utf8.count
     }
 
-    private mutating func enter() throws(SDKException) {
+    private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
         containersLeft -= 1
@@ -255,7 +256,7 @@ struct JSONParser {
     private func peek(_ byte: UInt8) -> Bool { position < bytes.count && bytes[position] == byte }
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private func error(_ problem: String) -> SDKException {
+    private func error(_ problem: String) -> JSONSyntaxError {
         var line = 1
         var column = 1
         for byte in bytes[..<min(position, bytes.count)] {
@@ -266,6 +267,15 @@ struct JSONParser {
                 column += 1
             }
         }
-        return SDKException(.invalidInput, "Invalid JSON at line \(line), column \(column): \(problem)")
+        return JSONSyntaxError(message: "Invalid JSON at line \(line), column \(column): \(problem)")
     }
+}
+
+/// Text that is not JSON, or JSON past the parser's limits.
+package struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong and where: "Invalid JSON at line 1, column 9: …".
+    package let message: String
+
+    /// The message.
+    package var description: String { message }
 }
