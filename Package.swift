@@ -94,12 +94,20 @@ let package = Package(
         // RunAnywhereJSON: JSONValue (integers apart, member order kept) and a strict parser with
         // positions in its errors; the core re-exports it and adds the SDK's errors.
         .target(name: "RunAnywhereJSON", swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // RunAnywhereJSONSchema: JSON Schema (draft 2020-12): checker, validator, and the compiler to
+        // GBNF grammars; the core re-exports it and adds the SDK's errors.
+        .target(
+            name: "RunAnywhereJSONSchema",
+            dependencies: ["RunAnywhereJSON", "RunAnywhereGBNF"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         // RunAnywhere: The SDK: registry, downloads, every capability's API, events, the plugin loader; no engine.
         .target(
             name: "RunAnywhere",
             dependencies: [
                 "RunAnywhereGBNF",
                 "RunAnywhereJSON",
+                "RunAnywhereJSONSchema",
                 "CCurl",
                 "CArchive",
                 "CRunAnywherePlugin",
@@ -464,6 +472,10 @@ let package = Package(
         ),
         .testTarget(name: "RunAnywhereGBNFTests", dependencies: ["RunAnywhereGBNF", "RunAnywhere"]),
         .testTarget(name: "RunAnywhereJSONTests", dependencies: ["RunAnywhereJSON"]),
+        .testTarget(
+            name: "RunAnywhereJSONSchemaTests",
+            dependencies: ["RunAnywhereJSONSchema", "RunAnywhereJSON", "RunAnywhereGBNF"]
+        ),
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: [

@@ -72,8 +72,16 @@ public struct JSONSchemaGrammar: Sendable {
     ///   effort), `.invalidSchema` for a schema that is malformed, contradicts itself, refers
     ///   to nothing, or recurses without a base case; each message names the JSON pointer.
     public init(_ schema: JSONSchema, options: Options = Options()) throws(SDKException) {
-        var converter = JSONSchemaConverter(schema: schema, options: options)
-        let gbnf = try converter.convert()
+        var converter = JSONSchemaConverter(
+            schema: schema,
+            options: JSONSchemaCompilerOptions(strictObjects: options.strictObjects, bestEffort: options.bestEffort)
+        )
+        let gbnf: String
+        do {
+            gbnf = try converter.convert()
+        } catch {
+            throw SDKException(error)
+        }
         self.schema = schema
         self.options = options
         self.grammar = LLMGrammar(gbnf, root: "root")

@@ -1,6 +1,6 @@
 import RunAnywhereJSON
 
-/// The first pass of ``JSONSchemaGrammar``: walks every part of the schema that generation
+/// The first pass of `JSONSchemaGrammar`: walks every part of the schema that generation
 /// can reach (following `$ref`s once each) and, before any grammar is written, refuses what is
 /// malformed or contradictory (`.invalidSchema`) and what a grammar cannot enforce
 /// (`.unsupportedSchema`, or a list of such keywords with best effort), each with its JSON
@@ -26,16 +26,16 @@ struct JSONSchemaChecker {
     static let maximumDepth = 128
 
     let document: JSONSchemaDocument
-    let options: JSONSchemaGrammar.Options
+    let options: JSONSchemaCompilerOptions
     private(set) var unenforced: [JSONSchemaKeywordLocation] = []
     private var visitedReferences: Set<String> = []
 
-    init(document: JSONSchemaDocument, options: JSONSchemaGrammar.Options) {
+    init(document: JSONSchemaDocument, options: JSONSchemaCompilerOptions) {
         self.document = document
         self.options = options
     }
 
-    mutating func check() throws(SDKException) {
+    mutating func check() throws(JSONSchemaError) {
         visitedReferences.insert("")
         try check(document.root, at: "", depth: 0)
     }
@@ -45,12 +45,12 @@ struct JSONSchemaChecker {
         _ keyword: String,
         at pointer: String,
         _ reason: String,
-        options: JSONSchemaGrammar.Options,
+        options: JSONSchemaCompilerOptions,
         into list: inout [JSONSchemaKeywordLocation]
-    ) throws(SDKException) {
+    ) throws(JSONSchemaError) {
         let location = JSONSchemaKeywordLocation(keyword: keyword, pointer: pointer)
         guard options.bestEffort else {
-            throw SDKException(
+            throw JSONSchemaError(
                 .unsupportedSchema,
                 "The keyword '\(keyword)' at \(pointer) cannot be enforced while generating: \(reason)",
                 recovery: "Remove it, or convert with bestEffort to leave it out of the grammar and check the output "
@@ -60,8 +60,8 @@ struct JSONSchemaChecker {
         if !list.contains(location) { list.append(location) }
     }
 
-    static func invalid(_ message: String) -> SDKException {
-        SDKException(.invalidSchema, message, recovery: "Fix the schema")
+    static func invalid(_ message: String) -> JSONSchemaError {
+        JSONSchemaError(.invalidSchema, message, recovery: "Fix the schema")
     }
 
     /// `the schema root` for `""`, the pointer otherwise.
@@ -69,7 +69,7 @@ struct JSONSchemaChecker {
         pointer.isEmpty ? "the schema root" : pointer
     }
 
-    private mutating func unsupported(_ keyword: String, at pointer: String, _ reason: String) throws(SDKException) {
+    private mutating func unsupported(_ keyword: String, at pointer: String, _ reason: String) throws(JSONSchemaError) {
         try Self.unsupported(
             keyword,
             at: JSONSchemaDocument.child(pointer, keyword),
@@ -79,9 +79,9 @@ struct JSONSchemaChecker {
         )
     }
 
-    private mutating func check(_ schema: JSONValue, at pointer: String, depth: Int) throws(SDKException) {
+    private mutating func check(_ schema: JSONValue, at pointer: String, depth: Int) throws(JSONSchemaError) {
         guard depth <= Self.maximumDepth else {
-            throw SDKException(
+            throw JSONSchemaError(
                 .unsupportedSchema,
                 "The schema is nested more than \(Self.maximumDepth) levels deep at \(pointer)"
             )
@@ -106,9 +106,9 @@ struct JSONSchemaChecker {
         in object: JSONObject,
         at pointer: String,
         depth: Int
-    ) throws(SDKException) {
+    ) throws(JSONSchemaError) {
         let here = JSONSchemaDocument.child(pointer, keyword)
-        func fail(_ problem: String) -> SDKException { Self.invalid("'\(keyword)' at \(here) \(problem)") }
+        func fail(_ problem: String) -> JSONSchemaError { Self.invalid("'\(keyword)' at \(here) \(problem)") }
         switch keyword {
         case "type":
             let names = value.stringValue.map { [$0] } ?? value.arrayValue?.map { $0.stringValue ?? "" }
@@ -204,7 +204,7 @@ struct JSONSchemaChecker {
         _ value: JSONValue,
         in object: JSONObject,
         at pointer: String
-    ) throws(SDKException) {
+    ) throws(JSONSchemaError) {
         switch keyword {
         case "uniqueItems":
             let atMostOne = (object["maxItems"]?.integerValue ?? 2) <= 1
@@ -236,7 +236,7 @@ struct JSONSchemaChecker {
         }
     }
 
-    private func checkConsistency(_ object: JSONObject, at pointer: String) throws(SDKException) {
+    private func checkConsistency(_ object: JSONObject, at pointer: String) throws(JSONSchemaError) {
         let place = Self.describe(pointer)
         for (low, high) in [("minLength", "maxLength"), ("minItems", "maxItems"), ("minProperties", "maxProperties")] {
             if let minimum = object[low]?.integerValue, let maximum = object[high]?.integerValue, minimum > maximum {

@@ -14,37 +14,32 @@ import RunAnywhereJSON
 /// ```
 ///
 /// The schema is kept as the JSON it is (``value``), so every keyword survives, including
-/// the ones the SDK does not enforce: ``JSONSchemaGrammar`` refuses those by name, or lists
-/// them when asked for best effort.
+/// the ones the SDK does not enforce: `JSONSchemaGrammar` refuses those by name, or lists
+/// them when asked for best effort. `RunAnywhere` re-exports this module and adds the throwing
+/// initializers that report `SDKException`s: `init(_:)` and `init(parsing:)`.
 public struct JSONSchema: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The schema document: an object, or `true` / `false`.
     public let value: JSONValue
 
-    /// Wraps a schema document.
-    ///
-    /// - Throws: `.invalidSchema` unless `value` is an object or a Boolean.
-    public init(_ value: JSONValue) throws(SDKException) {
+    /// Wraps a schema document, which must be an object or a Boolean.
+    package init(checking value: JSONValue) throws(JSONSchemaError) {
         switch value {
         case .object, .bool: self.value = value
         default:
-            throw SDKException(
-                .invalidSchema,
-                "A JSON Schema must be an object or a Boolean, not \(value.typeName == "integer" ? "a number" : "a \(value.typeName)")"
-            )
+            let kind = value.typeName == "integer" ? "a number" : "a \(value.typeName)"
+            throw JSONSchemaError(.invalidSchema, "A JSON Schema must be an object or a Boolean, not \(kind)")
         }
     }
 
     /// Parses a schema from JSON text.
-    ///
-    /// - Throws: `.invalidSchema` when the text is not JSON (with the position) or not a schema.
-    public init(parsing text: String) throws(SDKException) {
+    package init(checkingText text: String) throws(JSONSchemaError) {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: text)
+            value = try JSONParser.parse(text)
         } catch {
-            throw SDKException(.invalidSchema, "The schema is not valid JSON: \(error.message)")
+            throw JSONSchemaError(.invalidSchema, "The schema is not valid JSON: \(error.message)")
         }
-        try self.init(value)
+        try self.init(checking: value)
     }
 
     /// A schema made by the builders below; they only produce objects.
@@ -56,7 +51,7 @@ public struct JSONSchema: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         do {
-            try self.init(value)
+            try self.init(checking: value)
         } catch {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message)

@@ -3,7 +3,7 @@ import RunAnywhereJSON
 extension JSONSchema {
     /// Validates `instance` against the schema; an empty result means the instance is valid.
     ///
-    /// Every keyword ``JSONSchemaGrammar`` enforces is checked, and also `not`,
+    /// Every keyword `JSONSchemaGrammar` enforces is checked, and also `not`,
     /// `if`/`then`/`else`, `uniqueItems`, `contains`, `multipleOf`, `patternProperties`,
     /// `propertyNames`, `minProperties`/`maxProperties` and the `dependent…` keywords, which a
     /// grammar cannot enforce. Formats are checked for `date`, `time`, `date-time`, `uuid`,
@@ -20,7 +20,7 @@ extension JSONSchema {
     /// - Parameters:
     ///   - instance: The value to check.
     ///   - strictObjects: Treat object schemas without `additionalProperties` as closed, as
-    ///     `JSONSchemaGrammar.Options.strictObjects` does; validate with the
+    ///     `JSONSchemaCompilerOptions.strictObjects` does; validate with the
     ///     same setting the grammar was made with.
     /// - Returns: The violations, each with the instance pointer and the keyword.
     public func validate(_ instance: JSONValue, strictObjects: Bool = false) -> [JSONSchemaViolation] {

@@ -1,7 +1,7 @@
 import RunAnywhereGBNF
 import RunAnywhereJSON
 
-/// Writes the GBNF grammar for a JSON Schema: the engine behind ``JSONSchemaGrammar``.
+/// Writes the GBNF grammar for a JSON Schema: the engine behind `JSONSchemaGrammar`.
 ///
 /// A schema is visited from the root; each visit returns the expression for the values the
 /// schema allows, or `nil` when it allows none (so an impossible optional property just
@@ -9,7 +9,7 @@ import RunAnywhereJSON
 /// into one schema, and `anyOf`/`oneOf` beside other keywords is distributed over them.
 /// Once the root is written, rules that can never finish are removed and what is left is
 /// checked for left recursion, which llama.cpp would refuse.
-struct JSONSchemaConverter {
+package struct JSONSchemaConverter {
     static let maximumDepth = 128
     /// How deep merged combinations may nest without passing a named rule.
     static let maximumInlineDepth = 32
@@ -32,9 +32,11 @@ struct JSONSchemaConverter {
     ]
 
     let document: JSONSchemaDocument
-    let options: JSONSchemaGrammar.Options
-    var rules = GBNFRuleSet()
-    var unenforced: [JSONSchemaKeywordLocation] = []
+    let options: JSONSchemaCompilerOptions
+    /// The grammar's rules, as built.
+    package internal(set) var rules = GBNFRuleSet()
+    /// The keywords left out of the grammar (with best effort).
+    package internal(set) var unenforced: [JSONSchemaKeywordLocation] = []
     private var referenceRules: [String: String] = [:]
     private var rulePointers: [String: String] = [:]
     private var depth = 0
@@ -42,14 +44,15 @@ struct JSONSchemaConverter {
     private var combinations = 0
     private var work = 0
 
-    init(schema: JSONSchema, options: JSONSchemaGrammar.Options) {
+    /// A compiler for `schema`.
+    package init(schema: JSONSchema, options: JSONSchemaCompilerOptions) {
         document = JSONSchemaDocument(root: schema.value)
         self.options = options
         rules.reserve(Self.primitiveNames + JSONStringFormat.ruleNames)
     }
 
     /// The grammar's text, root rule `root`.
-    mutating func convert() throws(SDKException) -> String {
+    package mutating func convert() throws(JSONSchemaError) -> String {
         var checker = JSONSchemaChecker(document: document, options: options)
         try checker.check()
         unenforced = checker.unenforced
@@ -66,7 +69,7 @@ struct JSONSchemaConverter {
     /// Removes rules that can never finish (an impossible recursion under an optional
     /// property), and refuses a grammar whose root never finishes or that recurses without
     /// writing anything.
-    private mutating func finish() throws(SDKException) {
+    private mutating func finish() throws(JSONSchemaError) {
         let reachable = rules.reachableRules(from: "root")
         let unproductive = rules.unproductiveRules(among: reachable)
         if unproductive.contains("root") {
@@ -136,10 +139,10 @@ struct JSONSchemaConverter {
     // MARK: Errors
 
     /// Counts `units` of work against ``maximumWork``.
-    private mutating func spend(_ units: Int, at pointer: String) throws(SDKException) {
+    private mutating func spend(_ units: Int, at pointer: String) throws(JSONSchemaError) {
         work += units
         guard work > Self.maximumWork else { return }
-        throw SDKException(
+        throw JSONSchemaError(
             .unsupportedSchema,
             "The schema expands into more than \(Self.maximumWork) parts by \(JSONSchemaChecker.describe(pointer)) "
                 + "(schemas shared through $ref or allOf, combined again and again)",
@@ -148,19 +151,23 @@ struct JSONSchemaConverter {
     }
 
     /// Records a keyword the grammar leaves out, or throws without best effort.
-    mutating func unsupported(_ keyword: String, at pointer: String, _ reason: String) throws(SDKException) {
+    mutating func unsupported(_ keyword: String, at pointer: String, _ reason: String) throws(JSONSchemaError) {
         try JSONSchemaChecker.unsupported(keyword, at: pointer, reason, options: options, into: &unenforced)
     }
 
     // MARK: Visiting
 
     /// The expression for the values `schema` allows; `nil` when it allows none.
-    mutating func visit(_ schema: JSONValue, at pointer: String, name: String) throws(SDKException) -> GBNFExpression? {
+    mutating func visit(
+        _ schema: JSONValue,
+        at pointer: String,
+        name: String
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         try spend(1, at: pointer)
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
-            throw SDKException(
+            throw JSONSchemaError(
                 .unsupportedSchema,
                 "The schema is nested more than \(Self.maximumDepth) levels deep at \(pointer)"
             )
@@ -183,7 +190,7 @@ struct JSONSchemaConverter {
         _ schema: JSONValue,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let savedInlineDepth = inlineDepth
         inlineDepth = 0
         defer { inlineDepth = savedInlineDepth }
@@ -207,7 +214,7 @@ struct JSONSchemaConverter {
         _ object: JSONObject,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         if let reference = object["$ref"]?.stringValue, !Self.constrains(object, ignoring: ["$ref"]) {
             return try referenceRule(reference, from: pointer)
         }
@@ -238,7 +245,7 @@ struct JSONSchemaConverter {
     private mutating func referenceRule(
         _ reference: String,
         from pointer: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         switch document.resolve(reference) {
         case .found(let target, let targetPointer):
             if let name = referenceRules[targetPointer] { return .rule(name) }
@@ -279,12 +286,12 @@ struct JSONSchemaConverter {
         _ object: JSONObject,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         combinations += 1
         inlineDepth += 1
         defer { inlineDepth -= 1 }
         guard inlineDepth <= Self.maximumInlineDepth, combinations <= Self.maximumCombinations else {
-            throw SDKException(
+            throw JSONSchemaError(
                 .unsupportedSchema,
                 "The allOf/anyOf/oneOf/$ref combination at \(JSONSchemaChecker.describe(pointer)) expands without end "
                     + "or into too many alternatives"
@@ -306,7 +313,7 @@ struct JSONSchemaConverter {
         var count = 1
         for union in unions where count <= Self.maximumAlternatives { count *= max(1, union.count) }
         guard count <= Self.maximumAlternatives else {
-            throw SDKException(
+            throw JSONSchemaError(
                 .unsupportedSchema,
                 "The anyOf/oneOf at \(JSONSchemaChecker.describe(pointer)) combine into more than "
                     + "\(Self.maximumAlternatives) alternatives"
@@ -336,7 +343,7 @@ struct JSONSchemaConverter {
         references: Set<String>,
         into parts: inout [JSONSchemaMerger.Part],
         unions: inout [[(schema: JSONValue, pointer: String)]]
-    ) throws(SDKException) -> Bool {
+    ) throws(JSONSchemaError) -> Bool {
         guard case .object(let object) = schema else { return schema != .bool(false) }
         guard references.count <= Self.maximumDepth else { return true }
         try spend(1 + object.count, at: pointer)
@@ -390,7 +397,7 @@ struct JSONSchemaConverter {
         _ object: JSONObject,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let schema = JSONSchemaMerger.normalized(object)
         if let values = schema["enum"]?.arrayValue {
             try spend(values.count, at: pointer)
@@ -470,7 +477,7 @@ struct JSONSchemaConverter {
         _ schema: JSONObject,
         at pointer: String,
         integer: Bool
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let lower = NumberRangeGrammar.lowerBound(of: schema)
         let upper = NumberRangeGrammar.upperBound(of: schema)
         let place = JSONSchemaChecker.describe(pointer)
@@ -485,7 +492,7 @@ struct JSONSchemaConverter {
         }
         if lower == nil, upper == nil { return primitive("number") }
         guard let expression = NumberRangeGrammar.numbers(lower: lower, upper: upper) else {
-            throw SDKException(
+            throw JSONSchemaError(
                 .unsupportedSchema,
                 "At \(place), the bounds are too close together for a grammar that writes up to "
                     + "\(NumberRangeGrammar.significantDigits) significant digits"

@@ -12,7 +12,7 @@ extension JSONSchemaConverter {
         _ schema: JSONObject,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let minLength = Int(schema["minLength"]?.integerValue ?? 0)
         let maxLength = schema["maxLength"]?.integerValue.map { Int($0) }
         let format = schema["format"]?.stringValue.flatMap(JSONStringFormat.init(rawValue:))
@@ -119,7 +119,7 @@ extension JSONSchemaConverter {
         maxLength: Int?,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let bounded = minLength > 0 || maxLength != nil
         let anyCharacters = repeated(primitive("char"), min: 0, max: nil, name: name)
         var alternatives: [GBNFExpression] = []

@@ -12,7 +12,7 @@ extension JSONSchemaConverter {
         _ schema: JSONObject,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let properties = schema["properties"]?.objectValue ?? JSONObject()
         var required: [String] = []
         for key in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where !required.contains(key) {
@@ -96,7 +96,7 @@ extension JSONSchemaConverter {
         minimum: Int64?,
         maximum: Int64?,
         at pointer: String
-    ) throws(SDKException) -> Bool {
+    ) throws(JSONSchemaError) -> Bool {
         let place = JSONSchemaChecker.describe(pointer)
         var atLeastOne = false
         if let minimum, minimum > fewest {
@@ -192,7 +192,7 @@ extension JSONSchemaConverter {
         _ schema: JSONObject,
         at pointer: String,
         name: String
-    ) throws(SDKException) -> GBNFExpression? {
+    ) throws(JSONSchemaError) -> GBNFExpression? {
         let elements = JSONSchemaValidator.elementSchemas(of: schema)
         let minItems = Int(schema["minItems"]?.integerValue ?? 0)
         let maxItems = schema["maxItems"]?.integerValue.map { Int($0) }
