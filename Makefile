@@ -42,11 +42,13 @@ demo: models-release
 test: models example-test
 	$(ENV) && swift test --skip-build
 
-# Everything that needs no engine and no model (RealEngineTests, tagged realEngine, is skipped):
-# about a minute of tests. The MCP tests need only the Python tools (the `mcp` package).
+# Everything that needs no engine and no model (the real-engine targets, tagged realEngine, are
+# skipped): about a minute of tests. The MCP tests need only the Python tools (the `mcp` package).
+REAL_ENGINE_TARGETS := RealEngineTests|RunAnywhereLlamaCPPTests|RunAnywhereWhisperCPPTests|RunAnywhereResemblyzerTests|RunAnywhereWhisperPluginTests
 test-fast: build
 	scripts/bootstrap tools
-	$(ENV) && swift test --skip-build --skip RealEngineTests
+	$(ENV) && swift test --skip-build --skip '$(REAL_ENGINE_TARGETS)'
+
 
 # An app's own package that depends on RunAnywhere and RunAnywhereTesting only: it builds and
 # its tests pass with no engine on the loader path, and its test binary links none.

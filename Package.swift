@@ -529,12 +529,45 @@ let package = Package(
             ]
         ),
         // Every backend on the real engines with the default models from scripts/bootstrap.
+        // What the real-engine test targets share: the default models, an SDK with every backend,
+        // the CLI run as a user runs it, the lane tags, and the trait that gives a test the whole
+        // machine across targets.
+        .target(
+            name: "RealEngineTestSupport",
+            dependencies: [
+                "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
+                "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereRemote",
+            ],
+            path: "Tests/RealEngineTestSupport"
+        ),
+        // Each backend's tests on its real engine and models.
+        .testTarget(
+            name: "RunAnywhereLlamaCPPTests",
+            dependencies: [
+                "RunAnywhereLlamaCPP", "RunAnywhere", "RealEngineTestSupport", "RunAnywhereTestSupport",
+                "RunAnywhereTesting", "RunAnywhereTestingFileServer", "RunAnywhereRAG",
+            ]
+        ),
+        .testTarget(
+            name: "RunAnywhereWhisperCPPTests",
+            dependencies: ["RunAnywhereWhisperCPP", "RunAnywhere", "RealEngineTestSupport"]
+        ),
+        .testTarget(
+            name: "RunAnywhereResemblyzerTests",
+            dependencies: ["RunAnywhereResemblyzer", "RunAnywhere", "RealEngineTestSupport"]
+        ),
+        // The whisper plugin through the plugin host and the loader, as built beside the tests.
+        .testTarget(
+            name: "RunAnywhereWhisperPluginTests",
+            dependencies: ["RunAnywhere", "RealEngineTestSupport"]
+        ),
+        // Engines together, the CLI and the servers on real models.
         .testTarget(
             name: "RealEngineTests",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCPP", "RunAnywhereWhisperCPP", "RunAnywhereSherpa",
                 "RunAnywhereSystemVoice", "RunAnywherePocketSphinx", "RunAnywhereResemblyzer", "RunAnywhereTesting",
-                "RunAnywhereTestSupport",
+                "RunAnywhereTestSupport", "RealEngineTestSupport",
                 "RunAnywhereTestingFileServer", "RunAnywhereServer", "RunAnywhereRemote",
                 "RunAnywhereControlPlaneServer", "RunAnywhereRAG", "RunAnywhereSolutions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RealEngineTestSupport
 import RunAnywhereControlPlaneServer
 import Testing
 

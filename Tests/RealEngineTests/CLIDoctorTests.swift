@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere

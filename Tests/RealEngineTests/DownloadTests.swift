@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import RunAnywhereTestSupport
 import RunAnywhereTesting
 import RunAnywhereTestingFileServer
@@ -88,19 +89,6 @@ private func run(_ tool: String, _ arguments: [String], in folder: URL? = nil) t
     try process.run()
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")
-}
-
-/// A SHA-256 computed by the system's `sha256sum`, independent of the SDK's own.
-func sha256sum(_ file: URL) throws -> String {
-    let process = Process()
-    let pipe = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [file.path]
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
 }
 
 private func entries(under folder: URL) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import RunAnywhereLlamaCPP
 import RunAnywhereTestSupport
 import Testing

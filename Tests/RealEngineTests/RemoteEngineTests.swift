@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import RunAnywhere
 import RunAnywhereTestSupport
 import Synchronization

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import RealEngineTestSupport
 import RunAnywhere
 import Testing
 

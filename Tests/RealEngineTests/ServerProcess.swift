@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import Synchronization
 
 /// A server in a child process: `runanywhere serve`, or llama-cpp-python's server. Its

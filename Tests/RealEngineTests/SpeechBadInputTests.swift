@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import RunAnywhereTestSupport
 import Testing
 

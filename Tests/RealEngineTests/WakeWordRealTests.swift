@@ -1,4 +1,5 @@
 import Foundation
+import RealEngineTestSupport
 import RunAnywhereTesting
 import Testing
 

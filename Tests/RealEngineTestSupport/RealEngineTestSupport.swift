@@ -10,37 +10,29 @@ import Testing
 
 @_spi(Backend) @testable import RunAnywhere
 
-/// Every test on the real engines lives under this suite, which runs its children one at a
-/// time. Their state does not need it (each test has its own ``RunAnywhereSDK``; see
-/// "Two SDK instances share nothing"), but on a 2-core machine the engines use every core,
-/// and some tests measure latency (barge-in) or the process's memory growth, which other
-/// tests running beside them would distort. The facade tests also share its one instance.
-@Suite("Real engine", .serialized, .tags(.realEngine))
-struct RealEngineTests {}
-
-/// What a test needs or does, to choose a lane: `swift test --skip RealEngineTests` (or
-/// `make test-fast`) runs everything that needs no engine; `--filter tag:cli` or `--skip tag:fuzz`
+/// What a test needs or does, to choose a lane: `make test-fast` (which skips the real-engine
+/// test targets) runs everything that needs no engine; `--filter tag:cli` or `--skip tag:fuzz`
 /// where the toolchain's Swift Testing filters by tag.
 extension Tag {
     /// Runs a real engine on a real model (every test of this target).
-    @Tag static var realEngine: Self
+    @Tag package static var realEngine: Self
     /// Runs the `runanywhere` executables as a user would.
-    @Tag static var cli: Self
+    @Tag package static var cli: Self
     /// Throws generated requests at a server for a long while.
-    @Tag static var fuzz: Self
+    @Tag package static var fuzz: Self
 }
 
 /// The default models installed by scripts/bootstrap, read from the default SDK store.
-enum DefaultModels {
-    static let llmId = DefaultModelIds.llm
-    static let sttId = DefaultModelIds.stt
-    static let ttsId = DefaultModelIds.tts
-    static let vadId = DefaultModelIds.vad
-    static let speech = [sttId, ttsId, vadId]
+package enum DefaultModels {
+    package static let llmId = DefaultModelIds.llm
+    package static let sttId = DefaultModelIds.stt
+    package static let ttsId = DefaultModelIds.tts
+    package static let vadId = DefaultModelIds.vad
+    package static let speech = [sttId, ttsId, vadId]
 
-    static func llm() throws -> ModelInfo { try model(llmId) }
+    package static func llm() throws -> ModelInfo { try model(llmId) }
 
-    static func model(_ id: String) throws -> ModelInfo {
+    package static func model(_ id: String) throws -> ModelInfo {
         let registry = ModelRegistry(paths: SDKPaths(home: SDKPaths.defaultHome()))
         try registry.load()
         guard let model = try? registry.get(id), let path = model.localPath,
@@ -54,7 +46,7 @@ enum DefaultModels {
 }
 
 /// Every engine backend, as a test's own SDK instance takes them.
-let allModules: [any BackendModule] = [
+package let allModules: [any BackendModule] = [
     LlamaCPPModule(), WhisperCPPModule(), SherpaModule(), SystemVoiceModule(), PocketSphinxModule(),
     ResemblyzerModule(), RemoteModule(),
 ]
@@ -63,7 +55,7 @@ let allModules: [any BackendModule] = [
 /// models registered by reference (no copy). Always shuts the instance down and deletes
 /// the home. Instances share no state, so tests need no global set-up or reset.
 @discardableResult
-func withSDK<T>(
+package func withSDK<T>(
     models: [String] = [DefaultModels.llmId],
     modules: [any BackendModule] = allModules,
     _ body: (RunAnywhereSDK) async throws -> T
@@ -89,7 +81,7 @@ func withSDK<T>(
 
 /// Runs `scripts/<name>` with the bootstrap's Python tools on `PYTHONPATH`, feeding `input`
 /// on stdin; returns its stdout and requires it to succeed.
-func runPythonScript(_ name: String, _ arguments: [String], input: Data = Data()) throws -> Data {
+package func runPythonScript(_ name: String, _ arguments: [String], input: Data = Data()) throws -> Data {
     let environment = ProcessInfo.processInfo.environment
     guard let tools = environment["RUNANYWHERE_PYTHON_TOOLS"] else {
         Issue.record("RUNANYWHERE_PYTHON_TOOLS is not set: run `make test`")
@@ -115,12 +107,12 @@ func runPythonScript(_ name: String, _ arguments: [String], input: Data = Data()
 }
 
 /// Options for deterministic runs.
-let greedy = LLMGenerationOptions(maxTokens: 32, temperature: 0, repetitionPenalty: 1)
+package let greedy = LLMGenerationOptions(maxTokens: 32, temperature: 0, repetitionPenalty: 1)
 
 /// Runs `scripts/<name>` with `interpreter` (bash, or python3 with the bootstrap's tools on
 /// `PYTHONPATH`) on a thread of its own, so a long script does not hold one of Swift's two
 /// cooperative threads; returns its exit status and its stdout and stderr together.
-func runScript(
+package func runScript(
     _ name: String,
     _ arguments: [String],
     interpreter: String = "bash"
@@ -129,7 +121,7 @@ func runScript(
 }
 
 /// Runs blocking work (a child process, a pipe read) on a thread of its own and waits for it.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
@@ -161,7 +153,7 @@ private func runScriptBlocking(
 // MARK: The CLI, run as a user runs it
 
 /// The `runanywhere` binary built next to the tests (by `swift build --build-tests`).
-let cliBinary: URL = {
+package let cliBinary: URL = {
     var folder = URL(fileURLWithPath: #filePath)
     while folder.path != "/",
         !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
@@ -173,7 +165,7 @@ let cliBinary: URL = {
 
 /// Runs the CLI, with `environment` added to the test's own and `input`, when given, as its
 /// standard input; returns its exit status, standard output and standard error.
-func cli(
+package func cli(
     _ arguments: [String],
     environment: [String: String] = [:],
     input: String? = nil
@@ -192,7 +184,7 @@ func cli(
 
 /// Starts the CLI without waiting for it, for tests that run several at once; `environment`
 /// is added to the test's own, and `input` becomes its standard input.
-func startCLI(
+package func startCLI(
     _ arguments: [String],
     environment: [String: String] = [:],
     input: Pipe? = nil
@@ -212,6 +204,20 @@ func startCLI(
     return (process, out, err)
 }
 
-func json(_ line: Substring) throws -> [String: Any] {
+/// One line of JSON output as an object.
+package func json(_ line: Substring) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+}
+
+/// A SHA-256 computed by the system's `sha256sum`, independent of the SDK's own.
+package func sha256sum(_ file: URL) throws -> String {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = [file.path]
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
 }

@@ -1,0 +1,62 @@
+import Testing
+
+/// Runs each test case it marks alone among every test case so marked, in any suite of any
+/// test target: the real-engine tests, spread over one target per backend, still take the
+/// machine's cores one at a time. Swift Testing's `.serialized` orders the tests of one suite
+/// only. Tests without it go on running beside them.
+///
+/// The scope is each test case (Swift Testing asks a recursive suite trait for one per case),
+/// so a suite's own scope never holds the machine while its tests wait for it.
+package struct WholeMachineTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The trait; ``wholeMachine`` is the way to write it.
+    package init() {}
+
+    /// It reaches every test of a suite it marks.
+    package var isRecursive: Bool { true }
+
+    package func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard testCase != nil else { return try await function() }
+        await MachineLock.shared.acquire()
+        do {
+            try await function()
+        } catch {
+            await MachineLock.shared.release()
+            throw error
+        }
+        await MachineLock.shared.release()
+    }
+}
+
+extension Trait where Self == WholeMachineTrait {
+    /// The test holds the whole machine while it runs; see ``WholeMachineTrait``.
+    package static var wholeMachine: Self { Self() }
+}
+
+/// One holder at a time, the others served in the order they asked.
+private actor MachineLock {
+    static let shared = MachineLock()
+
+    private var held = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard held else {
+            held = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            held = false
+        } else {
+            // The next holder takes over without the lock ever being free in between.
+            waiting.removeFirst().resume()
+        }
+    }
+}
