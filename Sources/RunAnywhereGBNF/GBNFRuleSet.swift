@@ -111,7 +111,7 @@ package struct GBNFRuleSet: Sendable {
     }
 
     /// A rule among `names` that can reach itself without matching any text first, or that
-    /// repeats without limit something that can be empty (llama.cpp turns `x*` into
+    /// repeats, more than once, something that can be empty (llama.cpp turns `x*` into
     /// `r ::= x r |`, left-recursive then); `nil` when there is none.
     package func leftRecursiveRule(among names: Set<String>) -> String? {
         GBNFAnalysis.leftRecursiveRule(rules, order: names.sorted(), strictRepetitions: true)

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Every partial of every clip runs in one batch: each time step is one matrix product
 /// per layer (OpenBLAS), which is what makes a whole conversation take a fraction of its
-/// length. `Tests/RealEngineTests/SpeakerDiarizationTests.swift` checks it against
+/// length. `Tests/RunAnywhereResemblyzerTests/SpeakerDiarizationTests.swift` checks it against
 /// `scripts/resemblyzer_reference.py` (numpy) on real recordings.
 struct ResemblyzerNetwork: Sendable {
     static let sampleRate = 16_000

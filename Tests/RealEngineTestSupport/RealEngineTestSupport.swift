@@ -14,7 +14,7 @@ import Testing
 /// test targets) runs everything that needs no engine; `--filter tag:cli` or `--skip tag:fuzz`
 /// where the toolchain's Swift Testing filters by tag.
 extension Tag {
-    /// Runs a real engine on a real model (every test of this target).
+    /// Runs a real engine on a real model (every test of the real-engine targets).
     @Tag package static var realEngine: Self
     /// Runs the `runanywhere` executables as a user would.
     @Tag package static var cli: Self

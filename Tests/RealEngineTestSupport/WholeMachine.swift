@@ -3,7 +3,8 @@ import Testing
 /// Runs each test case it marks alone among every test case so marked, in any suite of any
 /// test target: the real-engine tests, spread over one target per backend, still take the
 /// machine's cores one at a time. Swift Testing's `.serialized` orders the tests of one suite
-/// only. Tests without it go on running beside them.
+/// only. Tests without it are not held back by it, though a test waiting for the machine takes
+/// one of the runner's parallel places while it waits.
 ///
 /// The scope is each test case (Swift Testing asks a recursive suite trait for one per case),
 /// so a suite's own scope never holds the machine while its tests wait for it.

@@ -37,11 +37,16 @@ extension JSONValue {
     ///
     /// - Throws: `.invalidInput` when the value cannot be encoded as JSON.
     public init(encoding value: some Encodable) throws(SDKException) {
+        let data: Data
         do {
-            let data = try JSONEncoder().encode(value)
-            self = try JSONParser.parse(String(decoding: data, as: UTF8.self))
+            data = try JSONEncoder().encode(value)
         } catch {
             throw SDKException.wrap(error, as: .invalidInput, "The value cannot be encoded as JSON")
+        }
+        do {
+            self = try JSONParser.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw SDKException(.invalidInput, error.message)
         }
     }
 
