@@ -459,7 +459,7 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereRemoteTests",
             dependencies: [
-                "RunAnywhereRemote", "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting",
+                "RunAnywhereRemote", "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@ import Foundation
 import RunAnywhere
 import RunAnywhereRemote
 import RunAnywhereServer
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Synchronization
 import Testing
@@ -18,7 +19,7 @@ struct RemoteBackendTests {
     @Test("A remote model gives the same text, stream, conversation and vectors as the same model run here")
     func remoteMatchesLocal() async throws {
         try await withRemoteServer(apiKey: "test-key") { base in
-            try await withClientSDK { sdk in
+            try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
                 try sdk.registerRemoteModel(
                     id: "remote-llm",
                     baseURL: base,
@@ -77,7 +78,7 @@ struct RemoteBackendTests {
     @Test("Structured output goes as a JSON Schema and tool calls come back as values the loop executes")
     func structuredAndTools() async throws {
         try await withRemoteServer(apiKey: "test-key") { base in
-            try await withClientSDK { sdk in
+            try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
                 try sdk.registerRemoteModel(
                     id: "remote-llm",
                     baseURL: base,
@@ -122,7 +123,7 @@ struct RemoteBackendTests {
     @Test("The API key lives in the secure store, is sent as a bearer token, and a wrong one is remote_unauthorized")
     func apiKey() async throws {
         try await withRemoteServer(apiKey: "test-key") { base in
-            try await withClientSDK { sdk in
+            try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
                 let model = try sdk.registerRemoteModel(
                     id: "remote-llm",
                     baseURL: base,
@@ -165,7 +166,7 @@ struct RemoteBackendTests {
 
     @Test("A base URL that is not http(s), or a bad id or category, is refused and stores nothing")
     func badRegistrations() async throws {
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             let before = try sdk.availableModels().map(\.id)
             for url in ["ftp://example.com/v1", "file:///etc/passwd", "http:///v1", "http://user:pw@host/v1"] {
                 let error = #expect(throws: SDKException.self) {
@@ -200,7 +201,7 @@ struct RemoteBackendTests {
     @Test("Ending a stream early closes the request: the server sees its client go away")
     func cancellationClosesTheRequest() async throws {
         let server = try await ScriptedOpenAIServer.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             try sdk.registerRemoteModel(id: "endless", baseURL: server.baseURL(.endless), remoteModelName: "m")
             try await sdk.loadModel("endless")
             var pieces = 0
@@ -220,7 +221,7 @@ struct RemoteBackendTests {
     func brokenServers() async throws {
         let server = try await ScriptedOpenAIServer.start()
         defer { Task { await server.stop() } }
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             let expected: [(ScriptedOpenAIServer.Scenario, SDKException.Code, Int, String)] = [
                 (.html, .remoteBadResponse, 1, "HTML"),
                 (.garbage, .remoteBadResponse, 1, "not JSON"),

@@ -5,23 +5,6 @@ import RunAnywhereRemote
 import RunAnywhereServer
 import RunAnywhereTesting
 
-/// A client SDK instance with the deterministic backend and the remote module, in its own
-/// home; shut down and deleted afterwards.
-func withClientSDK<T>(_ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-client-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: home) }
-    let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend(), RemoteModule()])
-    try registerDeterministicModels(in: sdk)
-    do {
-        let result = try await body(sdk)
-        await sdk.shutdown()
-        return result
-    } catch {
-        await sdk.shutdown()
-        throw error
-    }
-}
-
 /// A deterministic SDK served on 127.0.0.1, stopped by the test when it wants the server gone.
 struct RemoteSide {
     let home: URL

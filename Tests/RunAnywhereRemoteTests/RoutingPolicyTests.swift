@@ -3,6 +3,7 @@ import Logging
 import RunAnywhere
 import RunAnywhereRemote
 import RunAnywhereServer
+import RunAnywhereTestSupport
 import RunAnywhereTesting
 import Testing
 
@@ -14,7 +15,7 @@ struct RoutingPolicyTests {
     @Test("Each policy runs a model that is here and remote on the side it names, and says where")
     func policies() async throws {
         let remote = try await RemoteSide.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             // The local deterministic model gains the server's copy as its remote side.
             let model = try sdk.registerRemoteModel(
                 id: DeterministicModels.llm,
@@ -58,7 +59,7 @@ struct RoutingPolicyTests {
     )
     func serverGoesAway() async throws {
         let remote = try await RemoteSide.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             try sdk.registerRemoteModel(
                 id: DeterministicModels.llm,
                 baseURL: remote.baseURL,
@@ -117,7 +118,7 @@ struct RoutingPolicyTests {
     @Test("A model loaded before it gained a remote endpoint is loaded again with its remote side")
     func endpointAddedWhileLoaded() async throws {
         let remote = try await RemoteSide.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             try await sdk.loadModel(DeterministicModels.llm)
             try sdk.registerRemoteModel(
                 id: DeterministicModels.llm,
@@ -134,7 +135,7 @@ struct RoutingPolicyTests {
     @Test("A server already down when its side is first needed does not fail a prefer-remote request")
     func remoteSideNeverLoaded() async throws {
         let remote = try await RemoteSide.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             try sdk.registerRemoteModel(
                 id: DeterministicModels.llm,
                 baseURL: remote.baseURL,
@@ -151,7 +152,7 @@ struct RoutingPolicyTests {
     @Test("A stream cut off mid-way ends with a typed error; under prefer-local the retry runs here")
     func cutOffMidStream() async throws {
         let broken = try await ScriptedOpenAIServer.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             try sdk.registerRemoteModel(
                 id: DeterministicModels.llm,
                 baseURL: broken.baseURL(.truncated),
@@ -178,7 +179,7 @@ struct RoutingPolicyTests {
     @Test("Escalation re-runs a transcript remotely only when its local confidence is below the threshold")
     func sttEscalation() async throws {
         let remote = try await RemoteSide.start()
-        try await withClientSDK { sdk in
+        try await withDeterministicSDK(adding: [RemoteModule()]) { sdk in
             try sdk.registerRemoteModel(
                 id: DeterministicModels.stt,
                 baseURL: remote.baseURL,
