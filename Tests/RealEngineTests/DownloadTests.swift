@@ -268,24 +268,23 @@ extension RealEngineTests {
                     framework: .llamaCpp,
                     category: .llm
                 )
-                var cancelledAt: ContinuousClock.Instant?
+                var cancelled = false
                 var last: DownloadProgress?
                 for await report in try sdk.downloadModel("dl-slow") {
                     last = report
-                    if cancelledAt == nil, report.bytesDownloaded >= 1 << 20 {
+                    if !cancelled, report.bytesDownloaded >= 1 << 20 {
                         #expect(
                             FileManager.default.fileExists(
                                 atPath: home.appendingPathComponent("tmp/downloads/dl-slow").path
                             )
                         )
                         #expect(try sdk.cancelDownload("dl-slow"))
-                        cancelledAt = .now
+                        cancelled = true
                     }
                 }
                 // At 2 MiB/s the whole file takes most of a minute: the cancel, not the end of the
-                // file, ended the stream. The time is a guard against hangs only.
-                let stopped = try #require(cancelledAt).duration(to: .now)
-                #expect(stopped < .seconds(10), "stopped \(stopped) after the cancel")
+                // file, ended the stream (the bytes below say so, not a clock).
+                #expect(cancelled)
                 #expect(last?.error?.code == .downloadCancelled)
                 let size = try #require(FileSystem.fileSize(gguf))
                 #expect((last?.bytesDownloaded ?? size) < size, "the transfer did not run to its end")

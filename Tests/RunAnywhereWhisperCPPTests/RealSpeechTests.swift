@@ -5,8 +5,8 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 /// whisper on recordings of real people (scripts/fetch_real_speech.py), not our own voice.
-/// The time bound per clip here only catches hangs and decoding loops (relative to the
-/// run's median, so a busy machine does not fail it); the 0.5 s target is checked by
+/// Decoding loops show in the text (words said twice, sentences invented), so the checks read
+/// the transcripts, never the clock; the 0.5 s target is checked by
 /// `runanywhere bench stt --real`.
 @Suite("Speech recognition on real human recordings", .serialized, .wholeMachine, .tags(.realEngine))
 struct RealSpeechTests {
@@ -19,7 +19,7 @@ struct RealSpeechTests {
         return others + telephone.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
     }
 
-    @Test("Real recordings come back with few word errors, no words said twice, and no clip near a hang")
+    @Test("Real recordings come back with few word errors, no words said twice, and nothing invented")
     func realRecordings() async throws {
         let clips = try Self.clips()
         try #require(clips.count >= 100, "the real-speech set is missing clips: run scripts/bootstrap models")
@@ -27,7 +27,6 @@ struct RealSpeechTests {
             try await sdk.loadSTTModel(DefaultModels.sttId)
             var results: [WordErrorRate] = []
             var short: [WordErrorRate] = []
-            var times: [(id: String, seconds: Double, ms: Double)] = []
             for clip in clips {
                 let audio = try WAVFile.read(contentsOf: clip.file)
                 let output = try await sdk.transcribe(audio, options: STTOptions(language: "en"))
@@ -38,20 +37,10 @@ struct RealSpeechTests {
                     !SpeechCorpus.repeatsWords(output.text, reference: clip.transcript),
                     "\(clip.id): \"\(output.text)\" for \"\(clip.transcript)\""
                 )
-                times.append((clip.id, clip.seconds, output.processingTimeMs))
                 // Nothing invented: a transcript may miss or mishear words, not add a sentence.
                 #expect(
                     wer.insertions <= wer.referenceWords + 2,
                     "\(clip.id): \"\(output.text)\" for \"\(clip.transcript)\""
-                )
-            }
-            // No clip near a hang or a decoding loop: the old loops took 65 times the median
-            // clip. Relative to this run's median, so a busy machine slows the bound too.
-            let median = times.map(\.ms).sorted()[times.count / 2]
-            for time in times {
-                #expect(
-                    time.ms < 12 * median + 1000,
-                    "\(time.id) (\(time.seconds) s) took \(time.ms) ms; the median clip \(median) ms"
                 )
             }
             let all = WordErrorRate(combining: results)
