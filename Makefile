@@ -39,12 +39,18 @@ demo: models-release
 	@echo 'Transcribed back from $(DEMO_WAV):'
 	$(ENV) && .build/release/runanywhere transcribe $(DEMO_WAV)
 
+# The test targets that run real engines and models; `test-fast` skips them.
+REAL_ENGINE_TARGETS := RealEngineTests|RunAnywhereLlamaCPPTests|RunAnywhereWhisperCPPTests|RunAnywhereSherpaTests|RunAnywhereSystemVoiceTests|RunAnywherePocketSphinxTests|RunAnywhereResemblyzerTests|RunAnywhereWhisperPluginTests
+
+# Two runs of the one test binary: the tests that need no engine first (both cores, about a
+# minute), then the real-engine targets with the machine to themselves, so a test that plays
+# audio in real time never shares the CPU with a parser fuzzer.
 test: models example-test
-	$(ENV) && swift test --skip-build
+	$(ENV) && swift test --skip-build --skip '$(REAL_ENGINE_TARGETS)'
+	$(ENV) && swift test --skip-build --filter '$(REAL_ENGINE_TARGETS)'
 
 # Everything that needs no engine and no model (the real-engine targets, tagged realEngine, are
 # skipped): about a minute of tests. The MCP tests need only the Python tools (the `mcp` package).
-REAL_ENGINE_TARGETS := RealEngineTests|RunAnywhereLlamaCPPTests|RunAnywhereWhisperCPPTests|RunAnywhereResemblyzerTests|RunAnywhereWhisperPluginTests
 test-fast: build
 	scripts/bootstrap tools
 	$(ENV) && swift test --skip-build --skip '$(REAL_ENGINE_TARGETS)'

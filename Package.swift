@@ -553,6 +553,18 @@ let package = Package(
             dependencies: ["RunAnywhereWhisperCPP", "RunAnywhere", "RealEngineTestSupport"]
         ),
         .testTarget(
+            name: "RunAnywhereSherpaTests",
+            dependencies: ["RunAnywhereSherpa", "RunAnywhere", "RealEngineTestSupport"]
+        ),
+        .testTarget(
+            name: "RunAnywhereSystemVoiceTests",
+            dependencies: ["RunAnywhereSystemVoice", "RunAnywhere", "RealEngineTestSupport"]
+        ),
+        .testTarget(
+            name: "RunAnywherePocketSphinxTests",
+            dependencies: ["RunAnywherePocketSphinx", "RunAnywhere", "RealEngineTestSupport"]
+        ),
+        .testTarget(
             name: "RunAnywhereResemblyzerTests",
             dependencies: ["RunAnywhereResemblyzer", "RunAnywhere", "RealEngineTestSupport"]
         ),

@@ -75,28 +75,6 @@ extension RealEngineTests {
             }
         }
 
-        @Test("A 5,000-character text is spoken in chunks, none longer than 300 characters")
-        func longText() async throws {
-            try await withSDK(models: []) { sdk in
-                let sentence =
-                    "This long text keeps on going, clause after clause, so that the voice has to cope with far more than one breath can hold"
-                let text = Array(repeating: sentence, count: 42).joined(separator: " ") + "."
-                #expect(text.count >= 5000)
-                var chunks = 0
-                var seconds = 0.0
-                for try await piece in sdk.synthesizeStream(
-                    text,
-                    options: TTSOptions(voice: "espeak-ng:en-us", rate: 2)
-                ) {
-                    #expect(piece.text.count <= 300)
-                    chunks += 1
-                    seconds += piece.duration
-                }
-                #expect(chunks >= 17)
-                #expect(seconds > 60)
-            }
-        }
-
         @Test("Broken voice and recognizer files fail to load with a typed error, and the process survives")
         func brokenModels() async throws {
             try await withSDK(models: []) { sdk in

@@ -4,18 +4,6 @@ import Testing
 
 @_spi(Backend) @testable import RunAnywhere
 
-/// Words of a transcript, normalized as the word error rate counts them.
-func words(_ text: String) -> [String] {
-    WordErrorRate.words(text)
-}
-
-/// The first and last moments (seconds) where 10 ms windows rise above −40 dBFS.
-func audibleSpan(_ audio: AudioBuffer) -> (start: Double, end: Double) {
-    let windows = audio.chunks(duration: 0.01)
-    let loud = windows.indices.filter { windows[$0].rmsDecibels > -40 }
-    return (Double(loud.first ?? 0) * 0.01, Double((loud.last ?? 0) + 1) * 0.01)
-}
-
 extension RealEngineTests {
     @Suite("Speech")
     struct SpeechTests {
@@ -59,42 +47,6 @@ extension RealEngineTests {
                 let wer = Double(errors) / Double(total)
                 print("round trip WER: \(errors)/\(total) = \(String(format: "%.1f%%", wer * 100))")
                 #expect(wer <= 0.20)
-            }
-        }
-
-        @Test(
-            "Speech, two seconds of silence, speech: both stretches are found within 250 ms",
-            arguments: ["silero-vad", "energy"]
-        )
-        func vadFindsSpeech(detector: String) async throws {
-            try await withSDK(models: DefaultModels.speech) { sdk in
-                try await sdk.loadTTSModel(DefaultModels.ttsId)
-                let first = try await sdk.synthesize("Turn on the kitchen lights please.").audio.resampled(to: 16_000)
-                let second = try await sdk.synthesize("What time is it in Tokyo?").audio.resampled(to: 16_000)
-                var file = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
-                let firstOffset = file.duration
-                file.append(first)
-                file.append(.silence(duration: 2, sampleRate: 16_000))
-                let secondOffset = file.duration
-                file.append(second)
-                file.append(.silence(duration: 1, sampleRate: 16_000))
-                let spanA = audibleSpan(first)
-                let spanB = audibleSpan(second)
-                let truth = [
-                    (firstOffset + spanA.start, firstOffset + spanA.end),
-                    (secondOffset + spanB.start, secondOffset + spanB.end),
-                ]
-
-                if detector != "energy" { try await sdk.loadVADModel(detector) }
-                let segments = try await sdk.detectSpeechSegments(in: file)
-                print(
-                    "VAD \(detector): found \(segments.map { String(format: "%.2f–%.2f", $0.start, $0.end) }), truth \(truth.map { String(format: "%.2f–%.2f", $0.0, $0.1) })"
-                )
-                try #require(segments.count == 2)
-                for (segment, expected) in zip(segments, truth) {
-                    #expect(abs(segment.start - expected.0) <= 0.25)
-                    #expect(abs(segment.end - expected.1) <= 0.25)
-                }
             }
         }
 
@@ -158,21 +110,6 @@ extension RealEngineTests {
             }
         }
 
-        @Test("The system voice speaks audibly, for about as long as the sentence takes, with no model")
-        func systemVoice() async throws {
-            try await withSDK(models: []) { sdk in
-                let output = try await sdk.synthesize("Hello from the built in system voice.")
-                print(
-                    "system voice: \(output.voice), \(String(format: "%.2f", output.duration)) s, \(output.audio.rmsDecibels) dBFS"
-                )
-                #expect(output.voice.hasPrefix("espeak-ng:"))
-                #expect(output.duration > 1.2 && output.duration < 4.5)
-                #expect(output.audio.rmsDecibels > -30)
-                let voices = try await sdk.availableTTSVoices()
-                #expect(voices.contains { $0.id == "espeak-ng:en-us" && $0.isSystem })
-            }
-        }
-
         @Test("The language model and the speech recognizer run side by side in one process")
         func llmAndSTTTogether() async throws {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
@@ -189,44 +126,5 @@ extension RealEngineTests {
             }
         }
 
-        @Test("Sentences stream out one by one, and speak plays them through the output")
-        func streamingSynthesisAndSpeak() async throws {
-            try await withSDK(models: DefaultModels.speech) { sdk in
-                let home = sdk.paths.home
-                try await sdk.loadTTSModel(DefaultModels.ttsId)
-                let text =
-                    "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
-                // One piece a sentence (how soon the first comes is `bench tts`'s to measure).
-                var pieces: [TTSOutput] = []
-                for try await piece in sdk.synthesizeStream(text) { pieces.append(piece) }
-                #expect(pieces.count == 3)
-                #expect(pieces.allSatisfy { $0.duration > 0.3 }, "\(pieces.map(\.duration))")
-
-                let url = home.appendingPathComponent("spoken.wav")
-                let result = try await sdk.speak(text, output: WAVFileAudioOutput(url: url))
-                let written = try WAVFile.read(contentsOf: url)
-                #expect(result.chunks == 3)
-                #expect(abs(written.duration - result.duration) < 0.01)
-                // VITS samples its durations, so two renderings of one text differ a little.
-                let streamed = pieces.map(\.duration).reduce(0, +)
-                #expect(abs(written.duration - streamed) < 0.1 * streamed)
-                #expect(result.firstAudioMs < result.totalMs)
-            }
-        }
-
-        @Test("Rate shortens the speech, pitch keeps its length, volume lowers its level")
-        func voiceOptions() async throws {
-            try await withSDK(models: DefaultModels.speech) { sdk in
-                try await sdk.loadTTSModel(DefaultModels.ttsId)
-                let text = "The weather today is sunny and warm."
-                let normal = try await sdk.synthesize(text)
-                let fast = try await sdk.synthesize(text, options: TTSOptions(rate: 2))
-                let high = try await sdk.synthesize(text, options: TTSOptions(pitch: 1.3))
-                let quiet = try await sdk.synthesize(text, options: TTSOptions(volume: 0.5))
-                #expect((0.35...0.7).contains(fast.duration / normal.duration))
-                #expect((0.8...1.2).contains(high.duration / normal.duration))
-                #expect(abs((normal.audio.rmsDecibels - quiet.audio.rmsDecibels) - 6.02) < 1.5)
-            }
-        }
     }
 }
