@@ -26,18 +26,3 @@ package struct JSONSchemaError: Error, Equatable, CustomStringConvertible {
     /// The message.
     package var description: String { message }
 }
-
-/// How the compiler reads objects and what it may leave out; the SDK's
-/// `JSONSchemaGrammar.Options` in the compiler's terms.
-package struct JSONSchemaCompilerOptions: Sendable, Equatable {
-    /// Objects without `additionalProperties` take no other members.
-    package var strictObjects: Bool
-    /// Keywords the grammar cannot enforce are left out and listed, instead of refused.
-    package var bestEffort: Bool
-
-    /// Options as given.
-    package init(strictObjects: Bool = false, bestEffort: Bool = false) {
-        self.strictObjects = strictObjects
-        self.bestEffort = bestEffort
-    }
-}

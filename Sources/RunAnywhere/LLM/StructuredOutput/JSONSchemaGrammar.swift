@@ -31,28 +31,9 @@ import RunAnywhereJSON
 /// are left out of the grammar and listed in ``unenforced``, and ``validate(_:)`` still checks
 /// them. A schema that contradicts itself or cannot be completed throws `.invalidSchema`.
 public struct JSONSchemaGrammar: Sendable {
-    /// How a schema becomes a grammar.
-    public struct Options: Sendable, Codable, Equatable {
-        /// Objects without `additionalProperties` allow no other members (as OpenAI's strict
-        /// mode). Off: JSON Schema's meaning (extra members allowed).
-        public var strictObjects: Bool
-        /// Keywords that cannot be enforced are listed in `unenforced` instead of throwing.
-        public var bestEffort: Bool
-
-        /// Options with JSON Schema's meaning of objects and no unenforced keywords allowed
-        /// by default.
-        public init(strictObjects: Bool = false, bestEffort: Bool = false) {
-            self.strictObjects = strictObjects
-            self.bestEffort = bestEffort
-        }
-
-        /// Decodes the options; a missing option takes its default.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            strictObjects = try container.decodeIfPresent(Bool.self, forKey: .strictObjects) ?? false
-            bestEffort = try container.decodeIfPresent(Bool.self, forKey: .bestEffort) ?? false
-        }
-    }
+    /// How a schema becomes a grammar (`strictObjects`, `bestEffort`); the compiler's own
+    /// options type, under the name the SDK has always used.
+    public typealias Options = JSONSchemaCompilerOptions
 
     /// The schema the grammar was made from.
     public let schema: JSONSchema
@@ -74,7 +55,7 @@ public struct JSONSchemaGrammar: Sendable {
     public init(_ schema: JSONSchema, options: Options = Options()) throws(SDKException) {
         var converter = JSONSchemaConverter(
             schema: schema,
-            options: JSONSchemaCompilerOptions(strictObjects: options.strictObjects, bestEffort: options.bestEffort)
+            options: options
         )
         let gbnf: String
         do {
