@@ -201,6 +201,55 @@ struct OpenAIServerTests {
         }
     }
 
+    @Test(
+        "A call the token limit cuts is no client error: the reply ends with finish_reason length; parallel_tool_calls false gives one call"
+    )
+    func cutAndSingleToolCalls() async throws {
+        try await withServer { client, _ in
+            let tools: [[String: Any]] = [
+                [
+                    "type": "function",
+                    "function": [
+                        "name": "weather.get", "description": "Weather for a city",
+                        "parameters": [
+                            "type": "object", "properties": ["city": ["type": "string"]], "required": ["city"],
+                        ],
+                    ],
+                ]
+            ]
+            let question: [String: Any] = ["role": "user", "content": "What is the weather in Oslo?"]
+            // Six tokens cannot hold a whole call: whatever was written of it is dropped.
+            let cut = try await client.post(
+                "/v1/chat/completions",
+                json: [
+                    "model": llm, "messages": [question], "tools": tools, "tool_choice": "required", "max_tokens": 6,
+                ]
+            )
+            #expect(cut.status == 200, "\(cut.text)")
+            let cutChoice = try #require((try cut.json["choices"] as? [[String: Any]])?.first)
+            #expect(cutChoice["finish_reason"] as? String == "length")
+            #expect((cutChoice["message"] as? [String: Any])?["tool_calls"] == nil)
+            for seed in 1...6 {
+                let reply = try await client.post(
+                    "/v1/chat/completions",
+                    json: [
+                        "model": llm, "messages": [question], "tools": tools, "tool_choice": "required",
+                        "parallel_tool_calls": false, "max_tokens": 400, "seed": seed, "temperature": 1,
+                    ]
+                )
+                #expect(reply.status == 200, "\(reply.text)")
+                let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first)
+                let calls = (choice["message"] as? [String: Any])?["tool_calls"] as? [[String: Any]]
+                #expect(calls?.count == 1, "seed \(seed): \(reply.text)")
+                #expect((calls?.first?["function"] as? [String: Any])?["name"] as? String == "weather.get")
+            }
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": [question], "tools": tools, "parallel_tool_calls": "no"]
+            ).expectError(400)
+        }
+    }
+
     @Test("Legacy completions answer text_completion, whole and streamed")
     func legacyCompletions() async throws {
         try await withServer { client, _ in

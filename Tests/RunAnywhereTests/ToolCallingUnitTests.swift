@@ -12,18 +12,22 @@ struct ToolCallingUnitTests {
         parameters: .object(["city": .string(minLength: 1)])
     )
 
-    @Test("OpenAI-style definitions are read wrapped or bare; bad ones are invalidTool")
+    @Test(
+        "OpenAI-style definitions are read wrapped or bare, dotted names (as MCP and BFCL write them) too; bad ones are invalidTool"
+    )
     func openAIDefinitions() throws {
         let tools = try ToolDefinition.list(
             openAI: #"""
                 [{"type": "function", "function": {"name": "a", "description": "A", "parameters": {"type": "object"}}},
-                 {"name": "b", "parameters": {"type": "object", "properties": {"x": {"type": "integer"}}}}]
+                 {"name": "b", "parameters": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+                 {"name": "math.add", "parameters": {"type": "object"}}]
                 """#
         )
-        #expect(tools.map(\.name) == ["a", "b"])
+        #expect(tools.map(\.name) == ["a", "b", "math.add"])
         let bad = [
             "not json", "{}", #"[{"description": "no name"}]"#, #"[{"name": "a"}, {"name": "a"}]"#,
-            #"[{"name": "has space"}]"#, #"[{"name": "s", "parameters": {"type": "string"}}]"#,
+            #"[{"name": "has space"}]"#, #"[{"name": "slash/name"}]"#,
+            #"[{"name": "s", "parameters": {"type": "string"}}]"#,
             #"[{"name": "n", "parameters": 3}]"#, #"[{"name": ""}]"#,
         ]
         for text in bad {
@@ -92,35 +96,45 @@ struct ToolCallingUnitTests {
         #expect(result.output == ["summary": "Sunny in Oslo"])
     }
 
-    @Test("Hermes calls parse with the text before them; unclosed or non-JSON calls are typed errors")
-    func hermesParsing() throws {
+    @Test(
+        "Hermes calls parse with the text before them; a call the token limit cut or a malformed one is dropped, the complete ones kept"
+    )
+    func hermesParsing() {
         let format = ToolCallFormat.hermes
-        let parsed = try format.parse(
+        let parsed = format.parse(
             "Let me check.<tool_call>\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}\n</tool_call>\n"
                 + "<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>"
         )
         #expect(parsed.content == "Let me check.")
         #expect(parsed.calls.map(\.name) == ["a", "b"])
         #expect(parsed.calls[0].arguments == ["x": 1])
-        #expect(try format.parse("Just text.").calls.isEmpty)
-        #expect(
-            performing: { try format.parse("<tool_call>{\"name\": \"a\"") },
-            throws: { error in
-                (error as? SDKException)?.code == .invalidStructuredOutput
-            }
+        #expect(parsed.dropped == 0)
+        #expect(format.parse("Just text.").calls.isEmpty)
+        // What the official client met: a forced call, then an invented one the limit cut.
+        let cut = format.parse(
+            "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>\n"
+                + "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Gem"
         )
-        #expect(
-            performing: { try format.parse("<tool_call>nope</tool_call>") },
-            throws: { error in
-                (error as? SDKException)?.code == .invalidStructuredOutput
-            }
+        #expect(cut.calls.map(\.name) == ["get_weather"])
+        #expect(cut.calls.first?.arguments == ["city": "Oslo"])
+        #expect(cut.dropped == 1)
+        let malformed = format.parse(
+            "<tool_call>nope</tool_call><tool_call>{\"arguments\": {}}</tool_call>"
+                + "<tool_call>{\"name\": \"a\", \"arguments\": 3}</tool_call>"
+                + "<tool_call>{\"name\": \"ok\"}</tool_call>"
         )
+        #expect(malformed.calls.map(\.name) == ["ok"])
+        #expect(malformed.calls.first?.arguments == [:])
+        #expect(malformed.dropped == 3)
     }
 
     @Test("Llama 3 calls are bare JSON objects with parameters")
     func llama3Parsing() throws {
-        let parsed = try ToolCallFormat.llama3.parse(#"{"name": "a", "parameters": {"s": "}{"}} trailing"#)
+        let parsed = ToolCallFormat.llama3.parse(#"{"name": "a", "parameters": {"s": "}{"}} trailing"#)
         #expect(parsed.calls.first?.arguments == ["s": "}{"])
+        let cut = ToolCallFormat.llama3.parse(#"{"name": "a", "parameters": {}} {"name": "b", "param"#)
+        #expect(cut.calls.map(\.name) == ["a"])
+        #expect(cut.dropped == 1)
     }
 
     @Test("The format follows the chat template: Hermes tags, Llama 3 ipython, otherwise generic")

@@ -18,6 +18,8 @@ struct ChatCompletionRequest: Decodable, Sendable {
     var responseFormat: ResponseFormat?
     var tools: [Tool]?
     var toolChoice: ToolChoiceValue?
+    /// False: at most one tool call per reply (OpenAI's `parallel_tool_calls`; default true).
+    var parallelToolCalls: Bool?
     /// llama-server's extension: keep generating past end-of-sequence (for benchmarks).
     var ignoreEos: Bool?
 
@@ -29,6 +31,7 @@ struct ChatCompletionRequest: Decodable, Sendable {
         case topP = "top_p"
         case responseFormat = "response_format"
         case toolChoice = "tool_choice"
+        case parallelToolCalls = "parallel_tool_calls"
         case ignoreEos = "ignore_eos"
     }
 

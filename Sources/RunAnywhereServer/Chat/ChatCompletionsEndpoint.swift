@@ -12,7 +12,7 @@ struct ChatCompletionsEndpoint: Sendable {
     private enum Mode: Sendable {
         case text
         case schema(JSONSchema, strict: Bool)
-        case tools([ToolDefinition], ToolChoice)
+        case tools([ToolDefinition], ToolChoice, parallel: Bool)
     }
 
     /// One request, checked and ready to run.
@@ -81,7 +81,7 @@ struct ChatCompletionsEndpoint: Sendable {
             guard schema == nil else {
                 throw .invalid("response_format cannot be combined with tools here", param: "response_format")
             }
-            mode = .tools(tools, choice)
+            mode = .tools(tools, choice, parallel: body.parallelToolCalls ?? true)
         } else if let schema {
             mode = .schema(schema.schema, strict: schema.strict)
         } else {
@@ -135,9 +135,11 @@ struct ChatCompletionsEndpoint: Sendable {
         StructuredOutputOptions(strict: strict, bestEffort: !strict)
     }
 
-    private func toolOptions(_ choice: ToolChoice) -> ToolCallingOptions {
+    private func toolOptions(_ choice: ToolChoice, parallel: Bool) -> ToolCallingOptions {
         // The client runs the tools: one model turn, calls returned as they are.
-        ToolCallingOptions(toolChoice: choice, maxIterations: 1, executeTools: false)
+        var options = ToolCallingOptions(toolChoice: choice, maxIterations: 1, executeTools: false)
+        if !parallel { options.maxParallelCalls = 1 }
+        return options
     }
 
     // MARK: Whole responses
@@ -163,12 +165,12 @@ struct ChatCompletionsEndpoint: Sendable {
             generation = result.generation
             message = ["role": "assistant", "content": .string(result.text), "refusal": nil]
             finishReason = generation.finishReason.openAI
-        case .tools(let tools, let choice):
+        case .tools(let tools, let choice, let parallel):
             let result = try await sdk.generateWithTools(
                 messages: job.messages,
                 tools: tools,
                 options: options,
-                toolOptions: toolOptions(choice)
+                toolOptions: toolOptions(choice, parallel: parallel)
             )
             generation = result.generation
             finishReason = generation.finishReason.openAI
@@ -179,7 +181,8 @@ struct ChatCompletionsEndpoint: Sendable {
             ]
             if !result.toolCalls.isEmpty {
                 fields["tool_calls"] = .array(result.toolCalls.map(Self.toolCallValue))
-                finishReason = "tool_calls"
+                // A call the token limit cut was dropped: the reply ended on the limit.
+                finishReason = generation.finishReason == .length ? "length" : "tool_calls"
             }
             message = .object(fields)
         }
@@ -258,14 +261,14 @@ struct ChatCompletionsEndpoint: Sendable {
                     }
                 }
                 generation = try Self.required(final).generation
-            case .tools(let tools, let choice):
+            case .tools(let tools, let choice, let parallel):
                 var final: ToolCallingResult?
                 var index = 0
                 let stream = try state.sdk.generateWithToolsStream(
                     messages: job.messages,
                     tools: tools,
                     options: options,
-                    toolOptions: toolOptions(choice)
+                    toolOptions: toolOptions(choice, parallel: parallel)
                 )
                 for try await event in stream {
                     switch event {
@@ -301,7 +304,7 @@ struct ChatCompletionsEndpoint: Sendable {
                 }
                 let result = try Self.required(final)
                 generation = result.generation
-                if !result.toolCalls.isEmpty { finishReason = "tool_calls" }
+                if !result.toolCalls.isEmpty, generation.finishReason != .length { finishReason = "tool_calls" }
             }
             record(generation)
             chunks.send(delta: [:], finishReason: finishReason ?? generation.finishReason.openAI)

@@ -127,16 +127,26 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
         )
     }
 
-    /// The text before the first call, and each call's name and arguments.
-    ///
-    /// - Throws: `.invalidStructuredOutput` when a call is not a JSON object with a name
-    ///   and an object of arguments (a grammar makes that impossible; a model without
-    ///   one may still do it).
-    func parse(_ text: String) throws(SDKException) -> (content: String, calls: [(name: String, arguments: JSONValue)])
-    {
-        guard let first = text.firstRange(of: openTag) else { return (text, []) }
-        let content = String(text[..<first.lowerBound])
-        var calls: [(name: String, arguments: JSONValue)] = []
+    /// What a model's output holds: the text before the first call, each complete call's name
+    /// and arguments, and how many calls were dropped.
+    struct ParsedOutput {
+        /// The text before the first call.
+        var content: String
+        /// The calls, in the order written.
+        var calls: [(name: String, arguments: JSONValue)]
+        /// Calls that were cut (by the token limit) or are not a JSON object with a name and
+        /// an object of arguments; a grammar makes the second impossible.
+        var dropped: Int
+    }
+
+    /// The text before the first call, and each call's name and arguments. What the model
+    /// wrote is never an error: a call that is not complete (the token limit cut it) or not
+    /// well formed is dropped and counted, and the complete ones are kept.
+    func parse(_ text: String) -> ParsedOutput {
+        guard let first = text.firstRange(of: openTag) else {
+            return ParsedOutput(content: text, calls: [], dropped: 0)
+        }
+        var output = ParsedOutput(content: String(text[..<first.lowerBound]), calls: [], dropped: 0)
         var rest = text[first.lowerBound...]
         while let open = rest.firstRange(of: openTag) {
             let bodyStart = self == .llama3 ? open.lowerBound : open.upperBound
@@ -149,23 +159,21 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
                 bodyEnd = close.lowerBound
                 next = close.upperBound
             } else {
-                throw SDKException(.invalidStructuredOutput, "A tool call is not closed with \(closeTag)")
+                // Unclosed: the output ended inside it.
+                output.dropped += 1
+                break
             }
-            let body = rest[bodyStart..<bodyEnd].trimmed()
-            let value: JSONValue
-            do {
-                value = try JSONValue(parsing: body)
-            } catch {
-                throw SDKException(.invalidStructuredOutput, "A tool call is not JSON: \(error.message)")
-            }
-            guard let name = value["name"]?.stringValue else {
-                throw SDKException(.invalidStructuredOutput, "A tool call has no name")
-            }
-            let arguments = value[argumentsKey] ?? .object([:])
-            calls.append((name, arguments))
             rest = rest[next...]
+            let body = text[bodyStart..<bodyEnd].trimmed()
+            guard let value = try? JSONValue(parsing: body), let name = value["name"]?.stringValue,
+                value[argumentsKey].map({ $0.objectValue != nil }) ?? true
+            else {
+                output.dropped += 1
+                continue
+            }
+            output.calls.append((name, value[argumentsKey] ?? .object([:])))
         }
-        return (content, calls)
+        return output
     }
 
     /// Where the JSON object that starts `text` ends (after its closing brace).

@@ -14,6 +14,7 @@ import Foundation
 /// tool); the router scores the tools at that point; the call is then generated under a
 /// grammar that fixes the chosen tool's name and types its arguments with its schema.
 struct ToolCallingLoop: Sendable {
+    private static let logger = SDKLogger(category: "Tools")
     let llm: LLMCapability
     let registry: ToolRegistry
     let tools: [ToolDefinition]
@@ -80,9 +81,15 @@ struct ToolCallingLoop: Sendable {
             }
             let turn = try await runTurn(prompt: prompt, choice: choice, format: format, request: request)
             selections += turn.selections
-            let parsed = try format.parse(turn.text)
+            let parsed = format.parse(turn.text)
+            if parsed.dropped > 0 {
+                Self.logger.warning(
+                    "Dropped \(parsed.dropped) tool call(s) the model did not complete (finish: \(turn.generation.finishReason))"
+                )
+            }
             var turnCalls: [ToolCall] = []
-            for (index, call) in parsed.calls.enumerated()
+            // Only as many calls as allowed: one when parallel calls are off.
+            for (index, call) in parsed.calls.prefix(toolOptions.maxParallelCalls).enumerated()
             where !turnCalls.contains(where: { $0.name == call.name && $0.arguments == call.arguments }) {
                 turnCalls.append(ToolCall(id: "call_\(iteration)_\(index)", name: call.name, arguments: call.arguments))
             }
@@ -348,11 +355,11 @@ struct ToolCallingLoop: Sendable {
     }
 
     private static func modelSelections(_ text: String, format: ToolCallFormat) -> [ToolSelection] {
-        ((try? format.parse(text).calls) ?? []).map { ToolSelection(tool: $0.name, method: .model) }
+        format.parse(text).calls.map { ToolSelection(tool: $0.name, method: .model) }
     }
 
     private static func firstCallName(_ text: String, _ format: ToolCallFormat) -> String? {
-        try? format.parse(text).calls.first?.name
+        format.parse(text).calls.first?.name
     }
 
     /// The conversation with the tools' instructions in its system message (after the

@@ -86,11 +86,12 @@ public struct ToolDefinition: Sendable, Codable, Equatable {
     public func validate() throws(SDKException) {
         let allowed = name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+                || $0 == "."
         }
         guard !name.isEmpty, name.count <= 64, allowed else {
             throw SDKException(
                 .invalidTool,
-                "Tool name '\(name)' is not 1–64 letters, digits, '_' or '-'"
+                "Tool name '\(name)' is not 1–64 letters, digits, '_', '-' or '.'"
             )
         }
         switch parameters.value {
