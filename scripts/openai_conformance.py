@@ -225,8 +225,10 @@ def expect_weather_arguments(arguments: Any, where: str) -> None:
 
 
 def check_chat_tool_call_round_trip(ctx: Context) -> None:
+    # One call: with parallel calls allowed a small model goes on inventing calls until the limit.
     r = ctx.client.chat.completions.create(model=ctx.chat_model, messages=WEATHER_QUESTION, max_tokens=64,
-                                           temperature=0, tools=[WEATHER_TOOL], tool_choice=FORCE_WEATHER)
+                                           temperature=0, tools=[WEATHER_TOOL], tool_choice=FORCE_WEATHER,
+                                           parallel_tool_calls=False)
     choice = r.choices[0]
     expect(choice.finish_reason == "tool_calls", f"finish_reason is {choice.finish_reason!r}, want 'tool_calls'")
     calls = choice.message.tool_calls
@@ -253,7 +255,7 @@ def check_chat_tool_call_round_trip(ctx: Context) -> None:
 def check_chat_tool_call_streamed(ctx: Context) -> None:
     stream = ctx.client.chat.completions.create(model=ctx.chat_model, messages=WEATHER_QUESTION, max_tokens=64,
                                                 temperature=0, tools=[WEATHER_TOOL], tool_choice=FORCE_WEATHER,
-                                                stream=True)
+                                                parallel_tool_calls=False, stream=True)
     calls: dict[int, dict[str, Any]] = {}
     finish_reasons = []
     for chunk in stream:
@@ -275,6 +277,21 @@ def check_chat_tool_call_streamed(ctx: Context) -> None:
     call = calls[0]
     expect(call["name"] == "get_weather", f"tool call 0 is {call['name']!r}")
     expect_weather_arguments(call["arguments"], "streamed tool call 0")
+
+
+def check_chat_tool_call_cut(ctx: Context) -> None:
+    # Parallel calls allowed and few tokens: a second call the limit cuts is dropped, not an
+    # error; the complete call comes back, and the reply says it ended on the limit.
+    r = ctx.client.chat.completions.create(
+        model=ctx.chat_model, max_tokens=60, temperature=0, tools=[WEATHER_TOOL], tool_choice="required",
+        messages=[{"role": "user", "content": "What is the weather in Oslo?"}])
+    choice = r.choices[0]
+    expect(choice.finish_reason in ("tool_calls", "length"), f"finish_reason is {choice.finish_reason!r}")
+    calls = choice.message.tool_calls
+    expect(calls, f"message.tool_calls is {short(calls)}")
+    for index, call in enumerate(calls):
+        expect(call.function.name == "get_weather", f"tool_calls[{index}].function.name is {call.function.name!r}")
+        expect_weather_arguments(call.function.arguments, f"tool_calls[{index}]")
 
 
 # ------------------------------------------------------------------------------- completions (legacy)
@@ -535,6 +552,7 @@ CHECKS: list[tuple[str, Callable[[Context], None], bool]] = [  # (name, check, n
     ("chat.json_object", check_chat_json_object, False),
     ("chat.tool_call_round_trip", check_chat_tool_call_round_trip, False),
     ("chat.tool_call_streamed", check_chat_tool_call_streamed, False),
+    ("chat.tool_call_cut", check_chat_tool_call_cut, False),
     ("completions.plain", check_completions_plain, False),
     ("completions.stream", check_completions_stream, False),
     ("embeddings.single", check_embeddings_single, False),

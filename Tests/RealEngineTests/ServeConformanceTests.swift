@@ -103,7 +103,7 @@ extension RealEngineTests {
             )
             let summary = try json(summaryLine)
             #expect(summary["failed"] as? Int == 0)
-            #expect((summary["passed"] as? Int ?? 0) >= 27)
+            #expect((summary["passed"] as? Int ?? 0) >= 28)
         }
 
         /// 48 chat requests at once, beyond the 4 slots and the queue of 32: every answer is a
