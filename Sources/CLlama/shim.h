@@ -9,6 +9,8 @@
 #include <mtmd.h>
 #include <mtmd-helper.h>
 #include <runanywhere-llama-path.h>
+#include <runanywhere-llama-chat-path.h>
+#include "rac_llama_chat.h"
 #include "../CNativeTable/native_table.h"
 
 // Every function the backend calls. Each field of rac_llama_functions takes its type from the
@@ -40,3 +42,11 @@
 
 // Filled from a dlopen handle of libmtmd, whose dependencies are libllama and ggml.
 RAC_NATIVE_TABLE(rac_llama_functions, rac_llama_functions_load, RAC_LLAMA_FUNCTIONS)
+
+// llama.cpp's chat layer through our C shim (rac_llama_chat.h), a library of its own that the
+// bootstrap compiles against libllama-common: opened when a chat template is first used.
+#define RAC_LLAMA_CHAT_FUNCTIONS(X) \
+    X(rac_llama_chat_init) X(rac_llama_chat_source) X(rac_llama_chat_tokens) X(rac_llama_chat_render) X(rac_llama_chat_apply) \
+    X(rac_llama_chat_parse) X(rac_llama_chat_free) X(rac_llama_chat_string_free)
+
+RAC_NATIVE_TABLE(rac_llama_chat_functions, rac_llama_chat_functions_load, RAC_LLAMA_CHAT_FUNCTIONS)

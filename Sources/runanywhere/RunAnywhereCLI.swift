@@ -13,7 +13,7 @@ struct RunAnywhereCLI: AsyncParsableCommand {
         subcommands: [
             DoctorCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, LoRACommand.self,
             TranscribeCommand.self, SpeakCommand.self, VADCommand.self, WakeWordCommand.self, DiarizeCommand.self,
-            VoiceCommand.self, DescribeCommand.self,
+            VoiceCommand.self, DescribeCommand.self, ChatTemplateCommand.self,
             EmbedCommand.self,
             RAGCommand.self, StorageCommand.self, SecretsCommand.self, ServeListing.self, BenchListing.self,
             ControlPlaneListing.self, TelemetryCommand.self, RunCommand.self, PluginsCommand.self,
