@@ -15,6 +15,8 @@ import Musl
 import Darwin
 #endif
 
+private let chatLogger = SDKLogger(category: "llama.cpp")
+
 /// A GGUF model loaded in llama.cpp, with one context reused across generations.
 ///
 /// Every engine call runs on the service's own ``WorkerThread``, one at a time and in
@@ -38,6 +40,9 @@ actor LlamaCPPLLMService: LLMService {
         let batchSize: Int
         let defaultThreads: Int32
         let chatTemplate: String?
+        /// The model's Jinja template through llama.cpp's chat layer, as llama-server renders it;
+        /// `nil` when the model has none or it cannot be used, and then the built-in formats.
+        let jinja: ChatTemplate?
         /// Per slot, the tokens whose state is in the context's memory (sequence = slot
         /// index, positions 0…).
         var slotCaches: [[llama_token]]
@@ -58,6 +63,14 @@ actor LlamaCPPLLMService: LLMService {
             self.batchSize = batchSize
             self.defaultThreads = threads
             self.chatTemplate = llama.llama_model_chat_template(model, nil).map { String(cString: $0) }
+            do {
+                self.jinja = try ChatTemplate(loadedModel: model)
+            } catch {
+                self.jinja = nil
+                chatLogger.warning(
+                    "The model's chat template cannot be used (\(error.message)): prompts use llama.cpp's built-in formats"
+                )
+            }
             self.slotCaches = Array(repeating: [], count: slots)
             self.slotAdapters = Array(repeating: [], count: slots)
         }
@@ -184,8 +197,13 @@ actor LlamaCPPLLMService: LLMService {
     // MARK: Text
 
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
-        try Self.applyTemplate(chatTemplate, messages, addAssistantTurn: addAssistantTurn)
+        if let jinja = engine.jinja {
+            return try jinja.prompt(messages: messages, addGenerationPrompt: addAssistantTurn)
+        }
+        return try Self.applyTemplate(chatTemplate, messages, addAssistantTurn: addAssistantTurn)
     }
+
+    nonisolated var promptFormatting: PromptFormatting { engine.jinja == nil ? .builtIn : .modelTemplate }
 
     func tokenCount(_ text: String) async throws -> Int {
         guard let count = try engine.withVocabulary({ try Self.tokenize(text, vocab: $0).count }) else {

@@ -178,6 +178,10 @@ actor LlamaCPPVLMService: LLMService {
 
     // MARK: Text
 
+    // Vision prompts still go through llama.cpp's built-in formats, with the image markers in
+    // the turns' text; the result says so.
+    nonisolated var promptFormatting: PromptFormatting { .builtIn }
+
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
         try LlamaCPPLLMService.applyTemplate(chatTemplate, messages, addAssistantTurn: addAssistantTurn)
     }

@@ -40,6 +40,10 @@ import Foundation
     /// reads it to use the model's native tool-call format.
     var chatTemplate: String? { get }
 
+    /// How ``formatChat(_:addAssistantTurn:)`` formats: with the model's own template, or with
+    /// a built-in fallback when the model's cannot be used.
+    var promptFormatting: PromptFormatting { get }
+
     /// The natural-log probability of each continuation right after `prompt` (summed over
     /// its tokens): how likely the model finds each. Tool routing uses it to let the model
     /// score every tool name at the point where it would write one.
@@ -66,6 +70,9 @@ import Foundation
 extension LLMService {
     /// No template by default.
     public var chatTemplate: String? { nil }
+
+    /// The model's own format by default: a backend that formats with anything else says so.
+    public var promptFormatting: PromptFormatting { .modelTemplate }
 
     /// No images by default.
     public var imageMarker: String? { nil }

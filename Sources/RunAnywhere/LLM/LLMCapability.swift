@@ -264,6 +264,7 @@ package actor LLMCapability {
             )
             if kind == .vision { result.imageTokens = serviceResult.imageTokens }
             result.executedOn = target
+            result.promptFormatting = messages == nil ? .raw : service.promptFormatting
             result.toolCalls = serviceResult.toolCalls
             if result.finishReason == .cancelled {
                 events.publish(

@@ -31,6 +31,9 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
     public var imageTokens: Int?
     /// Where the generation ran: this device or a remote server (``RoutingPolicy``).
     public var executedOn: ExecutionTarget = .local
+    /// How the conversation became the prompt: the model's own chat template, llama.cpp's
+    /// built-in formats when the model's could not be used, or none; `nil` when not known.
+    public var promptFormatting: PromptFormatting?
     /// Tool calls a remote server made natively; the tool-calling loop reads them.
     var toolCalls: [ToolCall] = []
 
@@ -48,9 +51,10 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         case finishReason = "finish_reason"
         case imageTokens = "image_tokens"
         case executedOn = "executed_on"
+        case promptFormatting = "prompt_formatting"
     }
 
-    /// Decodes a result; `executed_on` is optional (`local`).
+    /// Decodes a result; `executed_on` is optional (`local`), as is `prompt_formatting`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         text = try container.decode(String.self, forKey: .text)
@@ -65,6 +69,7 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
         finishReason = try container.decode(LLMFinishReason.self, forKey: .finishReason)
         imageTokens = try container.decodeIfPresent(Int.self, forKey: .imageTokens)
         executedOn = try container.decodeIfPresent(ExecutionTarget.self, forKey: .executedOn) ?? .local
+        promptFormatting = try container.decodeIfPresent(PromptFormatting.self, forKey: .promptFormatting)
     }
 
     /// Creates a result; the LLM capability makes these.

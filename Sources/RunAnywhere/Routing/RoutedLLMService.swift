@@ -35,6 +35,7 @@ final class RoutedLLMService: LLMService {
     var model: ModelInfo { sides.model }
     var contextLength: Int { primary.contextLength }
     var chatTemplate: String? { primary.chatTemplate }
+    var promptFormatting: PromptFormatting { primary.promptFormatting }
     var imageMarker: String? { primary.imageMarker }
 
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
