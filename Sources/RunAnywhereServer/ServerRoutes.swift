@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import RunAnywhere
 
-/// The server's routes: the OpenAI endpoints under `/v1`, and `/health`, `/metrics` and
-/// `/openapi.json` at the root.
+/// The server's routes: the OpenAI endpoints under `/v1`, llama-server's `/apply-template`,
+/// and `/health`, `/metrics` and `/openapi.json` at the root.
 ///
 /// Every `/v1` route is registered on one route group that carries the key check, so the check
 /// runs on what the router resolved (`//v1/models` and `/v1/models/` reach the same route, and
@@ -30,6 +30,12 @@ struct ServerRoutes: Sendable {
         v1.post("audio/transcriptions") { request, _ in try await transcriptions.handle(request) }
         v1.post("audio/speech") { request, _ in try await speech.handle(request) }
         v1.get("models") { _, _ in listModels() }
+        // llama-server's route, at the root as there, behind the same key as /v1.
+        let root = router.group()
+        if let key = state.configuration.apiKey {
+            root.add(middleware: BearerAuthMiddleware(apiKey: key))
+        }
+        root.post("apply-template") { request, _ in try await chat.prompt(request) }
         v1.get("models/{model}") { _, context in
             let id = try context.parameters.require("model")
             guard let model = state.host.offeredModels().first(where: { $0.id == id }) else {

@@ -146,20 +146,49 @@ struct OpenAIServerTests {
         }
     }
 
+    /// An OpenAI-style definition of a weather tool that takes a city.
+    static func weatherTool(named name: String) -> [String: Any] {
+        [
+            "type": "function",
+            "function": [
+                "name": name, "description": "Weather for a city",
+                "parameters": ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]],
+            ],
+        ]
+    }
+
+    @Test("/apply-template answers the prompt a chat completion would evaluate, tools included, and checks the request")
+    func applyTemplate() async throws {
+        try await withServer { client, sdk in
+            let question: [String: Any] = ["role": "user", "content": "What is the weather in Oslo?"]
+            let plain = try await client.post("/apply-template", json: ["model": llm, "messages": [question]])
+            #expect(plain.status == 200, "\(plain.text)")
+            let prompt = try #require(try plain.json["prompt"] as? String)
+            #expect(prompt == (try await sdk.formatPrompt([.user("What is the weather in Oslo?")])))
+            #expect(prompt.contains("What is the weather in Oslo?"))
+
+            let withTools = try await client.post(
+                "/apply-template",
+                json: ["model": llm, "messages": [question], "tools": [Self.weatherTool(named: "get_weather")]]
+            )
+            #expect(withTools.status == 200, "\(withTools.text)")
+            let toolPrompt = try #require(try withTools.json["prompt"] as? String)
+            #expect(toolPrompt.contains("get_weather"))
+            #expect(toolPrompt != prompt)
+
+            try await client.post("/apply-template", json: ["model": llm, "messages": [["role": "robot"]]])
+                .expectError(400)
+            try await client.post("/apply-template", json: ["model": "no-such-model", "messages": [question]])
+                .expectError(404)
+            try await client.keyless.post("/apply-template", json: ["model": llm, "messages": [question]])
+                .expectError(401)
+        }
+    }
+
     @Test("A forced tool call comes back as tool_calls, and the tool's result gets a text answer")
     func toolCallRoundTrip() async throws {
         try await withServer { client, _ in
-            let tools: [[String: Any]] = [
-                [
-                    "type": "function",
-                    "function": [
-                        "name": "get_weather", "description": "Weather for a city",
-                        "parameters": [
-                            "type": "object", "properties": ["city": ["type": "string"]], "required": ["city"],
-                        ],
-                    ],
-                ]
-            ]
+            let tools = [Self.weatherTool(named: "get_weather")]
             let question: [String: Any] = ["role": "user", "content": "Weather in Paris?"]
             let reply = try await client.post(
                 "/v1/chat/completions",
@@ -206,17 +235,7 @@ struct OpenAIServerTests {
     )
     func cutAndSingleToolCalls() async throws {
         try await withServer { client, _ in
-            let tools: [[String: Any]] = [
-                [
-                    "type": "function",
-                    "function": [
-                        "name": "weather.get", "description": "Weather for a city",
-                        "parameters": [
-                            "type": "object", "properties": ["city": ["type": "string"]], "required": ["city"],
-                        ],
-                    ],
-                ]
-            ]
+            let tools = [Self.weatherTool(named: "weather.get")]
             let question: [String: Any] = ["role": "user", "content": "What is the weather in Oslo?"]
             // Six tokens cannot hold a whole call: whatever was written of it is dropped.
             let cut = try await client.post(

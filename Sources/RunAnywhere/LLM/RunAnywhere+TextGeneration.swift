@@ -113,6 +113,36 @@ extension RunAnywhereSDK {
         )
     }
 
+    /// The prompt text the loaded language model reads for a conversation, as ``chat(_:options:)``
+    /// and ``generateWithTools(messages:tools:options:toolOptions:)`` format it: the model's chat
+    /// template around the turns (``LLMGenerationResult/promptFormatting`` says which), the
+    /// assistant's turn opened; with `tools`, written into the conversation the way a
+    /// tool-calling generation writes them for its first turn.
+    ///
+    /// - Throws: `.modelNotLoaded`, `.invalidTool`, or `.generationFailed` when the template
+    ///   refuses the conversation.
+    public func formatPrompt(
+        _ messages: [ChatMessage],
+        tools: [ToolDefinition] = [],
+        toolOptions: ToolCallingOptions = ToolCallingOptions(),
+        systemPrompt: String? = nil
+    ) async throws(SDKException) -> String {
+        try ToolDefinition.validate(tools)
+        let service = try await runtime().llm.loadedService()
+        let (_, turns) = ToolCallingLoop.firstTurn(
+            messages,
+            tools: tools,
+            toolOptions: toolOptions,
+            systemPrompt: systemPrompt,
+            chatTemplate: service.chatTemplate
+        )
+        do {
+            return try await service.formatChat(turns, addAssistantTurn: true)
+        } catch {
+            throw SDKException.wrap(error, as: .generationFailed, "Formatting the conversation failed")
+        }
+    }
+
     /// Stops every running generation after its current token.
     public func cancelGeneration() async {
         guard let runtime = try? runtime() else { return }
@@ -194,6 +224,17 @@ extension RunAnywhere {
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException) -> LLMGenerationResult {
         try await sdk().chat(messages, options: options)
+    }
+
+    /// The prompt text the loaded language model reads for a conversation (and tools): see
+    /// ``RunAnywhereSDK/formatPrompt(_:tools:toolOptions:systemPrompt:)``.
+    public static func formatPrompt(
+        _ messages: [ChatMessage],
+        tools: [ToolDefinition] = [],
+        toolOptions: ToolCallingOptions = ToolCallingOptions(),
+        systemPrompt: String? = nil
+    ) async throws(SDKException) -> String {
+        try await sdk().formatPrompt(messages, tools: tools, toolOptions: toolOptions, systemPrompt: systemPrompt)
     }
 
     /// Streams the next assistant turn of a conversation.

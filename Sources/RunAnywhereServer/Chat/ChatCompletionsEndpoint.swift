@@ -47,6 +47,27 @@ struct ChatCompletionsEndpoint: Sendable {
         }
     }
 
+    /// `POST /apply-template` (llama-server's route): the prompt a chat completion request would
+    /// have the model read, `{"prompt": …}`, with nothing generated. The request is checked as
+    /// a completion's is; the model is loaded if it is not.
+    func prompt(_ request: Request) async throws -> Response {
+        let body = try await state.decode(ChatCompletionRequest.self, from: request)
+        let job = try prepare(body)
+        let prompt = try await state.withModel(job.model) {
+            switch job.mode {
+            case .tools(let tools, let choice, let parallel):
+                try await state.sdk.formatPrompt(
+                    job.messages,
+                    tools: tools,
+                    toolOptions: toolOptions(choice, parallel: parallel)
+                )
+            case .text, .schema:
+                try await state.sdk.formatPrompt(job.messages)
+            }
+        }
+        return .json(["prompt": .string(prompt)])
+    }
+
     private func prepare(_ body: ChatCompletionRequest) throws(OpenAIError) -> Job {
         let model = try state.host.model(body.model, for: .llm)
         if body.streamOptions != nil, body.stream != true {

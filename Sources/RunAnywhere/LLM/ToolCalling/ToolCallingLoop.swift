@@ -57,13 +57,16 @@ struct ToolCallingLoop: Sendable {
         _ conversation: [ChatMessage],
         service: any LLMService
     ) async throws(SDKException) -> ToolCallingResult {
-        let format = toolOptions.format ?? ToolCallFormat.detect(chatTemplate: service.chatTemplate)
         let useTools = !tools.isEmpty && toolOptions.toolChoice != .none
-        var messages = Self.withSystemPrompt(
-            format.render(conversation),
-            tools: useTools ? format.systemPrompt(tools: tools) : nil,
-            userSystem: options.systemPrompt
+        let first = Self.firstTurn(
+            conversation,
+            tools: tools,
+            toolOptions: toolOptions,
+            systemPrompt: options.systemPrompt,
+            chatTemplate: service.chatTemplate
         )
+        let format = first.format
+        var messages = first.messages
         let request = conversation.last { $0.role == .user }?.content ?? ""
 
         var calls: [ToolCall] = []
@@ -364,6 +367,25 @@ struct ToolCallingLoop: Sendable {
 
     /// The conversation with the tools' instructions in its system message (after the
     /// caller's own system prompt, if any).
+    /// The conversation as the model first reads it, and the tool-call format: the turns
+    /// written in that format, and the tools (unless the choice is `.none`) in the system prompt.
+    static func firstTurn(
+        _ conversation: [ChatMessage],
+        tools: [ToolDefinition],
+        toolOptions: ToolCallingOptions,
+        systemPrompt: String?,
+        chatTemplate: String?
+    ) -> (format: ToolCallFormat, messages: [ChatMessage]) {
+        let format = toolOptions.format ?? ToolCallFormat.detect(chatTemplate: chatTemplate)
+        let useTools = !tools.isEmpty && toolOptions.toolChoice != .none
+        let messages = withSystemPrompt(
+            format.render(conversation),
+            tools: useTools ? format.systemPrompt(tools: tools) : nil,
+            userSystem: systemPrompt
+        )
+        return (format, messages)
+    }
+
     static func withSystemPrompt(_ conversation: [ChatMessage], tools: String?, userSystem: String?) -> [ChatMessage] {
         var messages = conversation
         var system: [String] = []
