@@ -82,10 +82,6 @@ LLAMA_SERVER_HOME="$RUNANYWHERE_ENGINES/llama-cpp-python-server-$LLAMA_CPP_PY_VE
 SCHEMA_CASES="$RUNANYWHERE_ENGINES/conformance/json-schema-to-grammar-$LLAMA_CPP_PY_VERSION.json"
 
 _repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# The C shim over llama.cpp's chat layer, compiled by the bootstrap; keyed by its source.
-_chat_key=$(cat "$_repo_root/Sources/CLlama/rac_llama_chat.h" "$_repo_root/Sources/CLlama/rac_llama_chat.cpp" |
-  cat - <(printf '%s' "$LLAMA_PREFIX") | cksum | cut -d' ' -f1)
-LLAMA_CHAT_PREFIX="$RUNANYWHERE_ENGINES/llama-chat-$LLAMA_CPP_PY_VERSION-$_chat_key"
 # Real human recordings with transcripts (scripts/fetch_real_speech.py), keyed by the
 # script's checksum: a change to the set fetches it again into a new folder.
 _speech_key=$(cksum <"$_repo_root/scripts/fetch_real_speech.py" | cut -d' ' -f1)

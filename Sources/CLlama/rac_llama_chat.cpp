@@ -4,11 +4,13 @@
 #include "rac_llama_chat.h"
 
 #include "chat.h"
+#include "log.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 
 struct rac_llama_chat {
@@ -49,6 +51,13 @@ auto guarded(char **error, Body &&body) -> decltype(body()) {
     return nullptr;
 }
 
+// The chat layer logs its warnings on a thread of its own to stderr; its failures reach the
+// caller as exceptions, so its log stays off (a paused log discards what it is given).
+void quiet_log() {
+    static std::once_flag once;
+    std::call_once(once, [] { common_log_pause(common_log_main()); });
+}
+
 std::string token_text(const llama_vocab *vocab, llama_token token) {
     return token == LLAMA_TOKEN_NULL ? std::string() : common_token_to_piece(vocab, token, true);
 }
@@ -80,6 +89,7 @@ const char *trigger_type(common_grammar_trigger_type type) {
 extern "C" rac_llama_chat *rac_llama_chat_init(
     const llama_model *model, const char *source, const char *bos, const char *eos, char **error) {
     return guarded(error, [&]() -> rac_llama_chat * {
+        quiet_log();
         std::string text = source != nullptr ? source : "";
         std::string bos_text = bos != nullptr ? bos : "";
         std::string eos_text = eos != nullptr ? eos : "";
@@ -208,6 +218,7 @@ extern "C" char *rac_llama_chat_parse(const char *params_json, const char *text,
             fail(error, "no parameters or no text");
             return nullptr;
         }
+        quiet_log();
         const common_json params = common_json::parse(params_json);
         const int format = params.value("format", 0);
         if (format < 0 || format >= COMMON_CHAT_FORMAT_COUNT) {

@@ -132,19 +132,63 @@ public struct ChatTemplate: Sendable {
         return try handle.call { functions, chat, error in functions.rac_llama_chat_render(chat, text, error) }
     }
 
-    /// The prompt llama-server evaluates for a conversation: the same template, through
-    /// llama.cpp's chat layer, which also drops a leading BOS text that tokenizing adds again.
-    func prompt(messages: [ChatMessage], addGenerationPrompt: Bool) throws(SDKException) -> String {
-        let conversation = variables(messages: messages)["messages"] ?? .array([])
-        let request: JSONValue = [
-            "messages": conversation, "add_generation_prompt": .bool(addGenerationPrompt),
+    /// What llama-server makes of a chat request with this template: the prompt (tools written
+    /// by the template itself), and, when the template has a tool-call syntax llama.cpp knows,
+    /// that syntax as a grammar and the parser that reads the model's output back into text,
+    /// reasoning and `ToolCall`s (``PreparedChat/parse(_:partial:)``).
+    ///
+    /// - Parameters:
+    ///   - messages: The conversation, oldest first.
+    ///   - tools: Tools the model may call.
+    ///   - toolChoice: `.none`, `.auto`, or `.required` (a named tool is `.required` here:
+    ///     the caller keeps only that tool).
+    ///   - parallelToolCalls: Whether the grammar allows more than one call.
+    ///   - options: Whether to open the assistant's turn, and the template's own variables
+    ///     (`enable_thinking` among them: it defaults to on, as in llama-server).
+    /// - Throws: `.invalidInput` when the template refuses the conversation or llama.cpp
+    ///   cannot read its tool syntax.
+    public func prepare(
+        messages: [ChatMessage],
+        tools: [ToolDefinition] = [],
+        toolChoice: ToolChoice = .auto,
+        parallelToolCalls: Bool = false,
+        options: ChatTemplateOptions = ChatTemplateOptions()
+    ) throws(SDKException) -> PreparedChat {
+        let choice: String =
+            switch toolChoice {
+            case .none: "none"
+            case .auto: "auto"
+            case .required, .tool: "required"
+            }
+        var request: JSONObject = [
+            "messages": variables(messages: messages)["messages"] ?? .array([]),
+            "add_generation_prompt": .bool(options.addGenerationPrompt),
+            "tool_choice": .string(choice),
+            "parallel_tool_calls": .bool(parallelToolCalls),
+            // Reasoning is always kept apart from the answer (never spoken, never shown as text).
+            "reasoning_format": "auto",
         ]
-        let text = request.jsonText()
+        if !tools.isEmpty { request["tools"] = .array(tools.map(\.openAIValue)) }
+        var kwargs = options.variables
+        if case .bool(let thinking) = kwargs.removeValue(forKey: "enable_thinking") {
+            request["enable_thinking"] = .bool(thinking)
+        }
+        if !kwargs.isEmpty {
+            request["chat_template_kwargs"] = .object(
+                JSONObject(kwargs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            )
+        }
+        let text = JSONValue.object(request).jsonText()
         let response = try handle.call { functions, chat, error in functions.rac_llama_chat_apply(chat, text, error) }
-        guard let prompt = (try? JSONValue(parsing: response))?["prompt"]?.stringValue else {
+        guard let parameters = try? JSONValue(parsing: response), parameters["prompt"]?.stringValue != nil else {
             throw SDKException(.backendError, "llama.cpp's chat layer gave no prompt")
         }
-        return prompt
+        return PreparedChat(parameters: parameters)
+    }
+
+    /// The prompt llama-server evaluates for a conversation with no tools.
+    func prompt(messages: [ChatMessage], addGenerationPrompt: Bool) throws(SDKException) -> String {
+        try prepare(messages: messages, options: ChatTemplateOptions(addGenerationPrompt: addGenerationPrompt)).prompt
     }
 
     /// The variables transformers' `apply_chat_template` passes for a conversation: `messages`
