@@ -74,10 +74,10 @@ public struct ChatTemplate: Sendable {
         try self.init(loadedModel: model)
     }
 
-    /// The template of a model llama.cpp has loaded (`llama_model *`), which the template does
-    /// not keep.
-    init(loadedModel model: OpaquePointer) throws(SDKException) {
-        try self.init(handle: Handle(model: model, source: nil, bos: nil, eos: nil))
+    /// The template of a model llama.cpp has loaded (`llama_model *`, which the template does
+    /// not keep), or `source` with that model's BOS and EOS texts.
+    init(loadedModel model: OpaquePointer, source: String? = nil) throws(SDKException) {
+        try self.init(handle: Handle(model: model, source: source, bos: nil, eos: nil))
     }
 
     /// The template of a registered GGUF model (``init(modelFile:)`` on its file).

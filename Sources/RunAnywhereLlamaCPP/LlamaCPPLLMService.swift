@@ -56,21 +56,21 @@ actor LlamaCPPLLMService: LLMService {
         /// The adapters a request uses when it names none; set from any thread.
         let defaultAdapters = Mutex<[LoRAAdapterSelection]>([])
 
-        init(model: OpaquePointer, context: OpaquePointer, batchSize: Int, threads: Int32, slots: Int) {
+        init(
+            model: OpaquePointer,
+            context: OpaquePointer,
+            batchSize: Int,
+            threads: Int32,
+            slots: Int,
+            template: (source: String?, jinja: ChatTemplate?)
+        ) {
             self.model = model
             self.context = context
             self.vocab = llama.llama_model_get_vocab(model)
             self.batchSize = batchSize
             self.defaultThreads = threads
-            self.chatTemplate = llama.llama_model_chat_template(model, nil).map { String(cString: $0) }
-            do {
-                self.jinja = try ChatTemplate(loadedModel: model)
-            } catch {
-                self.jinja = nil
-                chatLogger.warning(
-                    "The model's chat template cannot be used (\(error.message)): prompts use llama.cpp's built-in formats"
-                )
-            }
+            self.chatTemplate = template.source
+            self.jinja = template.jinja
             self.slotCaches = Array(repeating: [], count: slots)
             self.slotAdapters = Array(repeating: [], count: slots)
         }
@@ -124,6 +124,13 @@ actor LlamaCPPLLMService: LLMService {
         do {
             engine = try await worker.run { () throws -> Engine in
                 let handle = try Self.openModel(path, useGPU: useGPU)
+                let template: (source: String?, jinja: ChatTemplate?)
+                do {
+                    template = try Self.template(of: handle, override: configuration.chatTemplate)
+                } catch {
+                    llama.llama_model_free(handle)
+                    throw error
+                }
                 let contextLength = Self.contextLength(configuration, model: handle)
                 var contextParams = llama.llama_context_default_params()
                 // Each slot gets a KV-cache stream of its own, `contextLength` long, so attention
@@ -152,7 +159,8 @@ actor LlamaCPPLLMService: LLMService {
                     context: context,
                     batchSize: Int(contextParams.n_batch),
                     threads: threads,
-                    slots: slots
+                    slots: slots,
+                    template: template
                 )
             }
         } catch {
@@ -161,6 +169,28 @@ actor LlamaCPPLLMService: LLMService {
         }
         let actual = Int(llama.llama_n_ctx_seq(engine.context))
         return LlamaCPPLLMService(model: model, engine: engine, worker: worker, contextLength: actual)
+    }
+
+    /// The chat template prompts are formatted with: the app's `override`, else the model's
+    /// own; `jinja` is nil when the model's cannot be used (logged: the built-in formats serve).
+    ///
+    /// - Throws: `.invalidInput` when the app's template cannot be used.
+    static func template(
+        of model: OpaquePointer,
+        override: String?
+    ) throws(SDKException) -> (source: String?, jinja: ChatTemplate?) {
+        if let override {
+            return (override, try ChatTemplate(loadedModel: model, source: override))
+        }
+        let own = llama.llama_model_chat_template(model, nil).map { String(cString: $0) }
+        do {
+            return (own, try ChatTemplate(loadedModel: model))
+        } catch {
+            chatLogger.warning(
+                "The model's chat template cannot be used (\(error.message)): prompts use llama.cpp's built-in formats"
+            )
+            return (own, nil)
+        }
     }
 
     /// Loads a GGUF file's weights: every layer on the GPU with `useGPU`, else none.

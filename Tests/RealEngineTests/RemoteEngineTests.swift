@@ -145,7 +145,7 @@ extension RealEngineTests {
                     {"type": "object", "properties": {
                         "name": {"type": "string", "minLength": 1},
                         "age": {"type": "integer", "minimum": 0, "maximum": 150},
-                        "email": {"type": "string", "format": "email"}},
+                        "email": {"type": "string", "maxLength": 40}},
                      "required": ["name", "age"], "additionalProperties": false}
                     """#
             )

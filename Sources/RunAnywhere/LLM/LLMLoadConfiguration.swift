@@ -15,6 +15,11 @@ public struct LLMLoadConfiguration: Sendable, Equatable {
     /// `contextLength` of cache. Beyond this many, generations wait for a free slot.
     /// One slot keeps the engine exactly as fast for a single caller; a server takes more.
     public var slots: Int
+    /// A chat template (Jinja text) to use instead of the one the model carries: for a model
+    /// whose file has none (a base model such as Gemma 3 270M), or a better one. `nil` uses the
+    /// model's own. It applies when the model loads: loading the loaded model again keeps the
+    /// template it has (unload it first).
+    public var chatTemplate: String?
 
     /// Cap on the automatic context size, to keep KV-cache memory modest.
     public static let defaultContextCap = 4096
@@ -23,16 +28,17 @@ public struct LLMLoadConfiguration: Sendable, Equatable {
     public static let maximumSlots = 64
 
     /// Creates a configuration; the defaults let the backend decide.
-    public init(contextLength: Int? = nil, threads: Int? = nil, slots: Int = 1) {
+    public init(contextLength: Int? = nil, threads: Int? = nil, slots: Int = 1, chatTemplate: String? = nil) {
         self.contextLength = contextLength
         self.threads = threads
         self.slots = slots
+        self.chatTemplate = chatTemplate
     }
 
     /// Checks the values before anything is loaded.
     ///
-    /// - Throws: `.invalidInput` for a context under 16 tokens, threads under 1, or slots
-    ///   outside 1…``maximumSlots``.
+    /// - Throws: `.invalidInput` for a context under 16 tokens, threads under 1, slots
+    ///   outside 1…``maximumSlots``, or an empty chat template.
     public func validate() throws(SDKException) {
         if let contextLength, contextLength < 16 {
             throw SDKException(.invalidInput, "contextLength must be at least 16 (got \(contextLength))")
@@ -42,6 +48,9 @@ public struct LLMLoadConfiguration: Sendable, Equatable {
         }
         guard (1...Self.maximumSlots).contains(slots) else {
             throw SDKException(.invalidInput, "slots must be between 1 and \(Self.maximumSlots) (got \(slots))")
+        }
+        if let chatTemplate, chatTemplate.allSatisfy(\.isWhitespace) {
+            throw SDKException(.invalidInput, "chatTemplate is empty: pass nil to use the model's own")
         }
     }
 }

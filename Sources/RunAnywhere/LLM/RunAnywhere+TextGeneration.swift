@@ -15,15 +15,23 @@ extension RunAnywhereSDK {
     ///   - threads: Decoding threads; by default all cores.
     ///   - slots: Generations decoded together in one batch, each with `contextLength` of
     ///     cache (see ``LLMLoadConfiguration/slots``); 1 for a single caller.
+    ///   - chatTemplate: A Jinja chat template to use instead of the model's own (see
+    ///     ``LLMLoadConfiguration/chatTemplate``).
     /// - Throws: `.invalidInput`, `.modelNotFound`, `.modelFileNotFound`, `.noBackendForModel`,
     ///   `.modelLoadFailed`, `.modelLoadInProgress`.
     public func loadModel(
         _ id: String,
         contextLength: Int? = nil,
         threads: Int? = nil,
-        slots: Int = 1
+        slots: Int = 1,
+        chatTemplate: String? = nil
     ) async throws(SDKException) {
-        let configuration = LLMLoadConfiguration(contextLength: contextLength, threads: threads, slots: slots)
+        let configuration = LLMLoadConfiguration(
+            contextLength: contextLength,
+            threads: threads,
+            slots: slots,
+            chatTemplate: chatTemplate
+        )
         try configuration.validate()
         try await runtime().llm.load(id, configuration: configuration)
     }
@@ -177,14 +185,21 @@ extension RunAnywhere {
     /// Loads a language model, unloading the one loaded before. Loading the model that is
     /// already loaded does nothing.
     ///
-    /// Calls ``RunAnywhereSDK/loadModel(_:contextLength:threads:slots:)`` on the shared instance.
+    /// Calls ``RunAnywhereSDK/loadModel(_:contextLength:threads:slots:chatTemplate:)`` on the shared instance.
     public static func loadModel(
         _ id: String,
         contextLength: Int? = nil,
         threads: Int? = nil,
-        slots: Int = 1
+        slots: Int = 1,
+        chatTemplate: String? = nil
     ) async throws(SDKException) {
-        try await sdk().loadModel(id, contextLength: contextLength, threads: threads, slots: slots)
+        try await sdk().loadModel(
+            id,
+            contextLength: contextLength,
+            threads: threads,
+            slots: slots,
+            chatTemplate: chatTemplate
+        )
     }
 
     /// Unloads the current language model, if any.

@@ -77,7 +77,7 @@ extension RunAnywhereSDK {
 
     /// Loads a vision-language model (a ``ModelCategory/vision`` model with its projector),
     /// unloading the one loaded before. It is held apart from the language model of
-    /// ``loadModel(_:contextLength:threads:slots:)``: an app can have one of each.
+    /// ``loadModel(_:contextLength:threads:slots:chatTemplate:)``: an app can have one of each.
     ///
     /// - Parameters:
     ///   - id: A registered vision-language model's id.
