@@ -161,12 +161,11 @@ public struct ChatTemplate: Sendable {
             case .required, .tool: "required"
             }
         var request: JSONObject = [
-            "messages": variables(messages: messages)["messages"] ?? .array([]),
+            "messages": Self.messagesValue(messages),
             "add_generation_prompt": .bool(options.addGenerationPrompt),
             "tool_choice": .string(choice),
             "parallel_tool_calls": .bool(parallelToolCalls),
-            // Reasoning is always kept apart from the answer (never spoken, never shown as text).
-            "reasoning_format": "auto",
+            "reasoning_format": .string(Self.reasoningFormat),
         ]
         if !tools.isEmpty { request["tools"] = .array(tools.map(\.openAIValue)) }
         var kwargs = options.variables
@@ -201,12 +200,8 @@ public struct ChatTemplate: Sendable {
         tools: [ToolDefinition] = [],
         options: ChatTemplateOptions = ChatTemplateOptions()
     ) -> JSONValue {
-        var names: [String: String] = [:]
-        for message in messages {
-            for call in message.toolCalls ?? [] { names[call.id] = call.name }
-        }
         var object: JSONObject = [
-            "messages": .array(messages.map { Self.messageValue($0, callNames: names) }),
+            "messages": Self.messagesValue(messages),
             "tools": tools.isEmpty ? .null : .array(tools.map(\.openAIValue)),
             "documents": .null,
             "add_generation_prompt": .bool(options.addGenerationPrompt),
@@ -217,6 +212,19 @@ public struct ChatTemplate: Sendable {
             object[name] = value
         }
         return .object(object)
+    }
+
+    /// How llama.cpp's chat layer reads reasoning: always apart from the answer (never spoken,
+    /// never shown as text), when the template is applied and when the output is parsed.
+    static let reasoningFormat = "auto"
+
+    /// The conversation as transformers passes it (see ``variables(messages:tools:options:)``).
+    private static func messagesValue(_ messages: [ChatMessage]) -> JSONValue {
+        var names: [String: String] = [:]
+        for message in messages {
+            for call in message.toolCalls ?? [] { names[call.id] = call.name }
+        }
+        return .array(messages.map { messageValue($0, callNames: names) })
     }
 
     private static func messageValue(_ message: ChatMessage, callNames: [String: String]) -> JSONValue {
@@ -276,11 +284,15 @@ extension ChatTemplate {
             // then finds them open by their sonames (libllama-common records no path to them).
             _ = try LlamaCPP.ensureBackend()
             functions = try LlamaChatLibrary.load()
-            var error: UnsafeMutablePointer<CChar>?
-            guard let chat = functions.rac_llama_chat_init(model, source, bos, eos, &error) else {
+            var made: OpaquePointer?
+            let reason = Self.strings(functions) { [functions] error in
+                made = functions.rac_llama_chat_init(model, source, bos, eos, error)
+                return nil
+            }.error
+            guard let chat = made else {
                 throw SDKException(
                     .invalidInput,
-                    "The chat template cannot be used: \(Self.take(error, functions) ?? "no reason given")",
+                    "The chat template cannot be used: \(reason ?? "no reason given")",
                     recovery: "Pass a template of your own (ChatTemplate(source:)) or check its Jinja text"
                 )
             }
@@ -298,25 +310,27 @@ extension ChatTemplate {
                 UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
             ) -> UnsafeMutablePointer<CChar>?
         ) throws(SDKException) -> String {
-            let (text, failure) = lock.withLock { _ -> (String?, String?) in
-                var error: UnsafeMutablePointer<CChar>?
-                let result = body(functions, chat, &error)
-                return (Self.take(result, functions), Self.take(error, functions))
-            }
+            let (text, failure) = lock.withLock { _ in Self.strings(functions) { body(functions, chat, $0) } }
             guard let text else {
                 throw SDKException(.invalidInput, "The chat template failed: \(failure ?? "no reason given")")
             }
             return text
         }
 
-        /// The string at `pointer`, freed by the library that allocated it.
-        static func take(
-            _ pointer: UnsafeMutablePointer<CChar>?,
-            _ functions: NativeFunctions<rac_llama_chat_functions>
-        ) -> String? {
-            guard let pointer else { return nil }
-            defer { functions.rac_llama_chat_string_free(pointer) }
-            return String(cString: pointer)
+        /// Runs a shim function that returns a string it allocated, or NULL and an error it
+        /// allocated: both as Swift strings, the C strings freed by the library.
+        static func strings(
+            _ functions: NativeFunctions<rac_llama_chat_functions>,
+            _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> UnsafeMutablePointer<CChar>?
+        ) -> (text: String?, error: String?) {
+            var error: UnsafeMutablePointer<CChar>?
+            let result = body(&error)
+            let take = { (pointer: UnsafeMutablePointer<CChar>?) -> String? in
+                guard let pointer else { return nil }
+                defer { functions.rac_llama_chat_string_free(pointer) }
+                return String(cString: pointer)
+            }
+            return (take(result), take(error))
         }
     }
 }

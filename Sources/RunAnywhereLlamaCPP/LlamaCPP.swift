@@ -171,7 +171,8 @@ public struct LlamaCPPModule: BackendModule {
     }
 }
 
-private let llamaLogger = SDKLogger(category: "llama.cpp")
+/// The backend's log: llama.cpp's own lines and the backend's warnings.
+let llamaLogger = SDKLogger(category: "llama.cpp")
 
 /// llama.cpp logs a great deal while loading; only its errors are worth more than debug.
 private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void =

@@ -15,8 +15,6 @@ import Musl
 import Darwin
 #endif
 
-private let chatLogger = SDKLogger(category: "llama.cpp")
-
 /// A GGUF model loaded in llama.cpp, with one context reused across generations.
 ///
 /// Every engine call runs on the service's own ``WorkerThread``, one at a time and in
@@ -186,7 +184,7 @@ actor LlamaCPPLLMService: LLMService {
         do {
             return (own, try ChatTemplate(loadedModel: model))
         } catch {
-            chatLogger.warning(
+            llamaLogger.warning(
                 "The model's chat template cannot be used (\(error.message)): prompts use llama.cpp's built-in formats"
             )
             return (own, nil)

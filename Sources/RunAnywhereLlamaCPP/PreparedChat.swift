@@ -52,16 +52,16 @@ public struct PreparedChat: Sendable {
         guard case .object(var request) = parameters else {
             throw SDKException(.backendError, "A prepared chat has no parameters")
         }
-        request["reasoning_format"] = "auto"
+        request["reasoning_format"] = .string(ChatTemplate.reasoningFormat)
         let text = JSONValue.object(request).jsonText()
         let functions = try LlamaChatLibrary.load()
-        var error: UnsafeMutablePointer<CChar>?
-        let result = functions.rac_llama_chat_parse(text, output, partial ? 1 : 0, &error)
-        guard let reply = ChatTemplate.Handle.take(result, functions) else {
+        let (reply, failure) = ChatTemplate.Handle.strings(functions) {
+            functions.rac_llama_chat_parse(text, output, partial ? 1 : 0, $0)
+        }
+        guard let reply else {
             throw SDKException(
                 .invalidStructuredOutput,
-                "The output does not follow the model's \(formatName) format: "
-                    + (ChatTemplate.Handle.take(error, functions) ?? "no reason given")
+                "The output does not follow the model's \(formatName) format: \(failure ?? "no reason given")"
             )
         }
         guard let message = try? JSONValue(parsing: reply) else {

@@ -365,8 +365,6 @@ struct ToolCallingLoop: Sendable {
         format.parse(text).calls.first?.name
     }
 
-    /// The conversation with the tools' instructions in its system message (after the
-    /// caller's own system prompt, if any).
     /// The conversation as the model first reads it, and the tool-call format: the turns
     /// written in that format, and the tools (unless the choice is `.none`) in the system prompt.
     static func firstTurn(
@@ -386,6 +384,8 @@ struct ToolCallingLoop: Sendable {
         return (format, messages)
     }
 
+    /// The conversation with the tools' instructions in its system message (after the
+    /// caller's own system prompt, if any).
     static func withSystemPrompt(_ conversation: [ChatMessage], tools: String?, userSystem: String?) -> [ChatMessage] {
         var messages = conversation
         var system: [String] = []
