@@ -76,8 +76,12 @@ extension RealEngineTests {
                 let turns = events.compactMap { if case .turnCompleted(let r) = $0 { r } else { nil } }
                 print("two turns:", turns.map { "\($0.transcript) → \($0.responseText)" })
                 try #require(turns.count == 2)
-                #expect(words(turns[0].transcript).contains("biscuit"))
-                #expect(words(turns[1].responseText).contains("biscuit"))
+                // The Piper voice draws fresh noise on every synthesis, so the recognizer hears
+                // "biscuit" most times and "Biscayne" or "Biscate" now and then (1 in 6 measured).
+                // What the agent must remember is the name as it heard it.
+                let name = try #require(words(turns[0].transcript).last)
+                #expect(name.hasPrefix("bis"), "heard \(turns[0].transcript)")
+                #expect(words(turns[1].responseText).contains(name))
                 let history = try await sdk.voiceAgentConversation()
                 #expect(history.count == 4)
                 #expect(!recorder.played.isEmpty)
@@ -86,7 +90,7 @@ extension RealEngineTests {
                 try await sdk.initializeVoiceAgentWithLoadedModels(Self.configuration(bargeIn: false))
                 let alone = try await sdk.processVoiceTurn(try await sdk.synthesize("What is my dog called?").audio)
                 print("without history:", alone.responseText)
-                #expect(!words(alone.responseText).contains("biscuit"))
+                #expect(!words(alone.responseText).contains(name))
 
                 // Order. Utterances alternate started/ended; turn i's events follow the i-th end
                 // of speech, in the order final transcript < sentences < audio < completed.
