@@ -208,6 +208,11 @@ extern "C" char *rac_llama_chat_apply(const rac_llama_chat *chat, const char *re
         out["thinking_start_tag"] = params.thinking_start_tag;
         out["thinking_end_tags"] = strings(params.thinking_end_tags);
         out["parser"] = params.parser;
+        common_json caps = common_json::object();
+        for (const auto &[name, value] : common_chat_templates_get_caps(chat->templates.get())) {
+            caps[name] = value;
+        }
+        out["caps"] = caps;
         return copy(out.dump());
     });
 }

@@ -39,7 +39,8 @@ char *rac_llama_chat_render(const rac_llama_chat *chat, const char *context_json
 // reasoning_format, json_schema, grammar and chat_template_kwargs. Returns a JSON object: prompt,
 // format, format_name, grammar, grammar_lazy, grammar_triggers [{type, value, token}],
 // preserved_tokens, additional_stops, generation_prompt, supports_thinking, thinking_start_tag,
-// thinking_end_tags, parser.
+// thinking_end_tags, parser, and caps (what the template reads and writes: supports_tools,
+// supports_tool_calls, supports_parallel_tool_calls, supports_system_role, …).
 char *rac_llama_chat_apply(const rac_llama_chat *chat, const char *request_json, char **error);
 
 // The assistant message in `text`, the model's output for an apply result `params_json` (with

@@ -185,9 +185,18 @@ public struct ChatTemplate: Sendable {
         return PreparedChat(parameters: parameters)
     }
 
-    /// The prompt llama-server evaluates for a conversation with no tools.
-    func prompt(messages: [ChatMessage], addGenerationPrompt: Bool) throws(SDKException) -> String {
-        try prepare(messages: messages, options: ChatTemplateOptions(addGenerationPrompt: addGenerationPrompt)).prompt
+    /// The prompt llama-server evaluates for a conversation with no tools; `enableThinking`
+    /// `nil` leaves the template's default.
+    func prompt(
+        messages: [ChatMessage],
+        addGenerationPrompt: Bool,
+        enableThinking: Bool? = nil
+    ) throws(SDKException)
+        -> String
+    {
+        let variables: [String: JSONValue] = enableThinking.map { ["enable_thinking": .bool($0)] } ?? [:]
+        let options = ChatTemplateOptions(addGenerationPrompt: addGenerationPrompt, variables: variables)
+        return try prepare(messages: messages, options: options).prompt
     }
 
     /// The variables transformers' `apply_chat_template` passes for a conversation: `messages`

@@ -85,6 +85,36 @@ final class GrammarSampler {
             repeating: llama_token_data(id: 0, logit: 0, p: 0),
             count: Int(llama.llama_vocab_n_tokens(vocab))
         )
+        if !grammar.prefix.isEmpty, !grammar.isLazy { try readPrefix(grammar.prefix, vocab: vocab) }
+    }
+
+    /// Feeds the grammar the assistant-turn opening its root starts with (already in the
+    /// prompt), token by token as llama-server does, so generation starts after it. Each
+    /// token is checked first: accepting one the grammar forbids would abort the engine.
+    private func readPrefix(_ prefix: String, vocab: OpaquePointer?) throws(SDKException) {
+        let tokens: [llama_token]
+        do {
+            tokens = try LlamaCPPLLMService.tokenize(prefix, vocab: vocab, prompt: false, parseSpecial: true)
+        } catch {
+            throw SDKException(.invalidGrammar, "The grammar's opening text cannot be tokenized")
+        }
+        var buffer = [CChar](repeating: 0, count: 64)
+        for (index, token) in tokens.enumerated() {
+            let piece = LlamaCPPLLMService.piece(token, vocab: vocab, buffer: &buffer, special: true)
+            // Some tokenizers put a space before a first special token; the opening has none.
+            if index == 0, piece.first.map({ $0 == 0x20 || $0 == 0x0A }) == true,
+                prefix.first.map({ !$0.isWhitespace }) == true
+            {
+                continue
+            }
+            guard allowed(token) else {
+                throw SDKException(
+                    .invalidGrammar,
+                    "The call grammar does not start with the turn's opening text \"\(prefix)\""
+                )
+            }
+            llama.llama_sampler_accept(grammar, token)
+        }
     }
 
     deinit { llama.llama_sampler_free(grammar) }

@@ -26,6 +26,7 @@ actor LlamaCPPLLMService: LLMService {
     nonisolated let model: ModelInfo
     nonisolated let contextLength: Int
     nonisolated let chatTemplate: String?
+    nonisolated let reasoningTags: ReasoningTags
     let engine: Engine
     let worker: WorkerThread
     private let decoder: LlamaCPPBatchDecoder
@@ -101,6 +102,7 @@ actor LlamaCPPLLMService: LLMService {
         self.worker = worker
         self.contextLength = contextLength
         self.chatTemplate = engine.chatTemplate
+        self.reasoningTags = Self.reasoningTags(of: engine.jinja)
         self.decoder = LlamaCPPBatchDecoder(
             engine: engine,
             worker: worker,
@@ -225,10 +227,51 @@ actor LlamaCPPLLMService: LLMService {
     // MARK: Text
 
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String {
+        try await formatChat(messages, addAssistantTurn: addAssistantTurn, reasoning: nil)
+    }
+
+    func formatChat(
+        _ messages: [ChatMessage],
+        addAssistantTurn: Bool,
+        reasoning: ReasoningMode?
+    ) async throws
+        -> String
+    {
         if let jinja = engine.jinja {
-            return try jinja.prompt(messages: messages, addGenerationPrompt: addAssistantTurn)
+            return try jinja.prompt(
+                messages: messages,
+                addGenerationPrompt: addAssistantTurn,
+                enableThinking: ReasoningMode.enableThinking(reasoning)
+            )
         }
         return try Self.applyTemplate(chatTemplate, messages, addAssistantTurn: addAssistantTurn)
+    }
+
+    /// The reasoning tags the template writes, `<think>`'s when it writes none. A tool call's
+    /// opening also ends reasoning for llama.cpp's parser; here it is not a closing tag, so
+    /// the call stays in the output where the parser reads it.
+    static func reasoningTags(of jinja: ChatTemplate?) -> ReasoningTags {
+        guard let jinja, let tags = try? jinja.prepare(messages: [.user("Hello")]).reasoningTags else { return .think }
+        let close = tags.close.filter { !$0.contains("tool") && !$0.contains("function") }
+        return ReasoningTags(open: tags.open, close: close)
+    }
+
+    func prepareToolChat(_ request: ToolChatRequest) async throws -> ToolChatPlan? {
+        guard let jinja = engine.jinja else { return nil }
+        let thinking = ReasoningMode.enableThinking(request.reasoning)
+        let prepared = try jinja.prepare(
+            messages: request.messages,
+            tools: request.tools,
+            toolChoice: request.toolChoice,
+            parallelToolCalls: request.parallelToolCalls,
+            options: ChatTemplateOptions(variables: thinking.map { ["enable_thinking": .bool($0)] } ?? [:])
+        )
+        guard prepared.templateWritesTools else { return nil }
+        return ToolChatPlan(prompt: prepared.prompt, syntax: prepared.formatName, grammar: prepared.samplingGrammar) {
+            output,
+            partial throws(SDKException) in
+            try prepared.parse(output, partial: partial)
+        }
     }
 
     nonisolated var promptFormatting: PromptFormatting { engine.jinja == nil ? .builtIn : .modelTemplate }
@@ -279,24 +322,35 @@ actor LlamaCPPLLMService: LLMService {
     }
 
     /// Tokens of `text`. A prompt (`prompt: true`) gets the BOS token and its special tokens
-    /// parsed; text that continues a prompt gets neither.
-    static func tokenize(_ text: String, vocab: OpaquePointer?, prompt: Bool = true) throws -> [llama_token] {
+    /// parsed; text that continues a prompt gets neither, unless `parseSpecial`.
+    static func tokenize(
+        _ text: String,
+        vocab: OpaquePointer?,
+        prompt: Bool = true,
+        parseSpecial: Bool? = nil
+    ) throws -> [llama_token] {
         let length = Int32(text.utf8.count)
+        let special = parseSpecial ?? prompt
         var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
-        var count = llama.llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
+        var count = llama.llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, special)
         if count < 0, count != Int32.min {
             tokens = [llama_token](repeating: 0, count: Int(-count))
-            count = llama.llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, prompt)
+            count = llama.llama_tokenize(vocab, text, length, &tokens, Int32(tokens.count), prompt, special)
         }
         guard count >= 0 else { throw SDKException(.generationFailed, "llama.cpp could not tokenize the prompt") }
         return Array(tokens.prefix(Int(count)))
     }
 
-    static func piece(_ token: llama_token, vocab: OpaquePointer?, buffer: inout [CChar]) -> [UInt8] {
-        var n = llama.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+    static func piece(
+        _ token: llama_token,
+        vocab: OpaquePointer?,
+        buffer: inout [CChar],
+        special: Bool = false
+    ) -> [UInt8] {
+        var n = llama.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, special)
         if n < 0 {
             buffer = [CChar](repeating: 0, count: Int(-n))
-            n = llama.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+            n = llama.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, special)
         }
         return n > 0 ? buffer[..<Int(n)].map { UInt8(bitPattern: $0) } : []
     }

@@ -38,8 +38,55 @@ public struct PreparedChat: Sendable {
     public var generationPrompt: String { parameters["generation_prompt"]?.stringValue ?? "" }
     /// Whether the template writes reasoning (`<think>` or its own tags) the parser keeps apart.
     public var supportsThinking: Bool { parameters["supports_thinking"]?.boolValue ?? false }
+    /// Whether the template itself writes the tools and the calls in the history (its own
+    /// tool syntax), rather than llama.cpp adding a generic JSON one.
+    public var templateWritesTools: Bool {
+        parameters["caps"]?["supports_tools"]?.boolValue == true
+            && parameters["caps"]?["supports_tool_calls"]?.boolValue == true
+    }
+    /// The tags around reasoning in the model's output, when the template writes reasoning.
+    public var reasoningTags: (open: String, close: [String])? {
+        guard supportsThinking, let open = parameters["thinking_start_tag"]?.stringValue, !open.isEmpty else {
+            return nil
+        }
+        let close = (parameters["thinking_end_tags"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return (open, close)
+    }
 
     let parameters: JSONValue
+
+    /// ``grammar`` as the sampler takes it, with what llama-server adds: a lazy grammar's
+    /// triggers as regular expressions; for a grammar that applies at once, the turn's opening
+    /// (``generationPrompt``), which its root starts with. `nil` when there is no grammar or
+    /// a lazy one has nothing to wake it.
+    var samplingGrammar: LLMGrammar? {
+        guard let gbnf = grammar else { return nil }
+        var sampling = LLMGrammar(gbnf)
+        guard grammarIsLazy else {
+            sampling.prefix = generationPrompt
+            return sampling
+        }
+        sampling.triggerExpressions = triggers.compactMap { trigger in
+            guard !trigger.value.isEmpty else { return nil }
+            switch trigger.kind {
+            case "pattern":
+                return trigger.value
+            case "pattern_full":
+                let head = trigger.value.hasPrefix("^") ? "" : "^"
+                let tail = trigger.value.hasSuffix("$") ? "" : "$"
+                return head + trigger.value + tail
+            default:  // a word, or a token by its text
+                return Self.escaped(trigger.value)
+            }
+        }
+        return sampling.triggerExpressions.isEmpty ? nil : sampling
+    }
+
+    /// `text` as a regular expression that matches it literally.
+    static func escaped(_ text: String) -> String {
+        let special: Set<Character> = ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}", "-", "/"]
+        return String(text.flatMap { special.contains($0) ? ["\\", $0] : [$0] })
+    }
 
     /// The model's output read back: its text, its reasoning and its tool calls.
     ///
@@ -68,37 +115,5 @@ public struct PreparedChat: Sendable {
             throw SDKException(.backendError, "llama.cpp's chat layer gave a reply that is not JSON")
         }
         return try ParsedReply(openAI: message, partial: partial)
-    }
-}
-
-/// An assistant turn read from a model's output (``PreparedChat/parse(_:partial:)``).
-public struct ParsedReply: Sendable, Equatable {
-    /// The answer text.
-    public var content: String
-    /// The reasoning the model wrote apart from the answer, if any.
-    public var reasoning: String?
-    /// The calls, in order, their arguments parsed.
-    public var toolCalls: [ToolCall]
-
-    /// Reads an OpenAI-style assistant message (`content`, `reasoning_content`, `tool_calls`);
-    /// `partial` leaves out a call whose arguments are still being written.
-    init(openAI message: JSONValue, partial: Bool) throws(SDKException) {
-        content = message["content"]?.stringValue ?? ""
-        reasoning = message["reasoning_content"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        let calls = message["tool_calls"]?.arrayValue ?? []
-        toolCalls = []
-        for (index, call) in calls.enumerated() {
-            let name = call["function"]?["name"]?.stringValue ?? ""
-            let argumentsText = call["function"]?["arguments"]?.stringValue ?? "{}"
-            let arguments: JSONValue
-            do {
-                arguments = try JSONValue(parsing: argumentsText.isEmpty ? "{}" : argumentsText)
-            } catch {
-                if partial { continue }
-                throw SDKException(.invalidStructuredOutput, "The arguments of call \(index) are not JSON")
-            }
-            let id = call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "call_\(index)"
-            toolCalls.append(ToolCall(id: id, name: name, arguments: arguments))
-        }
     }
 }

@@ -13,6 +13,7 @@ struct GenerationParameters: Sendable {
     var stop: [String]
     var n: Int?
     var ignoreEndOfSequence = false
+    var reasoning: ReasoningMode?
 
     /// Most stop sequences a request may give, as OpenAI allows.
     static let maximumStopSequences = 4
@@ -45,7 +46,8 @@ struct GenerationParameters: Sendable {
             // OpenAI seeds are 64-bit; the engine's are 32: fold the high half in.
             seed: seed.map { UInt32(truncatingIfNeeded: $0 ^ ($0 >> 32)) },
             stopSequences: stop,
-            ignoreEndOfSequence: ignoreEndOfSequence
+            ignoreEndOfSequence: ignoreEndOfSequence,
+            reasoning: reasoning
         )
     }
 }

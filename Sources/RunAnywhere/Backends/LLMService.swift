@@ -20,6 +20,24 @@ import Foundation
     /// assistant's turn opened when `addAssistantTurn` is true.
     func formatChat(_ messages: [ChatMessage], addAssistantTurn: Bool) async throws -> String
 
+    /// ``formatChat(_:addAssistantTurn:)`` with the caller's reasoning choice passed to
+    /// templates that read `enable_thinking` (`nil`: the template's default).
+    func formatChat(
+        _ messages: [ChatMessage],
+        addAssistantTurn: Bool,
+        reasoning: ReasoningMode?
+    ) async throws
+        -> String
+
+    /// The tags around the model's reasoning in its output, as its template writes them.
+    var reasoningTags: ReasoningTags { get }
+
+    /// The conversation and tools written by the model's own template, with its call syntax
+    /// as a grammar and the parser for its output; `nil` when the backend has no chat layer
+    /// or the template writes no tools (the tool-calling loop then writes them itself, in a
+    /// ``ToolCallFormat``).
+    func prepareToolChat(_ request: ToolChatRequest) async throws -> ToolChatPlan?
+
     /// Number of tokens `text` becomes, special tokens included.
     func tokenCount(_ text: String) async throws -> Int
 
@@ -70,6 +88,23 @@ import Foundation
 extension LLMService {
     /// No template by default.
     public var chatTemplate: String? { nil }
+
+    /// The reasoning choice ignored by default.
+    public func formatChat(
+        _ messages: [ChatMessage],
+        addAssistantTurn: Bool,
+        reasoning: ReasoningMode?
+    ) async throws
+        -> String
+    {
+        try await formatChat(messages, addAssistantTurn: addAssistantTurn)
+    }
+
+    /// `<think>` and `</think>` by default.
+    public var reasoningTags: ReasoningTags { .think }
+
+    /// No chat layer by default.
+    public func prepareToolChat(_ request: ToolChatRequest) async throws -> ToolChatPlan? { nil }
 
     /// The model's own format by default: a backend that formats with anything else says so.
     public var promptFormatting: PromptFormatting { .modelTemplate }

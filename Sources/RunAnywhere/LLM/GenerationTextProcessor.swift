@@ -2,35 +2,40 @@
 ///
 /// Three things can straddle token boundaries and are handled here, once, for every
 /// backend: a UTF-8 character split over two tokens, a stop sequence split over several,
-/// and the `<think>`/`</think>` tags. Text is held back only while it could still turn
-/// out to be one of those; everything else is released at once, so streaming stays
-/// token-by-token. The same segments feed the stream and the final result, so the
-/// streamed answer always equals the result's text.
+/// and the tags around reasoning (`<think>`/`</think>`, or the model's own). Text is held
+/// back only while it could still turn out to be one of those; everything else is released
+/// at once, so streaming stays token-by-token. The same segments feed the stream and the
+/// final result, so the streamed answer always equals the result's text.
 struct GenerationTextProcessor {
     struct Segment: Equatable {
         var text: String
         var isThinking: Bool
     }
 
-    static let openTag = "<think>"
-    static let closeTag = "</think>"
-
     private let stopSequences: [String]
+    private let tags: ReasoningTags
     private var pendingBytes: [UInt8] = []
     /// Decoded text not yet cleared of a possible stop sequence.
     private var held = ""
-    /// Cleared text not yet cleared of a possible think tag.
+    /// Cleared text not yet cleared of a possible reasoning tag.
     private var tagHeld = ""
-    private var inThinking = false
+    private var inThinking: Bool
     private var trimNextAnswerStart = false
     private(set) var stopSequenceHit = false
 
     private(set) var answer = ""
     private(set) var thinking = ""
-    private(set) var sawThinking = false
+    private(set) var sawThinking: Bool
+    /// Everything cleared of stop sequences, tags included: what a chat layer's parser reads.
+    private(set) var raw = ""
 
-    init(stopSequences: [String]) {
+    /// A processor for one generation; `startsInReasoning` when the prompt ends inside an
+    /// opened reasoning block (templates that open it for the model).
+    init(stopSequences: [String], tags: ReasoningTags = .think, startsInReasoning: Bool = false) {
         self.stopSequences = stopSequences.filter { !$0.isEmpty }  // "" would match at once
+        self.tags = tags
+        self.inThinking = startsInReasoning
+        self.sawThinking = startsInReasoning
     }
 
     /// Feeds one token's bytes; returns the segments now safe to show.
@@ -67,6 +72,7 @@ struct GenerationTextProcessor {
             cleared = String(held.dropLast(keep))
             held = String(held.suffix(keep))
         }
+        raw += cleared
         return splitThinking(cleared, final: final || stopSequenceHit)
     }
 
@@ -78,8 +84,9 @@ struct GenerationTextProcessor {
         tagHeld += text
         var segments: [Segment] = []
         while true {
-            let tag = inThinking ? Self.closeTag : Self.openTag
-            if let range = tagHeld.firstRange(of: tag) {
+            let candidates = inThinking ? tags.close : [tags.open]
+            let found = candidates.compactMap { tagHeld.firstRange(of: $0) }.min { $0.lowerBound < $1.lowerBound }
+            if let range = found {
                 emit(String(tagHeld[..<range.lowerBound]), into: &segments)
                 tagHeld = String(tagHeld[range.upperBound...])
                 if !inThinking { sawThinking = true }
@@ -87,7 +94,7 @@ struct GenerationTextProcessor {
                 trimNextAnswerStart = !inThinking
                 continue
             }
-            let keep = final ? 0 : Self.longestSuffixThatPrefixes(tagHeld, any: [tag])
+            let keep = final ? 0 : Self.longestSuffixThatPrefixes(tagHeld, any: candidates)
             emit(String(tagHeld.dropLast(keep)), into: &segments)
             tagHeld = String(tagHeld.suffix(keep))
             return segments
@@ -97,7 +104,7 @@ struct GenerationTextProcessor {
     private mutating func emit(_ text: String, into segments: inout [Segment]) {
         var text = text
         if !inThinking, trimNextAnswerStart {
-            // The answer after a think block conventionally starts with blank lines.
+            // The answer after a reasoning block conventionally starts with blank lines.
             text = String(text.drop(while: \.isWhitespace))
             if !text.isEmpty { trimNextAnswerStart = false }
         }

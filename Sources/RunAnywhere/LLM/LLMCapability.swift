@@ -215,6 +215,7 @@ package actor LLMCapability {
 
         do {
             let (prompt, messages) = try await Self.format(input, options: options, service: service)
+            let tags = service.reasoningTags
             let request = LLMServiceRequest(
                 prompt: prompt,
                 maxTokens: options.maxTokens,
@@ -233,7 +234,13 @@ package actor LLMCapability {
                 tools: options.nativeTools,
                 toolChoice: options.nativeToolChoice
             )
-            let progress = Mutex(Progress(processor: GenerationTextProcessor(stopSequences: options.stopSequences)))
+            // A prompt that leaves the model inside an opened reasoning block starts it there.
+            let processor = GenerationTextProcessor(
+                stopSequences: options.stopSequences,
+                tags: tags,
+                startsInReasoning: tags.opensBlock(prompt)
+            )
+            let progress = Mutex(Progress(processor: processor))
             let serviceResult = try await withTaskCancellationHandler {
                 try await service.generate(request) { bytes in
                     let now = ContinuousClock.now
@@ -415,7 +422,7 @@ package actor LLMCapability {
         if let system = options.systemPrompt, !system.isEmpty, messages.first?.role != .system {
             messages.insert(.system(system), at: 0)
         }
-        return (try await service.formatChat(messages, addAssistantTurn: true), messages)
+        return (try await service.formatChat(messages, addAssistantTurn: true, reasoning: options.reasoning), messages)
     }
 
     private static func makeResult(
@@ -446,7 +453,7 @@ package actor LLMCapability {
                 }
             }
         let thinking = progress.processor.thinking.trimmed()
-        return LLMGenerationResult(
+        var result = LLMGenerationResult(
             text: progress.processor.answer,
             thinkingContent: progress.processor.sawThinking ? thinking : nil,
             modelId: model.id,
@@ -458,5 +465,7 @@ package actor LLMCapability {
             totalMs: totalMs,
             finishReason: finish
         )
+        result.rawText = progress.processor.raw
+        return result
     }
 }

@@ -48,6 +48,9 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     /// (``LoRA/apply(_:scale:)``); `[]` for none, `nil` for the applied ones. Switching
     /// adapters between requests needs no reload of the model.
     public var loraAdapters: [LoRAAdapterSelection]?
+    /// Whether a model that can reason first does so; `nil` (the default) leaves it to the
+    /// model's template. Its reasoning never mixes with the answer either way.
+    public var reasoning: ReasoningMode?
 
     /// The schema ``grammar`` was compiled from, for backends that constrain by schema.
     var responseSchema: JSONSchema?
@@ -62,7 +65,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case maxTokens, temperature, topP, topK, repetitionPenalty, seed, stopSequences, systemPrompt, threads,
             promptThreads, applyChatTemplate, truncatePromptToFit, ignoreEndOfSequence, reusePromptCache, grammar,
-            loraAdapters
+            loraAdapters, reasoning
     }
 
     /// Creates options; every parameter has a sensible default.
@@ -82,7 +85,8 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         ignoreEndOfSequence: Bool = false,
         reusePromptCache: Bool = true,
         grammar: LLMGrammar? = nil,
-        loraAdapters: [LoRAAdapterSelection]? = nil
+        loraAdapters: [LoRAAdapterSelection]? = nil,
+        reasoning: ReasoningMode? = nil
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -100,6 +104,7 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
         self.reusePromptCache = reusePromptCache
         self.grammar = grammar
         self.loraAdapters = loraAdapters
+        self.reasoning = reasoning
     }
 
     /// Checks every field's range; throws `.invalidInput` naming the first bad one.

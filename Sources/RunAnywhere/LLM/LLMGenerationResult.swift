@@ -8,7 +8,8 @@ import Foundation
 public struct LLMGenerationResult: Sendable, Codable, Equatable {
     /// The answer, without any `<think>` block and without a matched stop sequence.
     public var text: String
-    /// What the model wrote inside `<think>…</think>`, if it did.
+    /// What the model wrote inside its reasoning block (`<think>…</think>` or its template's own
+    /// tags), if it did.
     public var thinkingContent: String?
     /// The model that generated.
     public var modelId: String
@@ -36,6 +37,13 @@ public struct LLMGenerationResult: Sendable, Codable, Equatable {
     public var promptFormatting: PromptFormatting?
     /// Tool calls a remote server made natively; the tool-calling loop reads them.
     var toolCalls: [ToolCall] = []
+    /// Everything the model wrote, reasoning and its tags included (a stop sequence and what
+    /// follows it left out): what a chat layer's parser reads.
+    var rawText = ""
+
+    /// The reasoning the model wrote apart from its answer (``thinkingContent``), `nil` when
+    /// it wrote none.
+    public var thinkingText: String? { thinkingContent }
 
     /// The JSON keys are snake_case, as `runanywhere generate --json` and the README document them.
     enum CodingKeys: String, CodingKey {

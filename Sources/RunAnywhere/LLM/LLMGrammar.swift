@@ -20,6 +20,14 @@ public struct LLMGrammar: Sendable, Codable, Equatable {
     /// this: the model may answer in prose, or write `<tool_call>` and a well-typed call.
     /// A word the prompt already ends with does not count: only generated text wakes it.
     public var triggerWords: [String]
+    /// Regular expressions that wake a lazy grammar, as an engine's chat layer writes them for
+    /// a model's own call syntax (the grammar applies from the first capture group, else from
+    /// the match). Only the engine's own chat layer sets them: a pattern that does not compile
+    /// would abort the engine.
+    package var triggerExpressions: [String] = []
+    /// Text the grammar reads before the first generated token: the assistant-turn opening
+    /// that the chat layer's call grammars start with, already at the end of the prompt.
+    package var prefix = ""
 
     /// Creates a grammar whose output matches the rule `root`.
     public init(_ gbnf: String, root: String = "root") {
@@ -41,23 +49,24 @@ public struct LLMGrammar: Sendable, Codable, Equatable {
     }
 
     /// Whether the grammar waits for a trigger word.
-    public var isLazy: Bool { !triggerWords.isEmpty }
+    public var isLazy: Bool { !triggerWords.isEmpty || !triggerExpressions.isEmpty }
 
-    /// The engine's trigger patterns: any text, then the word as the first capture group.
-    /// Every character of the word is escaped, so no word can make an invalid regular
-    /// expression (which would abort the engine).
+    /// The engine's trigger patterns: ``triggerExpressions``, then for each word any text and
+    /// the word as the first capture group. Every character of a word is escaped, so no word
+    /// can make an invalid regular expression (which would abort the engine).
     package var triggerPatterns: [String] {
-        triggerWords.map { word in
-            let escaped = word.unicodeScalars.map { scalar -> String in
-                let character = Character(scalar)
-                if character.isASCII, character.isLetter || character.isNumber || character == " " {
+        triggerExpressions
+            + triggerWords.map { word in
+                let escaped = word.unicodeScalars.map { scalar -> String in
+                    let character = Character(scalar)
+                    if character.isASCII, character.isLetter || character.isNumber || character == " " {
+                        return String(character)
+                    }
+                    if scalar.value < 0x80 { return "\\" + String(character) }
                     return String(character)
                 }
-                if scalar.value < 0x80 { return "\\" + String(character) }
-                return String(character)
+                return #"[\s\S]*?("# + escaped.joined() + #")[\s\S]*"#
             }
-            return #"[\s\S]*?("# + escaped.joined() + #")[\s\S]*"#
-        }
     }
 
     enum CodingKeys: String, CodingKey {

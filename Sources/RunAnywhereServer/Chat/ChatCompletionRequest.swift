@@ -22,6 +22,10 @@ struct ChatCompletionRequest: Decodable, Sendable {
     var parallelToolCalls: Bool?
     /// llama-server's extension: keep generating past end-of-sequence (for benchmarks).
     var ignoreEos: Bool?
+    /// OpenAI's reasoning effort: `none` answers directly, any other effort reasons first.
+    var reasoningEffort: String?
+    /// llama-server's extension: the chat template's variables; `enable_thinking` is read.
+    var chatTemplateKwargs: TemplateVariables?
 
     enum CodingKeys: String, CodingKey {
         case model, messages, stream, temperature, seed, stop, n, tools
@@ -33,6 +37,33 @@ struct ChatCompletionRequest: Decodable, Sendable {
         case toolChoice = "tool_choice"
         case parallelToolCalls = "parallel_tool_calls"
         case ignoreEos = "ignore_eos"
+        case reasoningEffort = "reasoning_effort"
+        case chatTemplateKwargs = "chat_template_kwargs"
+    }
+
+    /// The template variables the server reads.
+    struct TemplateVariables: Decodable, Sendable {
+        var enableThinking: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case enableThinking = "enable_thinking"
+        }
+    }
+
+    /// Whether the model reasons first: `chat_template_kwargs.enable_thinking` when given, else
+    /// `reasoning_effort` (`none` off, any other effort on), else the model's default.
+    func reasoning() throws(OpenAIError) -> ReasoningMode? {
+        if let thinking = chatTemplateKwargs?.enableThinking { return thinking ? .on : .off }
+        guard let effort = reasoningEffort else { return nil }
+        switch effort {
+        case "none": return .off
+        case "minimal", "low", "medium", "high": return .on
+        default:
+            throw .invalid(
+                "'reasoning_effort' must be none, minimal, low, medium or high (got '\(effort)')",
+                param: "reasoning_effort"
+            )
+        }
     }
 
     struct StreamOptions: Decodable, Sendable {

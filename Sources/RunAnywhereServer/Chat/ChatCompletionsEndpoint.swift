@@ -85,7 +85,8 @@ struct ChatCompletionsEndpoint: Sendable {
             seed: body.seed,
             stop: body.stop?.values ?? [],
             n: body.n,
-            ignoreEndOfSequence: body.ignoreEos ?? false
+            ignoreEndOfSequence: body.ignoreEos ?? false,
+            reasoning: try body.reasoning()
         )
         _ = try parameters.options(contextLength: Int.max)  // checks the fields before anything loads
         let tools = try body.toolDefinitions()
@@ -174,7 +175,10 @@ struct ChatCompletionsEndpoint: Sendable {
         switch job.mode {
         case .text:
             generation = try await sdk.chat(job.messages, options: options)
-            message = ["role": "assistant", "content": .string(generation.text), "refusal": nil]
+            message = Self.withReasoning(
+                ["role": "assistant", "content": .string(generation.text), "refusal": nil],
+                generation
+            )
             finishReason = generation.finishReason.openAI
         case .schema(let schema, let strict):
             let result = try await sdk.generateStructured(
@@ -205,7 +209,7 @@ struct ChatCompletionsEndpoint: Sendable {
                 // A call the token limit cut was dropped: the reply ended on the limit.
                 finishReason = generation.finishReason == .length ? "length" : "tool_calls"
             }
-            message = .object(fields)
+            message = Self.withReasoning(.object(fields), generation)
         }
         record(generation)
         return [
@@ -219,6 +223,15 @@ struct ChatCompletionsEndpoint: Sendable {
             "usage": Self.usage(generation),
             "system_fingerprint": nil,
         ]
+    }
+
+    /// The message with the model's reasoning as `reasoning_content`, when it wrote some.
+    private static func withReasoning(_ message: JSONValue, _ generation: LLMGenerationResult) -> JSONValue {
+        guard case .object(var fields) = message, let reasoning = generation.thinkingText, !reasoning.isEmpty else {
+            return message
+        }
+        fields["reasoning_content"] = .string(reasoning)
+        return .object(fields)
     }
 
     private static func toolCallValue(_ call: ToolCall) -> JSONValue {

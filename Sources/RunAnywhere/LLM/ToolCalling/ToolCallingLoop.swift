@@ -14,7 +14,7 @@ import Foundation
 /// tool); the router scores the tools at that point; the call is then generated under a
 /// grammar that fixes the chosen tool's name and types its arguments with its schema.
 struct ToolCallingLoop: Sendable {
-    private static let logger = SDKLogger(category: "Tools")
+    static let logger = SDKLogger(category: "Tools")
     let llm: LLMCapability
     let registry: ToolRegistry
     let tools: [ToolDefinition]
@@ -58,6 +58,12 @@ struct ToolCallingLoop: Sendable {
         service: any LLMService
     ) async throws(SDKException) -> ToolCallingResult {
         let useTools = !tools.isEmpty && toolOptions.toolChoice != .none
+        if useTools, toolOptions.format == nil {
+            let messages = Self.withSystemPrompt(conversation, tools: nil, userSystem: options.systemPrompt)
+            if let plan = try await templatePlan(messages, choice: toolOptions.toolChoice, service: service) {
+                return try await runTemplate(messages, first: plan, service: service)
+            }
+        }
         let first = Self.firstTurn(
             conversation,
             tools: tools,
@@ -99,14 +105,34 @@ struct ToolCallingLoop: Sendable {
             if turnCalls.isEmpty {
                 let answer = parsed.content.trimmed()
                 messages.append(.assistant(answer))
-                return finish(answer, iteration, false, turn, calls, results, selections, messages)
+                return finish(
+                    answer,
+                    iteration,
+                    false,
+                    turn,
+                    calls,
+                    results,
+                    selections,
+                    messages,
+                    syntax: format.rawValue
+                )
             }
             for call in turnCalls { emit(.toolCall(call)) }
             calls += turnCalls
             messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls))
             guard toolOptions.executeTools else {
                 let text = parsed.content.trimmed()
-                return finish(text, iteration, false, turn, calls, results, selections, messages)
+                return finish(
+                    text,
+                    iteration,
+                    false,
+                    turn,
+                    calls,
+                    results,
+                    selections,
+                    messages,
+                    syntax: format.rawValue
+                )
             }
             let turnResults = await execute(turnCalls)
             for toolResult in turnResults {
@@ -115,7 +141,7 @@ struct ToolCallingLoop: Sendable {
             }
             results += turnResults
             if iteration >= toolOptions.maxIterations {
-                return finish("", iteration, true, turn, calls, results, selections, messages)
+                return finish("", iteration, true, turn, calls, results, selections, messages, syntax: format.rawValue)
             }
             choice = .auto
         }
@@ -170,7 +196,7 @@ struct ToolCallingLoop: Sendable {
                 ChatMessage(role: .assistant, content: content, toolCalls: turnCalls.isEmpty ? nil : turnCalls)
             )
             if turnCalls.isEmpty {
-                return finish(content, iteration, false, turn, calls, results, selections, messages)
+                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: "remote")
             }
             shown.set()
             for call in turnCalls {
@@ -180,7 +206,7 @@ struct ToolCallingLoop: Sendable {
             calls += turnCalls
             selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
             guard toolOptions.executeTools else {
-                return finish(content, iteration, false, turn, calls, results, selections, messages)
+                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: "remote")
             }
             let turnResults = await execute(turnCalls)
             for toolResult in turnResults {
@@ -191,13 +217,13 @@ struct ToolCallingLoop: Sendable {
             }
             results += turnResults
             if iteration >= toolOptions.maxIterations {
-                return finish("", iteration, true, turn, calls, results, selections, messages)
+                return finish("", iteration, true, turn, calls, results, selections, messages, syntax: "remote")
             }
             choice = .auto
         }
     }
 
-    private func finish(
+    func finish(
         _ text: String,
         _ iterations: Int,
         _ limit: Bool,
@@ -205,9 +231,10 @@ struct ToolCallingLoop: Sendable {
         _ calls: [ToolCall],
         _ results: [ToolResult],
         _ selections: [ToolSelection],
-        _ messages: [ChatMessage]
+        _ messages: [ChatMessage],
+        syntax: String?
     ) -> ToolCallingResult {
-        let value = ToolCallingResult(
+        var value = ToolCallingResult(
             text: text,
             toolCalls: calls,
             toolResults: results,
@@ -217,11 +244,12 @@ struct ToolCallingLoop: Sendable {
             messages: messages,
             generation: turn.generation
         )
+        value.callSyntax = syntax
         emit(.completed(value))
         return value
     }
 
-    private struct Turn {
+    struct Turn {
         var text: String
         var generation: LLMGenerationResult
         var selections: [ToolSelection]
@@ -344,7 +372,7 @@ struct ToolCallingLoop: Sendable {
     }
 
     /// Runs a turn's calls concurrently; results keep the calls' order.
-    private func execute(_ calls: [ToolCall]) async -> [ToolResult] {
+    func execute(_ calls: [ToolCall]) async -> [ToolResult] {
         let registry = self.registry
         let timeout = toolOptions.executorTimeout
         return await withTaskGroup(of: (Int, ToolResult).self) { group in

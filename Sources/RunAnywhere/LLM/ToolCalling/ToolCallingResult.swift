@@ -16,6 +16,11 @@ public struct ToolCallingResult: Sendable, Codable, Equatable {
     public var messages: [ChatMessage]
     /// The last turn's generation metrics.
     public var generation: LLMGenerationResult
+    /// How the calls were written: `template:` and llama.cpp's name for the model's own syntax
+    /// (its chat template wrote the tools, e.g. `template:peg-native`), else the
+    /// ``ToolCallFormat`` the SDK wrote them in (`hermes`, `llama3`, `generic`); `remote` when a
+    /// server called the tools natively.
+    public var callSyntax: String?
 
     /// Creates a result; the tool-calling loop makes these.
     public init(
@@ -47,5 +52,6 @@ public struct ToolCallingResult: Sendable, Codable, Equatable {
         case reachedMaxIterations = "reached_max_iterations"
         case messages
         case generation
+        case callSyntax = "call_syntax"
     }
 }

@@ -1,0 +1,179 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The loop in the model's own tool-call syntax, as llama-server runs it: the model's chat
+/// template writes the tools and the history's calls and results, the grammar the backend's
+/// chat layer derives from it constrains the call, and the chat layer's parser reads the
+/// output back into text, reasoning and calls. The model chooses the tool itself (the
+/// router serves the formats the SDK writes).
+extension ToolCallingLoop {
+    /// The backend's plan for the conversation under `choice`, or `nil` when the model's
+    /// template writes no tools or the backend has no chat layer.
+    ///
+    /// A required call (`.required`, or a named tool) must come at once: the call grammar the
+    /// chat layer writes for `.auto`, which matches from a call's opening on, then applies from
+    /// the first token. (llama-server's grammar for a required call lets the model write text
+    /// before it, and a small model fills its whole budget with text instead of calling.)
+    func templatePlan(
+        _ messages: [ChatMessage],
+        choice: ToolChoice,
+        service: any LLMService
+    ) async throws(SDKException) -> ToolChatPlan? {
+        var offered = tools
+        var required = choice == .required
+        if case .tool(let name) = choice {
+            offered = tools.filter { $0.name == name }
+            required = true
+        }
+        func plan(_ asked: ToolChoice) async throws(SDKException) -> ToolChatPlan? {
+            let request = ToolChatRequest(
+                messages: messages,
+                tools: asked == .none ? [] : offered,
+                toolChoice: asked,
+                parallelToolCalls: toolOptions.maxParallelCalls > 1,
+                reasoning: options.reasoning
+            )
+            do {
+                return try await service.prepareToolChat(request)
+            } catch {
+                throw SDKException.wrap(
+                    error,
+                    as: .generationFailed,
+                    "Formatting the conversation with its tools failed"
+                )
+            }
+        }
+        guard var chosen = try await plan(choice == .none ? .none : .auto) else { return nil }
+        guard required else { return chosen }
+        guard let lazy = chosen.grammar, lazy.isLazy else { return try await plan(.required) }
+        var eager = lazy
+        eager.triggerWords = []
+        eager.triggerExpressions = []
+        chosen.grammar = eager
+        return chosen
+    }
+
+    /// The loop, from the plan for its first turn.
+    func runTemplate(
+        _ conversation: [ChatMessage],
+        first: ToolChatPlan,
+        service: any LLMService
+    ) async throws(SDKException) -> ToolCallingResult {
+        var messages = conversation
+        var plan = first
+        var calls: [ToolCall] = []
+        var results: [ToolResult] = []
+        var selections: [ToolSelection] = []
+        var choice = toolOptions.toolChoice
+        var iteration = 0
+        while true {
+            iteration += 1
+            if iteration > 1 {
+                guard let next = try await templatePlan(messages, choice: choice, service: service) else {
+                    throw SDKException(.generationFailed, "The model's template stopped writing tools")
+                }
+                plan = next
+            }
+            if case .tool(let name) = choice { emit(.toolCallStarted(name: name)) }
+            let streamText = choice == .auto || choice == .none
+            let (generation, reply) = try await templateTurn(plan, streamText: streamText)
+            var turnCalls: [ToolCall] = []
+            // Only as many calls as allowed: one when parallel calls are off.
+            for (index, call) in reply.toolCalls.enumerated()
+            where turnCalls.count < toolOptions.maxParallelCalls
+                && !turnCalls.contains(where: { $0.name == call.name && $0.arguments == call.arguments })
+            {
+                let id = call.id.isEmpty ? "call_\(iteration)_\(index)" : call.id
+                turnCalls.append(ToolCall(id: id, name: call.name, arguments: call.arguments))
+            }
+            let content = reply.content.trimmed()
+            let turn = Turn(text: content, generation: generation, selections: [])
+            let syntax = "template:" + plan.syntax
+            if turnCalls.isEmpty {
+                messages.append(.assistant(content))
+                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: syntax)
+            }
+            for call in turnCalls {
+                if choice != .tool(call.name) { emit(.toolCallStarted(name: call.name)) }
+                emit(.toolCall(call))
+            }
+            calls += turnCalls
+            selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
+            messages.append(ChatMessage(role: .assistant, content: content, toolCalls: turnCalls))
+            guard toolOptions.executeTools else {
+                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: syntax)
+            }
+            let turnResults = await execute(turnCalls)
+            for toolResult in turnResults {
+                emit(.toolResult(toolResult))
+                messages.append(
+                    ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId)
+                )
+            }
+            results += turnResults
+            if iteration >= toolOptions.maxIterations {
+                return finish("", iteration, true, turn, calls, results, selections, messages, syntax: syntax)
+            }
+            choice = .auto
+        }
+    }
+
+    /// One model turn on the plan's prompt under its grammar, read back by its parser. With
+    /// `streamText`, the answer is streamed as it grows (the parser reads the unfinished
+    /// output at each token, so call text is never shown).
+    ///
+    /// What the model wrote is never refused: output the token limit cut is read as
+    /// unfinished (its complete calls kept, a cut one dropped), and finished output the
+    /// parser cannot read whole is read the same way.
+    private func templateTurn(
+        _ plan: ToolChatPlan,
+        streamText: Bool
+    ) async throws(SDKException) -> (LLMGenerationResult, ParsedReply) {
+        var options = self.options
+        options.applyChatTemplate = false
+        options.systemPrompt = nil
+        options.grammar = plan.grammar
+        var generation: LLMGenerationResult?
+        if streamText {
+            var answer = ""
+            var shown = ""
+            do {
+                for try await event in llm.stream(.prompt(plan.prompt), options: options) {
+                    switch event {
+                    case .token(let text, let isThinking):
+                        guard !isThinking else { continue }
+                        answer += text
+                        guard let content = try? plan.parse(answer, true).content, content.hasPrefix(shown),
+                            content.count > shown.count
+                        else { continue }
+                        emit(.token(String(content.dropFirst(shown.count))))
+                        shown = content
+                    case .completed(let result):
+                        generation = result
+                    }
+                }
+            } catch {
+                throw SDKException.wrap(error, as: .generationFailed, "Generation failed")
+            }
+        } else {
+            generation = try await llm.generate(.prompt(plan.prompt), options: options)
+        }
+        guard var generation else { throw SDKException(.generationFailed, "The generation ended without a result") }
+        let cut = generation.finishReason == .length || generation.finishReason == .contextFull
+        let reply: ParsedReply
+        do {
+            reply = try plan.parse(generation.rawText, cut)
+        } catch {
+            Self.logger.warning(
+                "The model's output does not follow its \(plan.syntax) syntax (\(error.message)); reading what is complete"
+            )
+            reply = try plan.parse(generation.rawText, true)
+        }
+        generation.text = reply.content.trimmed()
+        generation.thinkingContent = reply.reasoning
+        return (generation, reply)
+    }
+}
