@@ -95,6 +95,8 @@ final class LlamaCPPBatchDecoder: Sendable {
         let truncated: Int
         let sampler: UnsafeMutablePointer<llama_sampler>
         let constrained: GrammarSampler?
+        /// Special tokens whose text the output keeps (``LLMServiceRequest/preservedTokens``).
+        let preserved: Set<llama_token>
         /// The LoRA adapters it runs with, normalized.
         let adapters: [LoRAAdapterSelection]
         /// Prompt tokens already in the slot's cache; equal to `tokens.count` once decoding.
@@ -109,6 +111,7 @@ final class LlamaCPPBatchDecoder: Sendable {
             truncated: Int,
             sampler: UnsafeMutablePointer<llama_sampler>,
             constrained: GrammarSampler?,
+            preserved: Set<llama_token>,
             adapters: [LoRAAdapterSelection],
             evaluated: Int
         ) {
@@ -117,6 +120,7 @@ final class LlamaCPPBatchDecoder: Sendable {
             self.truncated = truncated
             self.sampler = sampler
             self.constrained = constrained
+            self.preserved = preserved
             self.adapters = adapters
             self.evaluated = evaluated
         }
@@ -318,6 +322,7 @@ final class LlamaCPPBatchDecoder: Sendable {
                 truncated: truncated,
                 sampler: sampler,
                 constrained: constrained,
+                preserved: Self.tokens(of: request.preservedTokens, vocab: engine.vocab),
                 adapters: adapters,
                 evaluated: reused
             )
@@ -407,6 +412,16 @@ final class LlamaCPPBatchDecoder: Sendable {
         return 0
     }
 
+    /// The ids of the special tokens `texts` name; a text that is not one token is skipped.
+    private static func tokens(of texts: [String], vocab: OpaquePointer?) -> Set<llama_token> {
+        Set(
+            texts.compactMap { text in
+                let tokens = try? LlamaCPPLLMService.tokenize(text, vocab: vocab, prompt: false, parseSpecial: true)
+                return tokens?.count == 1 ? tokens?.first : nil
+            }
+        )
+    }
+
     /// Samples the slot's next token from the logits at `row` and hands it to the caller.
     private func sample(
         _ slots: inout [Generation?],
@@ -431,7 +446,12 @@ final class LlamaCPPBatchDecoder: Sendable {
             }
         }
         generation.generated += 1
-        let piece = LlamaCPPLLMService.piece(next, vocab: engine.vocab, buffer: &pieceBuffer)
+        let piece = LlamaCPPLLMService.piece(
+            next,
+            vocab: engine.vocab,
+            buffer: &pieceBuffer,
+            special: generation.preserved.contains(next)
+        )
         if generation.job.onToken(piece) == .stop { return finish(&slots, index, .callback) }
         if generation.generated >= request.maxTokens { return finish(&slots, index, .maxTokens) }
         if engine.slotCaches[index].count >= contextLength { return finish(&slots, index, .contextFull) }

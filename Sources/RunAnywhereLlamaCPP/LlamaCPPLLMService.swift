@@ -267,11 +267,15 @@ actor LlamaCPPLLMService: LLMService {
             options: ChatTemplateOptions(variables: thinking.map { ["enable_thinking": .bool($0)] } ?? [:])
         )
         guard prepared.templateWritesTools else { return nil }
-        return ToolChatPlan(prompt: prepared.prompt, syntax: prepared.formatName, grammar: prepared.samplingGrammar) {
+        var plan = ToolChatPlan(prompt: prepared.prompt, syntax: prepared.formatName, grammar: prepared.samplingGrammar)
+        {
             output,
             partial throws(SDKException) in
             try prepared.parse(output, partial: partial)
         }
+        plan.preservedTokens = prepared.preservedTokens
+        plan.additionalStops = prepared.additionalStops
+        return plan
     }
 
     nonisolated var promptFormatting: PromptFormatting { engine.jinja == nil ? .builtIn : .modelTemplate }

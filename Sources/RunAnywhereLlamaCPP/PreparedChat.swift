@@ -36,6 +36,14 @@ public struct PreparedChat: Sendable {
     /// The part of ``prompt`` that opens the assistant's turn (the parser reads the output as
     /// its continuation).
     public var generationPrompt: String { parameters["generation_prompt"]?.stringValue ?? "" }
+    /// Special tokens of the format whose text the output must keep for the parser.
+    public var preservedTokens: [String] {
+        (parameters["preserved_tokens"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+    /// Texts that end the model's turn in this format, besides its end-of-turn token.
+    public var additionalStops: [String] {
+        (parameters["additional_stops"]?.arrayValue ?? []).compactMap(\.stringValue).filter { !$0.isEmpty }
+    }
     /// Whether the template writes reasoning (`<think>` or its own tags) the parser keeps apart.
     public var supportsThinking: Bool { parameters["supports_thinking"]?.boolValue ?? false }
     /// Whether the template itself writes the tools and the calls in the history (its own

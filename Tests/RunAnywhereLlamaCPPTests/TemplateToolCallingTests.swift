@@ -195,4 +195,25 @@ struct TemplateToolCallingTests {
             #expect(!off.text.isEmpty)
         }
     }
+
+    @Test("A special token the call syntax names stays in the output as text; otherwise it adds none")
+    func preservedTokens() async throws {
+        try await withSDK(models: [DefaultModels.llmId]) { sdk in
+            try await sdk.loadModel(DefaultModels.llmId)
+            // The grammar makes SmolLM2 write its special `<|im_start|>` token, then a word.
+            var options = LLMGenerationOptions(
+                maxTokens: 8,
+                temperature: 0,
+                applyChatTemplate: false,
+                grammar: LLMGrammar(#"root ::= "<|im_start|>" "assistant""#)
+            )
+            let prompt = "<|im_start|>user\nHi<|im_end|>\n"
+            let plain = try await sdk.generate(prompt, options: options)
+            options.preservedTokens = ["<|im_start|>"]
+            let kept = try await sdk.generate(prompt, options: options)
+            #expect(plain.generatedTokens == kept.generatedTokens)
+            #expect(plain.rawText == "assistant")
+            #expect(kept.rawText == "<|im_start|>assistant")
+        }
+    }
 }

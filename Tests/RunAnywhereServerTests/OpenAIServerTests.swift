@@ -468,6 +468,15 @@ struct OpenAIServerTests {
                 "/v1/chat/completions",
                 json: ["model": llm, "messages": messages, "stream_options": ["include_usage": true]]
             ).expectError(400, param: "stream_options")
+            try await client.post(
+                "/v1/chat/completions",
+                json: ["model": llm, "messages": messages, "reasoning_effort": "extreme"]
+            ).expectError(400, param: "reasoning_effort")
+            let thinkingOff: [String: Any] = [
+                "model": llm, "messages": messages, "max_tokens": 4, "reasoning_effort": "high",
+                "chat_template_kwargs": ["enable_thinking": false],
+            ]
+            #expect(try await client.post("/v1/chat/completions", json: thinkingOff).status == 200)
             try await client.get("/v1/nothing-here").expectError(404)
             // The server still answers.
             #expect(try await client.get("/v1/models").status == 200)

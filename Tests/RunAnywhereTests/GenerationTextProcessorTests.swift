@@ -5,8 +5,13 @@ import Testing
 @Suite("Generation text processing")
 struct GenerationTextProcessorTests {
     /// Feeds `pieces` and returns (streamed answer, streamed thinking, processor).
-    private func run(_ pieces: [String], stops: [String] = []) -> (String, String, GenerationTextProcessor) {
-        var processor = GenerationTextProcessor(stopSequences: stops)
+    private func run(
+        _ pieces: [String],
+        stops: [String] = [],
+        tags: ReasoningTags = .think,
+        startsInReasoning: Bool = false
+    ) -> (String, String, GenerationTextProcessor) {
+        var processor = GenerationTextProcessor(stopSequences: stops, tags: tags, startsInReasoning: startsInReasoning)
         var answer = ""
         var thinking = ""
         for piece in pieces {
@@ -56,6 +61,37 @@ struct GenerationTextProcessorTests {
         #expect(thinking == "let me see")
         #expect(processor.sawThinking)
         #expect(processor.answer == answer)
+    }
+
+    @Test("A template's own reasoning tags, split across tokens, separate reasoning; the raw text keeps them")
+    func ownTags() {
+        let mistral = ReasoningTags(open: "[THINK]", close: ["[/THINK]"])
+        let pieces = ["[TH", "INK]Four, since", " 2+2=4.[/", "THINK]", "It is 4."]
+        let (answer, thinking, processor) = run(pieces, tags: mistral)
+        #expect(answer == "It is 4.")
+        #expect(thinking == "Four, since 2+2=4.")
+        #expect(processor.raw == pieces.joined())
+        // `<think>` means nothing to a model whose tags are others.
+        let (plain, none, _) = run(["<think>x</think>"], tags: mistral)
+        #expect(plain == "<think>x</think>" && none.isEmpty)
+    }
+
+    @Test("A prompt that opens the reasoning block starts the output inside it; any closing tag ends it")
+    func openedByThePrompt() {
+        let tags = ReasoningTags(open: "<think>", close: ["\n</think>", "</think>"])
+        #expect(tags.opensBlock("<|im_start|>assistant\n<think>\n"))
+        #expect(!tags.opensBlock("<|im_start|>assistant\n<think>\n\n</think>\n\n"))
+        #expect(!tags.opensBlock("<|im_start|>assistant\n"))
+        let (answer, thinking, processor) = run(
+            ["Two and two", " make four.</think>", "\n\nFour."],
+            tags: tags,
+            startsInReasoning: true
+        )
+        #expect(thinking == "Two and two make four.")
+        #expect(answer == "Four.")
+        #expect(processor.sawThinking)
+        // Tags that cannot close fall back to `<think>`'s.
+        #expect(ReasoningTags(open: "[THINK]", close: [""]) == .think)
     }
 
     @Test("A multi-byte character split across tokens is never torn")

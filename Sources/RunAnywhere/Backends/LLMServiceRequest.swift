@@ -55,6 +55,9 @@ import Foundation
 
     /// Whether and which of ``tools`` must be called.
     public var toolChoice: ToolChoice?
+    /// Special tokens whose text the output keeps (a model's own call syntax, e.g. Mistral's
+    /// `[TOOL_CALLS]` or Llama 3.1's `<|python_tag|>`): other special tokens add no text.
+    public var preservedTokens: [String] = []
 
     /// Creates a request.
     public init(

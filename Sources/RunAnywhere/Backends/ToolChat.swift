@@ -38,6 +38,10 @@
     public var syntax: String
     /// The call syntax as a grammar (lazy under `.auto`); `nil` leaves the output free.
     public var grammar: LLMGrammar?
+    /// Special tokens of the syntax, which the output must keep as text for the parser.
+    public var preservedTokens: [String] = []
+    /// Texts that end the model's turn in this syntax, besides its end-of-turn token.
+    public var additionalStops: [String] = []
     /// Reads the model's output: its answer, reasoning and calls. With `partial`, the output
     /// may be unfinished (streaming, or cut by the token limit): a call still being written
     /// is left out rather than refused.

@@ -216,7 +216,7 @@ package actor LLMCapability {
         do {
             let (prompt, messages) = try await Self.format(input, options: options, service: service)
             let tags = service.reasoningTags
-            let request = LLMServiceRequest(
+            var request = LLMServiceRequest(
                 prompt: prompt,
                 maxTokens: options.maxTokens,
                 sampling: options.sampling,
@@ -234,6 +234,7 @@ package actor LLMCapability {
                 tools: options.nativeTools,
                 toolChoice: options.nativeToolChoice
             )
+            request.preservedTokens = options.preservedTokens
             // A prompt that leaves the model inside an opened reasoning block starts it there.
             let processor = GenerationTextProcessor(
                 stopSequences: options.stopSequences,

@@ -60,6 +60,8 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
     var nativeToolChoice: ToolChoice?
     /// Runs the request on this side of a routed model only (the remote tool-calling loop).
     var pinnedTarget: ExecutionTarget?
+    /// Special tokens the output keeps as text (the model's own call syntax).
+    var preservedTokens: [String] = []
 
     /// The public settings only; the internal routing fields are per call.
     private enum CodingKeys: String, CodingKey {

@@ -136,6 +136,8 @@ extension ToolCallingLoop {
         options.applyChatTemplate = false
         options.systemPrompt = nil
         options.grammar = plan.grammar
+        options.preservedTokens = plan.preservedTokens
+        options.stopSequences += plan.additionalStops.filter { !options.stopSequences.contains($0) }
         var generation: LLMGenerationResult?
         if streamText {
             var answer = ""
