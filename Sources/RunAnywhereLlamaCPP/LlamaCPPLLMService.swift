@@ -210,12 +210,7 @@ actor LlamaCPPLLMService: LLMService {
     /// The context a load asks for: the configuration's, else the model's own capped at
     /// ``LLMLoadConfiguration/defaultContextCap``.
     static func contextLength(_ configuration: LLMLoadConfiguration, model: OpaquePointer) -> Int {
-        let trained = Int(llama.llama_model_n_ctx_train(model))
-        return configuration.contextLength
-            ?? min(
-                trained > 0 ? trained : LLMLoadConfiguration.defaultContextCap,
-                LLMLoadConfiguration.defaultContextCap
-            )
+        configuration.resolvedContextLength(trained: Int(llama.llama_model_n_ctx_train(model)))
     }
 
     func unload() async {

@@ -33,6 +33,8 @@ struct DoctorCommand: SDKCommand {
         var plugins: PluginsCommand.Report
         /// Tool-server clients by protocol (`mcp`) and what provides them.
         var toolServers: [String: String]
+        /// What this build can do with the engines registered, and what it cannot.
+        var capabilities: [SDKCapability]
     }
 
     func execute() async throws {
@@ -53,7 +55,8 @@ struct DoctorCommand: SDKCommand {
             acceleratorPreference: RunAnywhere.hardware.acceleratorPreference,
             gpuUnavailableReason: RunAnywhere.hardware.gpuUnavailableReason,
             plugins: PluginsCommand.report(),
-            toolServers: ["mcp": "MCP swift-sdk, built in"]
+            toolServers: ["mcp": "MCP swift-sdk, built in"],
+            capabilities: try RunAnywhere.capabilities()
         )
         if json { return try CLI.printJSON(report) }
         print("RunAnywhere \(report.sdkVersion)")
@@ -83,6 +86,11 @@ struct DoctorCommand: SDKCommand {
         for engine in report.engines {
             print("  \(engine.available ? "✓" : "✗") \(engine.name) \(engine.version ?? "")")
             for (key, value) in engine.details.sorted(by: { $0.key < $1.key }) { print("      \(key): \(value)") }
+        }
+        print("capabilities:")
+        for capability in report.capabilities {
+            let detail = capability.available ? capability.providers.joined(separator: ", ") : capability.reason ?? ""
+            print("  \(capability.available ? "✓" : "✗") \(capability.kind.rawValue): \(detail)")
         }
         print("plugins (API \(report.plugins.apiVersion)):")
         if report.plugins.loaded.isEmpty && report.plugins.failed.isEmpty { print("  none loaded") }

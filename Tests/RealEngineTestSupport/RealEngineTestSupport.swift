@@ -221,3 +221,11 @@ package func sha256sum(_ file: URL) throws -> String {
     process.waitUntilExit()
     return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
 }
+
+/// Resident memory of this process, in bytes (0 where `/proc` cannot say).
+package func residentMemory() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}

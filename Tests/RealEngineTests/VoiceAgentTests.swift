@@ -6,14 +6,6 @@ import Testing
 
 @_spi(Backend) @testable import RunAnywhere
 
-/// Resident memory of this process, in bytes.
-func residentMemory() -> Int {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-        let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-    else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
 extension RealEngineTests {
     @Suite("Voice agent")
     struct VoiceAgentTests {

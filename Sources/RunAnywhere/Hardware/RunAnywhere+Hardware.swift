@@ -10,6 +10,33 @@ extension RunAnywhereSDK {
         HardwareProfile.current(diskPath: paths.home)
     }
 
+    /// Whether model `modelId` fits this device now: the memory it takes loaded with a
+    /// `contextLength`-token context (for a GGUF language model on disk: its weights, the KV
+    /// cache its header implies, and working buffers), and the disk a download still takes,
+    /// against ``hardwareProfile``. A language model load that would not fit in memory is
+    /// refused the same way, with `.insufficientMemory`, before the engine allocates anything.
+    ///
+    /// - Parameters:
+    ///   - modelId: A registered model.
+    ///   - contextLength: The context to check (each of `slots`); `nil` checks the one a load
+    ///     would pick (the model's training length, capped at
+    ///     ``LLMLoadConfiguration/defaultContextCap``).
+    ///   - slots: Generations decoded together, each with its own context (a server's).
+    /// - Throws: `.modelNotFound`; `.invalidInput` for a context under 16 tokens or bad slots.
+    public func checkCompatibility(
+        modelId: String,
+        contextLength: Int? = nil,
+        slots: Int = 1
+    ) throws(SDKException) -> ModelCompatibilityResult {
+        let configuration = LLMLoadConfiguration(contextLength: contextLength, slots: slots)
+        try configuration.validate()
+        return ModelCompatibilityResult.check(
+            try model(modelId),
+            configuration: configuration,
+            profile: hardwareProfile
+        )
+    }
+
     /// The registered models that fit this device now (see ``HardwareProfile/fits(_:)``),
     /// largest first: the first of a category is the most capable one it can run. LoRA
     /// adapters are left out unless `category` asks for them.
@@ -38,6 +65,17 @@ extension RunAnywhere {
     /// ```
     public static var hardwareProfile: HardwareProfile {
         HardwareProfile.current(diskPath: paths?.home)
+    }
+
+    /// Whether a model fits this device now, loaded with a context.
+    ///
+    /// Calls ``RunAnywhereSDK/checkCompatibility(modelId:contextLength:slots:)`` on the shared instance.
+    public static func checkCompatibility(
+        modelId: String,
+        contextLength: Int? = nil,
+        slots: Int = 1
+    ) throws(SDKException) -> ModelCompatibilityResult {
+        try sdk().checkCompatibility(modelId: modelId, contextLength: contextLength, slots: slots)
     }
 
     /// The registered models that fit this device now, largest first.

@@ -68,6 +68,21 @@ package actor LLMCapability {
         do {
             try await lifecycle.load(id) { model in
                 let load: RoutedService<any LLMService>.Loader = { model in
+                    if model.remote == nil {
+                        // After the previous model left: what is free now is what this one gets.
+                        let fit = ModelCompatibilityResult.check(
+                            model,
+                            configuration: configuration,
+                            profile: .current()
+                        )
+                        if fit.weightsBytes > 0, !fit.fitsMemory {
+                            throw SDKException(
+                                .insufficientMemory,
+                                fit.reasons.joined(separator: "; "),
+                                recovery: "Load it with a smaller contextLength, or free memory"
+                            )
+                        }
+                    }
                     let provider =
                         try kind == .text ? services.llmProvider(for: model) : services.vlmProvider(for: model)
                     return try await provider.factory(model, configuration)

@@ -35,6 +35,14 @@ public struct LLMLoadConfiguration: Sendable, Equatable {
         self.chatTemplate = chatTemplate
     }
 
+    /// The context each slot gets for a model trained on `trained` tokens: ``contextLength``,
+    /// else the training length capped by ``defaultContextCap``.
+    public func resolvedContextLength(trained: Int?) -> Int {
+        if let contextLength { return contextLength }
+        guard let trained, trained > 0 else { return Self.defaultContextCap }
+        return min(trained, Self.defaultContextCap)
+    }
+
     /// Checks the values before anything is loaded.
     ///
     /// - Throws: `.invalidInput` for a context under 16 tokens, threads under 1, slots

@@ -136,6 +136,10 @@ extension SDKException {
         /// the model lacks or of other shapes, none at all, or other base models named); the
         /// model is left as it was.
         case incompatibleLoRAAdapter = "incompatible_lora_adapter"
+        /// The model with the context asked for needs more memory than the device has free
+        /// (``RunAnywhereSDK/checkCompatibility(modelId:contextLength:)`` says how much): it was
+        /// refused before the engine allocated anything.
+        case insufficientMemory = "insufficient_memory"
         // generation
         /// The prompt does not fit the loaded model's context.
         case contextLengthExceeded = "context_length_exceeded"
@@ -252,7 +256,7 @@ extension SDKException {
                 .validation
             case .modelNotFound, .modelAlreadyExists, .modelFileNotFound, .invalidModelFormat, .modelCorrupted,
                 .modelLoadFailed, .modelLoadInProgress, .modelNotLoaded, .noBackendForModel, .voiceNotFound,
-                .modelNotDownloadable, .incompatibleLoRAAdapter:
+                .modelNotDownloadable, .incompatibleLoRAAdapter, .insufficientMemory:
                 .model
             case .contextLengthExceeded, .generationFailed, .generationCancelled, .transcriptionCancelled,
                 .invalidStructuredOutput, .toolNotFound, .toolExecutionFailed:

@@ -15,6 +15,7 @@ struct ModelsCommand: AsyncParsableCommand {
         abstract: "List, register, download, import, delete and remove models.",
         subcommands: [
             List.self, Register.self, RegisterRemote.self, Download.self, Import.self, Delete.self, Remove.self,
+            Check.self,
         ]
     )
 
@@ -262,6 +263,42 @@ struct ModelsCommand: AsyncParsableCommand {
             let downloadable = try RunAnywhere.model(id).isDownloadable
             try await RunAnywhere.deleteModel(id)
             print(downloadable ? "Deleted the files of \(id); it can be downloaded again" : "Deleted \(id)")
+        }
+    }
+
+    struct Check: SDKCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Check whether a model fits this device: memory with a context, disk for a download.",
+            discussion: "Exits with status 1 when it does not fit, after saying why."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The model id.") var id: String
+        @Option(
+            name: .customLong("context-length"),
+            help: "The context to check, in tokens (default: what a load picks)."
+        )
+        var contextLength: Int?
+        @Option(help: "Generations decoded together, each with its own context.") var slots = 1
+        @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+        func execute() async throws {
+            try await CLI.start(global)
+            let fit = try RunAnywhere.checkCompatibility(modelId: id, contextLength: contextLength, slots: slots)
+            if json {
+                try CLI.printJSON(fit, pretty: true)
+            } else {
+                print("\(fit.modelId): \(fit.isCompatible ? "fits" : "does not fit")")
+                if fit.contextLength > 0 { print("  context:   \(fit.contextLength) tokens × \(slots)") }
+                print(
+                    "  memory:    \(CLI.bytes(fit.memoryRequiredBytes)) needed (weights \(CLI.bytes(fit.weightsBytes)), "
+                        + "KV cache \(CLI.bytes(fit.kvCacheBytes)), working \(CLI.bytes(fit.workingBytes))); "
+                        + "\(CLI.bytes(fit.memoryAvailableBytes)) free"
+                )
+                print("  disk:      \(CLI.bytes(fit.downloadBytes)) to download; \(CLI.bytes(fit.diskFreeBytes)) free")
+                for reason in fit.reasons { print("  ✗ \(reason)") }
+            }
+            if !fit.isCompatible { throw ExitCode(1) }
         }
     }
 
