@@ -8,7 +8,7 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 /// A test's own SDK instance plus a real HTTP server on 127.0.0.1 serving `root`.
-private func withDownloadServer<T>(_ body: (LocalFileServer, RunAnywhereSDK) async throws -> T) async throws -> T {
+func withDownloadServer<T>(_ body: (LocalFileServer, RunAnywhereSDK) async throws -> T) async throws -> T {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
@@ -30,14 +30,14 @@ private func withDownloadServer<T>(_ body: (LocalFileServer, RunAnywhereSDK) asy
 
 /// Copies a default model's file into the served folder; returns its name there.
 @discardableResult
-private func serve(_ source: URL, in server: LocalFileServer, as name: String? = nil) throws -> String {
+func serve(_ source: URL, in server: LocalFileServer, as name: String? = nil) throws -> String {
     let name = name ?? source.lastPathComponent
     try FileManager.default.copyItem(at: source, to: server.root.appendingPathComponent(name))
     return name
 }
 
 /// Reads a stream to its end.
-private func collect(_ stream: AsyncStream<DownloadProgress>) async -> [DownloadProgress] {
+func collect(_ stream: AsyncStream<DownloadProgress>) async -> [DownloadProgress] {
     var reports: [DownloadProgress] = []
     for await report in stream { reports.append(report) }
     return reports

@@ -37,6 +37,12 @@ public struct DownloadConfiguration: Sendable, Equatable {
     /// A PEM file of the certificate authorities that `https` downloads trust instead of the
     /// system's: a private mirror's own authority, or a company proxy's. `nil` trusts the system's.
     public var certificateAuthorities: URL?
+    /// The Hugging Face hub that `hf.co/…` references resolve against: `HF_ENDPOINT` when set
+    /// (a mirror), else `https://huggingface.co`.
+    public var huggingFaceEndpoint: URL
+    /// The token for the hub's gated and private repositories: `HF_TOKEN` when set. It is sent
+    /// only to ``huggingFaceEndpoint``'s own origin, never to the hosts it redirects to.
+    public var huggingFaceToken: String?
 
     /// The defaults: 4 retries from 0.5 s up to 8 s, 15 s to connect, 30 s stall limit,
     /// no storage limit, 64 MiB kept free.
@@ -48,7 +54,9 @@ public struct DownloadConfiguration: Sendable, Equatable {
         stallTimeout: Double = 30,
         storageLimitBytes: Int64? = nil,
         reservedFreeBytes: Int64 = 64 << 20,
-        certificateAuthorities: URL? = nil
+        certificateAuthorities: URL? = nil,
+        huggingFaceEndpoint: URL? = nil,
+        huggingFaceToken: String? = ProcessInfo.processInfo.environment["HF_TOKEN"]
     ) {
         self.maxRetries = maxRetries
         self.initialRetryDelay = initialRetryDelay
@@ -58,6 +66,14 @@ public struct DownloadConfiguration: Sendable, Equatable {
         self.storageLimitBytes = storageLimitBytes
         self.reservedFreeBytes = reservedFreeBytes
         self.certificateAuthorities = certificateAuthorities
+        self.huggingFaceEndpoint = huggingFaceEndpoint ?? Self.defaultHuggingFaceEndpoint
+        self.huggingFaceToken = huggingFaceToken.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `HF_ENDPOINT`, else the public hub.
+    static var defaultHuggingFaceEndpoint: URL {
+        ProcessInfo.processInfo.environment["HF_ENDPOINT"].flatMap { URL(string: $0) }
+            ?? URL(string: "https://huggingface.co")!
     }
 
     /// Checks that every value is usable.
@@ -69,6 +85,17 @@ public struct DownloadConfiguration: Sendable, Equatable {
                 .invalidConfiguration,
                 "Download configuration out of range: retries and delays must not be negative, timeouts must be positive"
             )
+        }
+        guard ["http", "https"].contains(huggingFaceEndpoint.scheme?.lowercased() ?? ""),
+            huggingFaceEndpoint.host != nil
+        else {
+            throw SDKException(
+                .invalidConfiguration,
+                "The Hugging Face endpoint \(huggingFaceEndpoint.absoluteString) is not an http(s) URL"
+            )
+        }
+        if let token = huggingFaceToken, token.contains(where: { $0 == "\r" || $0 == "\n" || !$0.isASCII }) {
+            throw SDKException(.invalidConfiguration, "The Hugging Face token is not one line of ASCII")
         }
         if let authorities = certificateAuthorities, !authorities.isFileURL || access(authorities.path, R_OK) != 0 {
             throw SDKException(

@@ -46,7 +46,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
         _ = try CurlLibrary.load()  // a missing libcurl is its own error, with what to install
         var retry = 0
         while true {
-            let options = self.options(configuration)
+            let options = self.options(configuration, for: url)
             let result = await runOnDetachedThread(name: "runanywhere-download") {
                 HTTPTransfer.head(url, options: options)
             }
@@ -95,7 +95,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
                 request.progress(offset, retry)
                 return offset
             }
-            let options = self.options(request.configuration)
+            let options = self.options(request.configuration, for: request.url)
             let (url, ifRange, cancel, attempt, start) = (request.url, etag, request.isCancelled, retry, offset)
             let progress = request.progress
             progress(offset, retry)
@@ -146,12 +146,18 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
         }
     }
 
-    private func options(_ configuration: DownloadConfiguration) -> HTTPTransfer.Options {
+    private func options(_ configuration: DownloadConfiguration, for url: URL) -> HTTPTransfer.Options {
         var options = HTTPTransfer.Options(
             connectTimeout: configuration.connectTimeout,
             stallTimeout: configuration.stallTimeout
         )
         options.headers = headers
+        // The hub's token goes to the hub alone; libcurl drops it on a redirect to another host.
+        if let token = configuration.huggingFaceToken, options.headers["Authorization"] == nil,
+            HuggingFaceHub.isHub(url, endpoint: configuration.huggingFaceEndpoint)
+        {
+            options.headers["Authorization"] = "Bearer \(token)"
+        }
         options.certificateAuthorities = configuration.certificateAuthorities
         return options
     }

@@ -46,6 +46,71 @@ extension RunAnywhereSDK {
         )
     }
 
+    /// Registers a model by reference (``ModelReference``: `hf.co/ORG/REPO/FILE.gguf`, or
+    /// `hf.co/ORG/REPO:QUANT` for its GGUF file of that quantization), to fetch later with
+    /// ``downloadModel(_:)`` like any URL (resumed, checksummed).
+    ///
+    /// The hub (``DownloadConfiguration/huggingFaceEndpoint``, `HF_ENDPOINT`) is asked which
+    /// file that is, its size and its SHA-256; `HF_TOKEN` (``DownloadConfiguration/huggingFaceToken``)
+    /// goes with every request to the hub, for gated and private repositories.
+    ///
+    /// ```swift
+    /// let model = try await sdk.registerModel(reference: "hf.co/bartowski/SmolLM2-135M-Instruct-GGUF:Q8_0")
+    /// for await progress in try sdk.downloadModel(model.id) { print(progress.overallProgress) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - reference: The reference.
+    ///   - id: The id to register it under; by default the file's name without `.gguf`,
+    ///     lower-cased (`smollm2-135m-instruct-q8_0`).
+    ///   - name: A display name; by default the reference.
+    ///   - category: What the model is (a language model by default).
+    ///   - framework: The engine that runs it (llama.cpp by default).
+    /// - Throws: `.invalidInput` for a malformed reference; `.modelNotFound` when the hub has
+    ///   no such repository, revision or file (the message lists its GGUF files);
+    ///   `.downloadFailed` when the hub cannot be reached or refuses; `.modelAlreadyExists` when
+    ///   the id is taken by another model (the same reference again returns the model).
+    @discardableResult
+    public func registerModel(
+        reference: String,
+        id: String? = nil,
+        name: String? = nil,
+        category: ModelCategory = .llm,
+        framework: InferenceFramework = InferenceFramework("llamacpp")
+    ) async throws(SDKException) -> ModelInfo {
+        let parsed = try ModelReference(reference)
+        let file = try await HuggingFaceHub.resolve(
+            parsed,
+            configuration: try downloadConfiguration(),
+            temporaryDirectory: paths.tempDirectory
+        )
+        let chosen = id ?? Self.modelId(forFile: file.fileName)
+        // The same reference again (a pull run twice) is the model already registered.
+        if let existing = try? model(chosen), existing.artifact?.remoteFiles.map(\.url) == [file.url] {
+            return existing
+        }
+        return try registerModel(
+            id: chosen,
+            name: name ?? parsed.description,
+            url: file.url,
+            framework: framework,
+            category: category,
+            fileName: file.fileName,
+            sha256: file.sha256,
+            sizeBytes: file.sizeBytes
+        )
+    }
+
+    /// A model id made from a file's name: lower case, without `.gguf`, other characters as `-`.
+    static func modelId(forFile name: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+        var stem = name.lowercased()
+        if stem.hasSuffix(".gguf") { stem.removeLast(5) }
+        let mapped = String(stem.map { allowed.contains($0) ? $0 : "-" }.prefix(128))
+        let trimmed = mapped.drop { $0 == "." || $0 == "-" }
+        return trimmed.isEmpty ? "model" : String(trimmed)
+    }
+
     /// Registers a model shipped as an archive (`.zip`, `.tar.gz`, `.tar.bz2`, `.tar.xz`).
     ///
     /// The archive is unpacked into the model's folder keeping its layout;
@@ -212,6 +277,26 @@ extension RunAnywhereSDK {
 
 extension RunAnywhere {
     // MARK: Registration
+    /// Registers a model by reference (`hf.co/ORG/REPO/FILE.gguf` or `hf.co/ORG/REPO:QUANT`).
+    ///
+    /// Calls ``RunAnywhereSDK/registerModel(reference:id:name:category:framework:)`` on the shared instance.
+    @discardableResult
+    public static func registerModel(
+        reference: String,
+        id: String? = nil,
+        name: String? = nil,
+        category: ModelCategory = .llm,
+        framework: InferenceFramework = InferenceFramework("llamacpp")
+    ) async throws(SDKException) -> ModelInfo {
+        try await sdk().registerModel(
+            reference: reference,
+            id: id,
+            name: name,
+            category: category,
+            framework: framework
+        )
+    }
+
     /// Registers a model that is one file at a URL, to fetch later with ``downloadModel(_:)``.
     ///
     /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:category:format:fileName:sha256:sizeBytes:)`` on the shared instance.

@@ -15,7 +15,7 @@ struct ModelsCommand: AsyncParsableCommand {
         abstract: "List, register, download, import, delete and remove models.",
         subcommands: [
             List.self, Register.self, RegisterRemote.self, Download.self, Import.self, Delete.self, Remove.self,
-            Check.self,
+            Check.self, Pull.self,
         ]
     )
 
@@ -154,7 +154,11 @@ struct ModelsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Option(help: "The id to register it under.") var id: String
         @Option(help: "Display name.") var name: String?
-        @Option(help: "Where to download it (http or https); repeat for a multi-file model.") var url: [String]
+        @Option(
+            help:
+                "Where to download it (http or https, or a reference hf.co/ORG/REPO/FILE.gguf); repeat for a multi-file model."
+        )
+        var url: [String]
         @Option(help: "llm, embedding, stt, tts, vad, vlm, speaker-embedding or lora.") var category: ModelCategory
         @Option(help: "llamacpp, whispercpp, sherpa, system, resemblyzer.") var framework: InferenceFramework
         @Option(help: "Expected SHA-256 (hex); one per --url, in order.") var sha256: [String] = []
@@ -172,6 +176,19 @@ struct ModelsCommand: AsyncParsableCommand {
 
         func execute() async throws {
             try await CLI.start(global)
+            if url.count == 1, ModelReference.isReference(url[0]) {
+                let model = try await RunAnywhere.registerModel(
+                    reference: url[0],
+                    id: id,
+                    name: name,
+                    category: category,
+                    framework: framework
+                )
+                if json { return try CLI.printJSON(model, pretty: true) }
+                return print(
+                    "Registered \(model.id) from \(url[0]); download it with `runanywhere models download \(model.id)`"
+                )
+            }
             let urls = try url.map { text throws(SDKException) -> URL in
                 guard let url = URL(string: text) else { throw SDKException(.invalidInput, "'\(text)' is not a URL") }
                 return url

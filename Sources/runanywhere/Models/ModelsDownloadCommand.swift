@@ -29,6 +29,11 @@ extension ModelsCommand {
 
         func execute() async throws {
             try await CLI.start(global)
+            try await Self.download(id, json: json)
+        }
+
+        /// Downloads a registered model, reporting progress as the command does.
+        static func download(_ id: String, json: Bool) async throws {
             let bar = !json && isatty(STDOUT_FILENO) == 1
             var lastStage: DownloadStage?
             var last: DownloadProgress?
@@ -37,9 +42,9 @@ extension ModelsCommand {
                 if json {
                     try CLI.printJSON(ProgressLine(progress))
                 } else if bar {
-                    CLI.write("\r\u{1B}[2K" + Self.barLine(progress) + (progress.isFinal ? "\n" : ""))
+                    CLI.write("\r\u{1B}[2K" + barLine(progress) + (progress.isFinal ? "\n" : ""))
                 } else if progress.stage != .failed, progress.stage != lastStage || progress.retry != last?.retry {
-                    print(Self.plainLine(progress))
+                    print(plainLine(progress))
                 }
                 lastStage = progress.stage
             }
@@ -69,6 +74,43 @@ extension ModelsCommand {
             if let file = p.currentFile { text += " \(file)" }
             if p.retry > 0 { text += " (retry \(p.retry))" }
             return text
+        }
+    }
+
+    /// `runanywhere models pull REFERENCE`: registers a model by reference and downloads it.
+    struct Pull: SDKCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pull",
+            abstract:
+                "Register a model by reference and download it: hf.co/ORG/REPO/FILE.gguf or hf.co/ORG/REPO:QUANT.",
+            discussion: """
+                The Hugging Face hub says which file, its size and its SHA-256. HF_TOKEN, when set, goes \
+                to the hub (gated and private repositories); HF_ENDPOINT names a mirror. Pulling again \
+                resumes an interrupted download.
+                """
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "hf.co/ORG/REPO/FILE.gguf, or hf.co/ORG/REPO[:QUANT] (Q4_K_M by default).") var reference:
+            String
+        @Option(help: "The id to register it under (default: the file's name without .gguf).") var id: String?
+        @Option(help: "llm, embedding, vlm, … (default llm).") var category: ModelCategory = .llm
+        @Option(help: "The engine that runs it (default llamacpp).") var framework: InferenceFramework = .llamaCpp
+        @Flag(name: .long, help: "Print one JSON line per progress report.") var json = false
+
+        func execute() async throws {
+            try await CLI.start(global)
+            let model = try await RunAnywhere.registerModel(
+                reference: reference,
+                id: id,
+                category: category,
+                framework: framework
+            )
+            if !json { print("\(reference) → \(model.id)") }
+            if model.isDownloaded {
+                if !json { print("Already downloaded: \(model.localPath?.path ?? "?")") }
+                return
+            }
+            try await Download.download(model.id, json: json)
         }
     }
 
