@@ -37,6 +37,8 @@ PYTHON_TOOLS_PACKAGES=(
                                   #   transformers renders them (the ChatTemplate tests' reference)
   "pillow==13.0.0"                # scripts/image_variants.py: re-encodes the real photos
                                   #   (progressive JPEG, grey, palette, 16-bit, interlaced PNG)
+  "ollama==0.6.3"                 # scripts/ollama_conformance.py: the official Ollama client
+                                  #   against `runanywhere serve`'s /api (pydantic comes with mcp)
 )
 # llama-cpp-python's OpenAI-compatible server (scripts/llama_cpp_server.sh), a reference
 # server for tests: the pure-Python llama_cpp package of the same sdist as our llama.cpp,

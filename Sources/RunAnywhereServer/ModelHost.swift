@@ -18,6 +18,21 @@ actor ModelHost {
     /// Requests holding the loaded model, per kind.
     private var holding: [ModelCategory: Int] = [:]
     private var waiters: [ModelCategory: [CheckedContinuation<Void, Never>]] = [:]
+    /// How long each kind's model stays loaded once idle (Ollama's `keep_alive`); absent: until
+    /// another model of its kind is asked for.
+    private var keepAlive: [ModelCategory: KeepAlive] = [:]
+    /// When each kind's idle model unloads, when it is set to.
+    private var expiresAt: [ModelCategory: Date] = [:]
+    /// Bumped by every acquire, so an expiry scheduled before it does nothing.
+    private var expiryGeneration: [ModelCategory: Int] = [:]
+
+    /// How long a model stays loaded after its last request.
+    enum KeepAlive: Sendable, Equatable {
+        /// Until another model of its kind is asked for (or `keep_alive: -1`).
+        case forever
+        /// This long after the last request ends; zero unloads it at once.
+        case duration(Duration)
+    }
 
     init(sdk: RunAnywhereSDK, configuration: OpenAIServerConfiguration) {
         self.sdk = sdk
@@ -89,6 +104,8 @@ actor ModelHost {
             )
         }
         admitted[category, default: 0] += 1
+        expiryGeneration[category, default: 0] += 1
+        expiresAt[category] = nil
         while true {
             if loaded[category] == model.id, !loading.contains(category) {
                 holding[category, default: 0] += 1
@@ -114,11 +131,56 @@ actor ModelHost {
         }
     }
 
-    /// Ends a request admitted by ``acquire(_:)``.
+    /// Ends a request admitted by ``acquire(_:)``; an idle model with a keep-alive duration
+    /// gets its unload scheduled.
     func release(_ category: ModelCategory) {
         admitted[category, default: 1] -= 1
         holding[category, default: 1] -= 1
         wake(category)
+        guard admitted[category, default: 0] == 0, case .duration(let duration) = keepAlive[category],
+            duration > .zero
+        else { return }
+        let generation = expiryGeneration[category, default: 0]
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        expiresAt[category] = Date(timeIntervalSinceNow: seconds)
+        Task { [weak self] in
+            try? await Task.sleep(for: duration)
+            await self?.expire(category, generation: generation)
+        }
+    }
+
+    /// Sets how long `category`'s model stays loaded once idle, from the next release on.
+    func setKeepAlive(_ value: KeepAlive, for category: ModelCategory) {
+        keepAlive[category] = value == .forever ? nil : value
+    }
+
+    /// When `category`'s idle model unloads; `nil` when it stays.
+    func expiry(of category: ModelCategory) -> Date? { expiresAt[category] }
+
+    /// Unloads `category`'s model now unless a request holds or waits for it (`keep_alive: 0`).
+    ///
+    /// - Returns: Whether a model was unloaded.
+    @discardableResult
+    func unloadIfIdle(_ category: ModelCategory) async -> Bool {
+        guard admitted[category, default: 0] == 0, !loading.contains(category), loaded[category] != nil else {
+            return false
+        }
+        loaded[category] = nil
+        expiresAt[category] = nil
+        loading.insert(category)  // a request arriving meanwhile waits for the unload
+        switch category {
+        case .llm: try? await sdk.unloadModel()
+        case .embedding: try? await sdk.unloadEmbeddingModel()
+        default: break
+        }
+        loading.remove(category)
+        wake(category)
+        return true
+    }
+
+    private func expire(_ category: ModelCategory, generation: Int) async {
+        guard expiryGeneration[category, default: 0] == generation else { return }
+        await unloadIfIdle(category)
     }
 
     /// Loads every offered model that is the only one of its kind, or the first of each kind.

@@ -277,9 +277,24 @@ extension Response {
     static func eventStream(
         _ produce: @escaping @Sendable (EventStreamWriter) async throws -> Void
     ) -> Response {
+        streamed(contentType: "text/event-stream", produce)
+    }
+
+    /// A newline-delimited JSON response (Ollama's streams): `produce` writes one JSON value
+    /// per line with ``EventStreamWriter/line(_:)``.
+    static func lineStream(
+        _ produce: @escaping @Sendable (EventStreamWriter) async throws -> Void
+    ) -> Response {
+        streamed(contentType: "application/x-ndjson", produce)
+    }
+
+    private static func streamed(
+        contentType: String,
+        _ produce: @escaping @Sendable (EventStreamWriter) async throws -> Void
+    ) -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            headers: [.contentType: contentType, .cacheControl: "no-cache"],
             body: ResponseBody { writer in
                 let events = EventStreamWriter()
                 let task = Task {
@@ -316,6 +331,11 @@ final class EventStreamWriter: Sendable {
     /// Sends one `data:` event.
     func send(_ value: JSONValue) {
         continuation.yield("data: \(value.jsonText())\n\n")
+    }
+
+    /// Sends one JSON value on a line of its own (a newline-delimited JSON stream).
+    func line(_ value: JSONValue) {
+        continuation.yield(value.jsonText() + "\n")
     }
 
     /// Sends `data: [DONE]`.

@@ -3,7 +3,8 @@ import Hummingbird
 import RunAnywhere
 
 /// The server's routes: the OpenAI endpoints under `/v1`, llama-server's `/apply-template`,
-/// and `/health`, `/metrics` and `/openapi.json` at the root.
+/// Ollama's API under `/api` (``OllamaRoutes``), and `/health`, `/metrics` and `/openapi.json`
+/// at the root.
 ///
 /// Every `/v1` route is registered on one route group that carries the key check, so the check
 /// runs on what the router resolved (`//v1/models` and `/v1/models/` reach the same route, and
@@ -36,6 +37,7 @@ struct ServerRoutes: Sendable {
             root.add(middleware: BearerAuthMiddleware(apiKey: key))
         }
         root.post("apply-template") { request, _ in try await chat.prompt(request) }
+        OllamaRoutes(state: state).register(on: router)
         v1.get("models/{model}") { _, context in
             let id = try context.parameters.require("model")
             guard let model = state.host.offeredModels().first(where: { $0.id == id }) else {
@@ -81,7 +83,8 @@ struct ServerRoutes: Sendable {
         let requests: [(String, ModelCategory)] = [
             ("CreateChatCompletionRequest", .llm), ("CreateCompletionRequest", .llm),
             ("CreateEmbeddingRequest", .embedding), ("CreateTranscriptionRequest", .speechRecognition),
-            ("CreateSpeechRequest", .speechSynthesis),
+            ("CreateSpeechRequest", .speechSynthesis), ("OllamaChatRequest", .llm), ("OllamaGenerateRequest", .llm),
+            ("OllamaEmbedRequest", .embedding),
         ]
         for (name, category) in requests {
             let ids = offered.filter { $0.category == category }.map { JSONValue.string($0.id) }

@@ -20,7 +20,7 @@ extension RealEngineTests {
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: home) }
             let ids = [DefaultModelIds.llm, DefaultModelIds.embedding, DefaultModelIds.stt, DefaultModelIds.tts]
-            try await registerByReference(ids, home: home)
+            try await Self.registerByReference(ids, home: home)
             let registryBefore = try Data(contentsOf: home.appendingPathComponent("registry.json"))
 
             // The fuzzer's boundary cases ask for the longest input at the slowest speed. Each digit
@@ -28,10 +28,14 @@ extension RealEngineTests {
             // past the 15 s request timeout on a busy CI machine. 40 (the warm-up sentence has 34)
             // bound it near 5 s.
             let server = try await onOwnThread {
-                try ServerProcess.start([
-                    "serve", "--home", home.path, "--port", "0", "--api-key", Self.key, "--slots", "4",
-                    "--context-length", "512", "--max-speech-chars", "40",
-                ])
+                // A fuzzed /api/pull of an hf.co reference must not reach the real hub.
+                try ServerProcess.start(
+                    [
+                        "serve", "--home", home.path, "--port", "0", "--api-key", Self.key, "--slots", "4",
+                        "--context-length", "512", "--max-speech-chars", "40",
+                    ],
+                    environment: ["HF_ENDPOINT": "http://127.0.0.1:9/"]
+                )
             }
             defer { server.kill() }
             let base = try #require(server.baseURL, "the server did not start: \(server.errorOutput())")
@@ -128,7 +132,7 @@ extension RealEngineTests {
         }
 
         /// Registers default models by reference in a fresh home, as `withSDK` does.
-        private func registerByReference(_ ids: [String], home: URL) async throws {
+        static func registerByReference(_ ids: [String], home: URL) async throws {
             let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
             for id in ids {
                 var model = try DefaultModels.model(id)

@@ -32,9 +32,15 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// `runanywhere ARGUMENTS`, ready once it prints its address.
-    static func start(_ arguments: [String]) throws -> ServerProcess {
-        try start(executable: cliBinary, arguments, address: /Serving an OpenAI-compatible API on (http:\/\/\S+\/)v1/)
+    /// `runanywhere ARGUMENTS`, ready once it prints its address; `environment` is added to
+    /// the test's own.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ServerProcess {
+        try start(
+            executable: cliBinary,
+            arguments,
+            address: /Serving an OpenAI-compatible API on (http:\/\/\S+\/)v1/,
+            environment: environment
+        )
     }
 
     /// llama-cpp-python's server (scripts/llama_cpp_server.sh) on a free port with the model
@@ -59,11 +65,15 @@ final class ServerProcess: @unchecked Sendable {
         executable: URL,
         _ arguments: [String],
         address: Regex<(Substring, Substring)>,
-        mergeErrorOutput: Bool = false
+        mergeErrorOutput: Bool = false,
+        environment: [String: String] = [:]
     ) throws -> ServerProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         let stdout = Pipe()
         process.standardOutput = stdout

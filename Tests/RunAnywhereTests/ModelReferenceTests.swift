@@ -42,7 +42,9 @@ struct ModelReferenceTests {
             File(path: "mmproj-model-Q8_0.gguf"), File(path: "big/model-Q2_K-00001-of-00002.gguf"),
         ]
         func pick(_ text: String, _ among: [File] = files) throws -> String {
-            try HuggingFaceHub.choose(try ModelReference(text), among: among).path
+            let reference = try ModelReference(text)
+            let file = try HuggingFaceHub.choose(reference, among: among)
+            return file.path
         }
         #expect(try pick("hf.co/o/r:q8_0") == "model-Q8_0.gguf")
         #expect(try pick("hf.co/o/r") == "model-Q4_K_M.gguf")

@@ -106,14 +106,7 @@ extension ToolCallingLoop {
             guard toolOptions.executeTools else {
                 return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: syntax)
             }
-            let turnResults = await execute(turnCalls)
-            for toolResult in turnResults {
-                emit(.toolResult(toolResult))
-                messages.append(
-                    ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId)
-                )
-            }
-            results += turnResults
+            results += await answer(turnCalls, in: &messages)
             if iteration >= toolOptions.maxIterations {
                 return finish("", iteration, true, turn, calls, results, selections, messages, syntax: syntax)
             }

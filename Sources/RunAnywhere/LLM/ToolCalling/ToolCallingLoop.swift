@@ -208,14 +208,7 @@ struct ToolCallingLoop: Sendable {
             guard toolOptions.executeTools else {
                 return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: "remote")
             }
-            let turnResults = await execute(turnCalls)
-            for toolResult in turnResults {
-                emit(.toolResult(toolResult))
-                messages.append(
-                    ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId)
-                )
-            }
-            results += turnResults
+            results += await answer(turnCalls, in: &messages)
             if iteration >= toolOptions.maxIterations {
                 return finish("", iteration, true, turn, calls, results, selections, messages, syntax: "remote")
             }
@@ -371,8 +364,18 @@ struct ToolCallingLoop: Sendable {
         throw SDKException(.generationFailed, "The generation ended without a result")
     }
 
+    /// Runs a turn's calls and feeds each result back as a `tool` turn answering its call's id.
+    func answer(_ turnCalls: [ToolCall], in messages: inout [ChatMessage]) async -> [ToolResult] {
+        let turnResults = await execute(turnCalls)
+        for toolResult in turnResults {
+            emit(.toolResult(toolResult))
+            messages.append(ChatMessage(role: .tool, content: toolResult.messageContent, toolCallId: toolResult.callId))
+        }
+        return turnResults
+    }
+
     /// Runs a turn's calls concurrently; results keep the calls' order.
-    func execute(_ calls: [ToolCall]) async -> [ToolResult] {
+    private func execute(_ calls: [ToolCall]) async -> [ToolResult] {
         let registry = self.registry
         let timeout = toolOptions.executorTimeout
         return await withTaskGroup(of: (Int, ToolResult).self) { group in
