@@ -1,4 +1,4 @@
-/// Whether a model fits this device now (``RunAnywhereSDK/checkCompatibility(modelId:contextLength:)``):
+/// Whether a model fits this device now (``RunAnywhereSDK/checkCompatibility(modelId:contextLength:slots:)``):
 /// the memory it takes loaded with a context, and the disk a download takes, against the
 /// free memory and disk of ``HardwareProfile``.
 ///

@@ -137,7 +137,7 @@ extension SDKException {
         /// model is left as it was.
         case incompatibleLoRAAdapter = "incompatible_lora_adapter"
         /// The model with the context asked for needs more memory than the device has free
-        /// (``RunAnywhereSDK/checkCompatibility(modelId:contextLength:)`` says how much): it was
+        /// (``RunAnywhereSDK/checkCompatibility(modelId:contextLength:slots:)`` says how much): it was
         /// refused before the engine allocated anything.
         case insufficientMemory = "insufficient_memory"
         // generation
