@@ -137,6 +137,19 @@ extension RunAnywhereSDK {
     ) async throws(SDKException) -> String {
         try ToolDefinition.validate(tools)
         let service = try await runtime().llm.loadedService()
+        // A model whose template writes tools reads what its template makes, as the loop runs it.
+        if !tools.isEmpty, toolOptions.toolChoice != .none, toolOptions.format == nil,
+            let plan = try await ToolCallingLoop.templatePlan(
+                ToolCallingLoop.withSystemPrompt(messages, tools: nil, userSystem: systemPrompt),
+                tools: tools,
+                choice: toolOptions.toolChoice,
+                parallel: toolOptions.maxParallelCalls > 1,
+                reasoning: nil,
+                service: service
+            )
+        {
+            return plan.prompt
+        }
         let (_, turns) = ToolCallingLoop.firstTurn(
             messages,
             tools: tools,

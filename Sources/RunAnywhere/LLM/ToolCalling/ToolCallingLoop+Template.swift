@@ -22,6 +22,25 @@ extension ToolCallingLoop {
         choice: ToolChoice,
         service: any LLMService
     ) async throws(SDKException) -> ToolChatPlan? {
+        try await Self.templatePlan(
+            messages,
+            tools: tools,
+            choice: choice,
+            parallel: toolOptions.maxParallelCalls > 1,
+            reasoning: options.reasoning,
+            service: service
+        )
+    }
+
+    /// ``templatePlan(_:choice:service:)`` for any tools and options.
+    static func templatePlan(
+        _ messages: [ChatMessage],
+        tools: [ToolDefinition],
+        choice: ToolChoice,
+        parallel: Bool,
+        reasoning: ReasoningMode?,
+        service: any LLMService
+    ) async throws(SDKException) -> ToolChatPlan? {
         var offered = tools
         var required = choice == .required
         if case .tool(let name) = choice {
@@ -33,8 +52,8 @@ extension ToolCallingLoop {
                 messages: messages,
                 tools: asked == .none ? [] : offered,
                 toolChoice: asked,
-                parallelToolCalls: toolOptions.maxParallelCalls > 1,
-                reasoning: options.reasoning
+                parallelToolCalls: parallel,
+                reasoning: reasoning
             )
             do {
                 return try await service.prepareToolChat(request)
