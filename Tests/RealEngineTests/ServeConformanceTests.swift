@@ -131,6 +131,68 @@ extension RealEngineTests {
             #expect(statuses.filter { $0 == 200 }.count >= 36, "\(statuses)")
         }
 
+        @Test("Gemma 3 270M, the second family, through the server: a chat, a schema, a stream and Ollama's generate")
+        func secondFamily() async throws {
+            try #require(FileManager.default.isExecutableFile(atPath: cliBinary.path), "build the CLI first")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-serve-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let gemma = "gemma3-270m"
+            try await Self.registerByReference([gemma], home: home)
+            let server = try await onOwnThread {
+                try ServerProcess.start([
+                    "serve", "--home", home.path, "--port", "0", "--api-key", Self.key, "--context-length", "1024",
+                ])
+            }
+            defer { server.kill() }
+            let base = try #require(server.baseURL, "the server did not start: \(server.errorOutput())")
+            let client = Client(base: base)
+            func object(_ data: Data) throws -> [String: Any] {
+                try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            }
+            let messages = [["role": "user", "content": "Name a city in Norway."]]
+            let chat = try await client.post(
+                "v1/chat/completions",
+                ["model": gemma, "messages": messages, "max_tokens": 16, "temperature": 0]
+            )
+            #expect(chat.status == 200, "\(String(decoding: chat.body, as: UTF8.self))")
+            let reply = try object(chat.body)
+            let choice = try #require((reply["choices"] as? [[String: Any]])?.first)
+            #expect(((choice["message"] as? [String: Any])?["content"] as? String)?.isEmpty == false)
+            let schema: [String: Any] = [
+                "type": "object", "properties": ["city": ["type": "string", "maxLength": 20]], "required": ["city"],
+            ]
+            let structured = try await client.post(
+                "v1/chat/completions",
+                [
+                    "model": gemma, "messages": messages, "max_tokens": 40, "temperature": 0,
+                    "response_format": [
+                        "type": "json_schema", "json_schema": ["name": "city", "schema": schema, "strict": true],
+                    ],
+                ]
+            )
+            #expect(structured.status == 200)
+            let content = try #require(
+                (((try object(structured.body))["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?[
+                    "content"
+                ] as? String
+            )
+            #expect((try object(Data(content.utf8))["city"] as? String) != nil, "\(content)")
+            let streamed = try await client.post(
+                "v1/chat/completions",
+                ["model": gemma, "messages": messages, "max_tokens": 12, "stream": true]
+            )
+            let events = String(decoding: streamed.body, as: UTF8.self)
+            #expect(streamed.status == 200 && events.contains("\"content\"") && events.hasSuffix("data: [DONE]\n\n"))
+            let ollama = try await client.post(
+                "api/generate",
+                ["model": gemma, "prompt": "The capital of Norway is", "stream": false, "options": ["num_predict": 8]]
+            )
+            #expect(ollama.status == 200)
+            let generated = try object(ollama.body)
+            #expect(generated["done"] as? Bool == true && (generated["response"] as? String)?.isEmpty == false)
+            #expect((generated["eval_count"] as? Int ?? 0) > 0)
+        }
+
         /// Registers default models by reference in a fresh home, as `withSDK` does.
         static func registerByReference(_ ids: [String], home: URL) async throws {
             let sdk = try RunAnywhereSDK(home: home, environment: .development, modules: allModules)
