@@ -84,16 +84,10 @@ public struct PreparedChat: Sendable {
                 let tail = trigger.value.hasSuffix("$") ? "" : "$"
                 return head + trigger.value + tail
             default:  // a word, or a token by its text
-                return Self.escaped(trigger.value)
+                return LLMGrammar.literalPattern(trigger.value)
             }
         }
         return sampling.triggerExpressions.isEmpty ? nil : sampling
-    }
-
-    /// `text` as a regular expression that matches it literally.
-    static func escaped(_ text: String) -> String {
-        let special: Set<Character> = ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}", "-", "/"]
-        return String(text.flatMap { special.contains($0) ? ["\\", $0] : [$0] })
     }
 
     /// The model's output read back: its text, its reasoning and its tool calls.

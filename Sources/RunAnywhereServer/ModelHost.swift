@@ -141,8 +141,7 @@ actor ModelHost {
             duration > .zero
         else { return }
         let generation = expiryGeneration[category, default: 0]
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        expiresAt[category] = Date(timeIntervalSinceNow: seconds)
+        expiresAt[category] = Date(timeIntervalSinceNow: duration.milliseconds / 1000)
         Task { [weak self] in
             try? await Task.sleep(for: duration)
             await self?.expire(category, generation: generation)

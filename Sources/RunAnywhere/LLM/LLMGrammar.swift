@@ -55,18 +55,19 @@ public struct LLMGrammar: Sendable, Codable, Equatable {
     /// the word as the first capture group. Every character of a word is escaped, so no word
     /// can make an invalid regular expression (which would abort the engine).
     package var triggerPatterns: [String] {
-        triggerExpressions
-            + triggerWords.map { word in
-                let escaped = word.unicodeScalars.map { scalar -> String in
-                    let character = Character(scalar)
-                    if character.isASCII, character.isLetter || character.isNumber || character == " " {
-                        return String(character)
-                    }
-                    if scalar.value < 0x80 { return "\\" + String(character) }
-                    return String(character)
-                }
-                return #"[\s\S]*?("# + escaped.joined() + #")[\s\S]*"#
+        triggerExpressions + triggerWords.map { #"[\s\S]*?("# + Self.literalPattern($0) + #")[\s\S]*"# }
+    }
+
+    /// `text` as a regular expression that matches it literally: every ASCII character but
+    /// letters, digits and spaces escaped, so no text can make an invalid expression.
+    package static func literalPattern(_ text: String) -> String {
+        text.unicodeScalars.map { scalar -> String in
+            let character = Character(scalar)
+            if character.isASCII, character.isLetter || character.isNumber || character == " " {
+                return String(character)
             }
+            return scalar.value < 0x80 ? "\\" + String(character) : String(character)
+        }.joined()
     }
 
     enum CodingKeys: String, CodingKey {

@@ -31,7 +31,8 @@ struct OllamaRoutes: Sendable {
     }
 }
 
-/// Renders the server's errors as Ollama does: `{"error": "message"}`, same status.
+/// Renders the server's errors as Ollama does: `{"error": "message"}`, with the status and
+/// message the OpenAI routes give the same error (``OpenAIErrorMiddleware/openAIError(for:)``).
 struct OllamaErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request,
@@ -40,12 +41,8 @@ struct OllamaErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as OpenAIError {
-            return Self.response(error)
-        } catch let error as SDKException {
-            return Self.response(OpenAIError(error))
-        } catch let error as HTTPError {
-            return Self.response(OpenAIError(error.status, error.body ?? "\(error.status.reasonPhrase)"))
+        } catch {
+            return Self.response(OpenAIErrorMiddleware<Context>.openAIError(for: error))
         }
     }
 
@@ -65,10 +62,10 @@ enum Ollama {
 
     /// Times as Ollama writes them (RFC 3339 with fractions of a second).
     static func timestamp(_ date: Date = Date()) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        timestampStyle.format(date)
     }
+
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// Nanoseconds, as Ollama's durations are.
     static func nanoseconds(_ milliseconds: Double) -> JSONValue {
