@@ -45,9 +45,14 @@ REAL_ENGINE_TARGETS := RealEngineTests|RunAnywhereLlamaCPPTests|RunAnywhereWhisp
 # Two runs of the one test binary: the tests that need no engine first (both cores, about a
 # minute), then the real-engine targets with the machine to themselves, so a test that plays
 # audio in real time never shares the CPU with a parser fuzzer.
+# The real-engine run ends with the tests that held the machine longest: they are its critical path.
+MACHINE_TIME_LOG := $(CURDIR)/.build/machine-time.log
 test: models example-test
 	$(ENV) && swift test --skip-build --skip '$(REAL_ENGINE_TARGETS)'
-	$(ENV) && swift test --skip-build --filter '$(REAL_ENGINE_TARGETS)'
+	rm -f $(MACHINE_TIME_LOG)
+	$(ENV) && RUNANYWHERE_MACHINE_TIME_LOG=$(MACHINE_TIME_LOG) swift test --skip-build --filter '$(REAL_ENGINE_TARGETS)'
+	@echo "Held the whole machine longest (seconds, of $$(awk -F'\t' '{s+=$$1} END {printf "%.0f", s}' $(MACHINE_TIME_LOG)) in all):"
+	@sort -rn $(MACHINE_TIME_LOG) | head -10
 
 # Everything that needs no engine and no model (the real-engine targets, tagged realEngine, are
 # skipped): about a minute of tests. The MCP tests need only the Python tools (the `mcp` package).

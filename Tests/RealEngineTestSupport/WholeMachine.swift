@@ -1,3 +1,6 @@
+import Foundation
+import RunAnywhere
+import Synchronization
 import Testing
 
 /// Runs each test case it marks alone among every test case so marked, in any suite of any
@@ -22,6 +25,9 @@ package struct WholeMachineTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         guard testCase != nil else { return try await function() }
         await MachineLock.shared.acquire()
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { MachineTimeLog.record(test.name, held: clock.now - start) }
         do {
             try await function()
         } catch {
@@ -59,5 +65,29 @@ private actor MachineLock {
             // The next holder takes over without the lock ever being free in between.
             waiting.removeFirst().resume()
         }
+    }
+}
+
+/// How long each test held the machine, appended to the file `RUNANYWHERE_MACHINE_TIME_LOG`
+/// names (when it names one): the serialized tests are the real-engine lane's critical path,
+/// and their durations as Swift Testing reports them include the time spent waiting.
+private enum MachineTimeLog {
+    private static let lock = Mutex(())
+
+    static func record(_ name: String, held: Duration) {
+        guard let path = ProcessInfo.processInfo.environment["RUNANYWHERE_MACHINE_TIME_LOG"], !path.isEmpty
+        else { return }
+        let line = String(format: "%.1f\t%@\n", held.seconds, name)
+        lock.withLock { _ in
+            guard let handle = FileHandle(forWritingAtPath: path) ?? create(path) else { return }
+            defer { try? handle.close() }
+            _ = try? handle.seekToEnd()
+            try? handle.write(contentsOf: Data(line.utf8))
+        }
+    }
+
+    private static func create(_ path: String) -> FileHandle? {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
     }
 }
