@@ -67,6 +67,9 @@ public struct JSONSchema: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The schema as compact JSON text.
     public var description: String { value.jsonText() }
 
+    /// The schema as compact JSON text (the original SDK's name for ``description``).
+    public var jsonSchemaString: String { value.jsonText() }
+
     /// The schema with a `description` keyword, which the model sees in the prompt.
     public func described(_ description: String) -> JSONSchema {
         guard case .object(var object) = value else { return self }

@@ -17,7 +17,7 @@ struct NarrowbandUpsampler {
     private var position = 0.0
 
     /// The next chunk (mono, under 16 kHz), at 16 kHz.
-    mutating func process(_ chunk: AudioBuffer) -> [Float] {
+    mutating func process(_ chunk: PCMAudio) -> [Float] {
         if chunk.sampleRate != sourceRate {
             self = NarrowbandUpsampler()
             sourceRate = chunk.sampleRate

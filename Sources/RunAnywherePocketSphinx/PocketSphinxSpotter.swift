@@ -149,7 +149,7 @@ actor PocketSphinxSpotter: WakeWordService {
         return "1e-\(exponent)"
     }
 
-    func process(_ chunk: AudioBuffer) async throws -> [WakeWordSpot] {
+    func process(_ chunk: PCMAudio) async throws -> [WakeWordSpot] {
         let samples = chunk.sampleRate < 16_000 ? upsampler.process(chunk) : chunk.speechInput().samples
         var spots: [WakeWordSpot] = []
         var pcm = samples.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }

@@ -22,7 +22,7 @@ final class RemoteSTTService: STTService {
         try await RemoteHTTPClient.loading(model) { http, _ in RemoteSTTService(model: model, http: http) }
     }
 
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+    func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult {
         var form = MultipartForm()
         form.add("model", http.endpoint.remoteModelName)
         form.add("response_format", "verbose_json")

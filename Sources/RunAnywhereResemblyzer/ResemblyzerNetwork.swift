@@ -143,7 +143,7 @@ struct ResemblyzerNetwork: Sendable {
     /// windows), so a quiet window is brought up on its own.
     static func normalizedVolume(_ samples: [Float]) -> [Float] {
         // Resemblyzer measures int16 levels: rms·32767 against 32767, the same ratio.
-        let decibels = AudioBuffer.decibels(rms: AudioBuffer.rms(samples[...]))
+        let decibels = PCMAudio.decibels(rms: PCMAudio.rms(samples[...]))
         guard decibels.isFinite else { return samples }
         let change = targetDecibels - decibels
         guard change >= 0 else { return samples }

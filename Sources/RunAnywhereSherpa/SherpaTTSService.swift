@@ -118,13 +118,13 @@ actor SherpaTTSService: TTSService {
         return espeak["voice"] as? String
     }
 
-    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
+    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> PCMAudio {
         let clauses = try await ESpeakEngine.shared.phonemes(text, language: language)
         // Piper was trained on NFD-normalized phonemes.
         let codepoints = clauses.joined(separator: " ").decomposedStringWithCanonicalMapping.unicodeScalars.map {
             Int32($0.value)
         }
-        guard !codepoints.isEmpty else { return AudioBuffer(samples: [], sampleRate: sampleRate) }
+        guard !codepoints.isEmpty else { return PCMAudio(samples: [], sampleRate: sampleRate) }
         // Pitch is not a Piper parameter: speak at rate/pitch, then play the result `pitch`
         // times faster, which moves the pitch by that factor and restores the rate.
         let speed = options.rate / options.pitch
@@ -150,9 +150,9 @@ actor SherpaTTSService: TTSService {
                 }
             }
         }
-        guard options.pitch != 1 else { return AudioBuffer(samples: samples, sampleRate: rate) }
+        guard options.pitch != 1 else { return PCMAudio(samples: samples, sampleRate: rate) }
         let shifted = AudioResampler.resample(samples, from: Int((Float(rate) * options.pitch).rounded()), to: rate)
-        return AudioBuffer(samples: shifted, sampleRate: rate)
+        return PCMAudio(samples: shifted, sampleRate: rate)
     }
 
     func unload() async {

@@ -106,6 +106,11 @@ public final class SolutionHandle: Sendable {
         return await finished()
     }
 
+    /// Ends the solution at once and waits for it: the original SDK's name for ``cancel()``.
+    public func destroy() async {
+        await cancel()
+    }
+
     /// Waits until the solution finishes and returns how it ended. A handle not started yet
     /// is started: after ``stop()`` or ``cancel()`` it ends at once with nothing processed,
     /// after ``closeInput()`` once its inputs are processed; otherwise it waits for them.

@@ -37,6 +37,18 @@ public struct Solutions: Sendable {
         try await run(config: parse(yaml: yaml))
     }
 
+    /// Runs a solution whose configuration arrives as bytes (the original SDK's canonical
+    /// call): UTF-8 YAML, or JSON, which is YAML too (see ``run(yaml:)``).
+    ///
+    /// - Throws: `.invalidConfiguration` when the bytes are not UTF-8 text, and what
+    ///   ``run(yaml:)`` throws.
+    public func run(configBytes: Data) async throws(SDKException) -> SolutionHandle {
+        guard let text = String(data: configBytes, encoding: .utf8) else {
+            throw SDKException(.invalidConfiguration, "The solution configuration is not UTF-8 text")
+        }
+        return try await run(yaml: text)
+    }
+
     /// Prepares a solution: loads its models, opens its index, registers its command tools;
     /// returns a handle that processes inputs once ``SolutionHandle/start()`` is called.
     ///

@@ -86,7 +86,7 @@ package final class ESpeakEngine: Sendable {
         language: String,
         wordsPerMinute: Int,
         pitch: Int
-    ) async throws -> AudioBuffer {
+    ) async throws -> PCMAudio {
         try await synthesizeWithWords(text, language: language, wordsPerMinute: wordsPerMinute, pitch: pitch).audio
     }
 
@@ -98,7 +98,7 @@ package final class ESpeakEngine: Sendable {
         language: String,
         wordsPerMinute: Int,
         pitch: Int
-    ) async throws -> (audio: AudioBuffer, words: [(position: Int, length: Int, milliseconds: Int)]) {
+    ) async throws -> (audio: PCMAudio, words: [(position: Int, length: Int, milliseconds: Int)]) {
         let rate = try await startup.value
         let (samples, words) = try await worker.run { () throws -> ([Int16], [(Int, Int, Int)]) in
             try Self.select(language)
@@ -131,7 +131,7 @@ package final class ESpeakEngine: Sendable {
             _ = espeak.espeak_Synchronize()
             return (sink.samples, sink.words)
         }
-        return (AudioBuffer(int16: samples, sampleRate: rate), words.map { ($0.0, $0.1, $0.2) })
+        return (PCMAudio(int16: samples, sampleRate: rate), words.map { ($0.0, $0.1, $0.2) })
     }
 
     /// IPA phonemes of `text`, one string per clause, each followed by the clause's own

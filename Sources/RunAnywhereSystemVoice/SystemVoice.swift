@@ -91,7 +91,7 @@ final class SystemVoiceTTSService: TTSService {
         return SystemVoiceTTSService(voices: voices)
     }
 
-    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
+    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> PCMAudio {
         try await synthesizeWithWordTimings(text, voice: voice, options: options).audio
     }
 
@@ -103,7 +103,7 @@ final class SystemVoiceTTSService: TTSService {
         _ text: String,
         voice: String,
         options: TTSOptions
-    ) async throws -> (audio: AudioBuffer, words: [TTSWordTiming]?) {
+    ) async throws -> (audio: PCMAudio, words: [TTSWordTiming]?) {
         let language =
             voice.hasPrefix("\(SystemVoice.voicePrefix):")
             ? String(voice.dropFirst(SystemVoice.voicePrefix.count + 1)) : voice

@@ -102,7 +102,7 @@ public struct DeterministicBackend: BackendModule {
     /// `voice` (0 to 3) picks the speaker: the tone's pitch (1, 1.5, 2.25 or 3.4 kHz, at most
     /// a quarter of `sampleRate` so the code still decodes), which the deterministic speaker
     /// encoder tells apart, so diarization can be tested too.
-    public static func speech(for text: String, sampleRate: Int = 16_000, voice: Int = 0) -> AudioBuffer {
+    public static func speech(for text: String, sampleRate: Int = 16_000, voice: Int = 0) -> PCMAudio {
         SpeechCode.encode(text, sampleRate: sampleRate, carrier: DeterministicSpeakerEncoder.pitch(voice: voice))
     }
 
@@ -153,7 +153,7 @@ struct DeterministicSTTService: STTService {
     let model: ModelInfo
     let timing: DeterministicBackend.Timing
 
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+    func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult {
         if timing.transcriptionDelay > .zero { try await Task.sleep(for: timing.transcriptionDelay) }
         guard let text = SpeechCode.decode(audio), !text.isEmpty else {
             return STTServiceResult(text: "", segments: [], language: options.language ?? "en", confidence: nil)
@@ -188,7 +188,7 @@ struct DeterministicTTSService: TTSService {
         ]
     }
 
-    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer {
+    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> PCMAudio {
         if timing.synthesisDelay > .zero { try await Task.sleep(for: timing.synthesisDelay) }
         return SpeechCode.encode(
             text,

@@ -26,13 +26,13 @@ import Synchronization
 /// ```
 public final class EchoingRoom: Sendable {
     /// The user's recording (16 kHz mono), without any echo.
-    public let recording: AudioBuffer
+    public let recording: PCMAudio
     /// From the loudspeaker to the microphone, in seconds.
     public let echoDelay: TimeInterval
     /// The echo's amplitude relative to what was played (0.3 is about −10 dB).
     public let echoGain: Float
     /// What the user says over the agent's reply, if anything.
-    public let interruption: AudioBuffer?
+    public let interruption: PCMAudio?
     /// Seconds the loudspeaker has been playing before the user says ``interruption``.
     public let afterPlayback: TimeInterval
 
@@ -40,7 +40,7 @@ public final class EchoingRoom: Sendable {
         /// When the microphone started, the origin of the room's timeline.
         var start: ContinuousClock.Instant?
         /// Everything the loudspeaker was given, and when.
-        var played: [(at: TimeInterval, audio: AudioBuffer)] = []
+        var played: [(at: TimeInterval, audio: PCMAudio)] = []
         /// When the loudspeaker was stopped, in seconds of the timeline.
         var stops: [TimeInterval] = []
         /// Where the interruption began, once said.
@@ -70,10 +70,10 @@ public final class EchoingRoom: Sendable {
     ///     microphone then goes on until two seconds after it, past the recording if need be.
     ///   - afterPlayback: Seconds from the start of playback to the interruption.
     public init(
-        recording: AudioBuffer,
+        recording: PCMAudio,
         echoDelay: TimeInterval = 0.08,
         echoGain: Float = 0.3,
-        interruption: AudioBuffer? = nil,
+        interruption: PCMAudio? = nil,
         afterPlayback: TimeInterval = 1.5
     ) {
         self.recording = recording.speechInput()
@@ -95,7 +95,7 @@ public final class EchoingRoom: Sendable {
     }
 
     /// Everything the loudspeaker was given, with when it started, in seconds of the recording.
-    public var played: [(at: TimeInterval, audio: AudioBuffer)] { state.withLock { $0.played } }
+    public var played: [(at: TimeInterval, audio: PCMAudio)] { state.withLock { $0.played } }
 
     /// When the loudspeaker was stopped, in seconds of the room's timeline (the microphone's).
     public var stops: [TimeInterval] { state.withLock { $0.stops } }
@@ -120,7 +120,7 @@ public final class EchoingRoom: Sendable {
     /// The time is taken under the lock the microphone reads the playback under, so no chunk
     /// is ever recorded without the echo of something already playing, however busy the
     /// machine; the microphone works out the echo itself (resampling takes time).
-    fileprivate func startPlaying(_ audio: AudioBuffer) {
+    fileprivate func startPlaying(_ audio: PCMAudio) {
         state.withLock { state in state.played.append((Self.time(.now, state), audio)) }
     }
 
@@ -134,7 +134,7 @@ public final class EchoingRoom: Sendable {
     private struct Microphone: AudioInput {
         let room: EchoingRoom
 
-        func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+        func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error> {
             capturedChunks(duration: duration).mapped(\.audio)
         }
 
@@ -158,7 +158,7 @@ public final class EchoingRoom: Sendable {
                         echo.mix(into: &chunk, from: offset)
                         continuation.yield(
                             CapturedAudio(
-                                audio: AudioBuffer(samples: chunk, sampleRate: EchoingRoom.rate),
+                                audio: PCMAudio(samples: chunk, sampleRate: EchoingRoom.rate),
                                 end: captured
                             )
                         )
@@ -208,7 +208,7 @@ public final class EchoingRoom: Sendable {
     private struct Loudspeaker: AudioOutput {
         let room: EchoingRoom
 
-        func play(_ buffer: AudioBuffer) async throws(SDKException) {
+        func play(_ buffer: PCMAudio) async throws(SDKException) {
             let started = ContinuousClock.now
             let stops = room.stopCount
             room.startPlaying(buffer)

@@ -28,7 +28,7 @@ enum SpeechCode {
         sampleRate: Int,
         padding: TimeInterval = padding,
         carrier: Double = carrierHz
-    ) -> AudioBuffer {
+    ) -> PCMAudio {
         let sampleRate = min(max(sampleRate, 8_000), 384_000)
         let carrier = min(carrier, Double(sampleRate) / 4)
         // Whole characters only, so a cut never leaves half a UTF-8 sequence.
@@ -55,11 +55,11 @@ enum SpeechCode {
             samples.append(level * Float(sin(2 * Double.pi * carrier * time)))
         }
         samples += pad
-        return AudioBuffer(samples: samples, sampleRate: sampleRate)
+        return PCMAudio(samples: samples, sampleRate: sampleRate)
     }
 
     /// The text coded in `audio` (any rate, mono), or `nil` when it holds no valid code.
-    static func decode(_ audio: AudioBuffer) -> String? {
+    static func decode(_ audio: PCMAudio) -> String? {
         let samples = audio.samples
         let rate = Double(audio.sampleRate)
         let peak = samples.reduce(Float(0)) { max($0, abs($1)) }
@@ -75,7 +75,7 @@ enum SpeechCode {
             let from = start + Int((Double(index) + 0.25) * bitLength)
             let to = start + Int((Double(index) + 0.75) * bitLength)
             guard to <= samples.count, to > from else { return nil }
-            return AudioBuffer.rms(samples[from..<to])
+            return PCMAudio.rms(samples[from..<to])
         }
         guard let marker = level(0), let second = level(1), marker > 0, abs(second - marker) < 0.2 * marker else {
             return nil

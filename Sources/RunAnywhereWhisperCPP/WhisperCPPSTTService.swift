@@ -77,7 +77,7 @@ package actor WhisperCPPSTTService: STTService {
         }
     }
 
-    package func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+    package func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult {
         let context = self.context
         let library = self.library
         let multilingual = self.multilingual

@@ -114,7 +114,7 @@ enum WhisperPlugin {
                 }
             }
             // Copied now: the samples need not outlive this call on our side.
-            let audio = AudioBuffer(
+            let audio = PCMAudio(
                 samples: samples.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [],
                 sampleRate: 16_000
             )

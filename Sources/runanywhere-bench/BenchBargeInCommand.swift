@@ -81,7 +81,7 @@ extension BenchCommand {
             let voice = configuration.ttsOptions
             try await RunAnywhere.initializeVoiceAgent(configuration)
             // The microphone runs on for 10 s after the question: time for the answer to start.
-            var question = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
+            var question = PCMAudio.silence(duration: 0.5, sampleRate: 16_000)
             question.append(
                 try await RunAnywhere.synthesize("Tell me a long story about a dragon.", options: voice).audio
             )
@@ -143,8 +143,8 @@ extension BenchCommand {
 
         /// Runs one conversation in which the user speaks over the reply, and measures the stop.
         private static func interrupt(
-            _ question: AudioBuffer,
-            with interruption: AudioBuffer,
+            _ question: PCMAudio,
+            with interruption: PCMAudio,
             onset: TimeInterval,
             after: TimeInterval,
             echoGain: Float

@@ -141,7 +141,7 @@ extension BenchCommand {
         }
 
         /// The audio to transcribe, as 16 kHz mono.
-        private func utterance() async throws -> AudioBuffer {
+        private func utterance() async throws -> PCMAudio {
             if let file { return try WAVFile.read(contentsOf: URL(fileURLWithPath: file)).speechInput() }
             let voice = CLI.model(nil, orDefault: CLI.Defaults.tts)
             return try await RunAnywhere.synthesize(text, options: TTSOptions(voice: voice)).audio.speechInput()

@@ -36,7 +36,7 @@ extension BenchCommand {
             let detector = model == "energy" ? nil : CLI.model(model, orDefault: CLI.Defaults.vad)
             if let detector { try await RunAnywhere.loadVADModel(detector) }
             // Speech-like input: the system voice reading, with pauses between sentences.
-            var audio = AudioBuffer(samples: [], sampleRate: 16_000)
+            var audio = PCMAudio(samples: [], sampleRate: 16_000)
             let speech = try await RunAnywhere.synthesize(
                 "Voice activity detection has to be cheap. It runs on every chunk of audio, all the time.",
                 options: TTSOptions(voice: "espeak-ng:en-us")

@@ -347,8 +347,8 @@ extension BenchCommand {
         /// each sits in the recording.
         private func synthesizedQuestions(
             _ configuration: VoiceAgentConfiguration
-        ) async throws -> (AudioBuffer, [PlacedClip]) {
-            var recording = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
+        ) async throws -> (PCMAudio, [PlacedClip]) {
+            var recording = PCMAudio.silence(duration: 0.5, sampleRate: 16_000)
             var placed: [PlacedClip] = []
             for index in 0..<turns {
                 let question = Self.questions[index % Self.questions.count]
@@ -417,7 +417,7 @@ extension BenchCommand {
 
         /// Plays `recording` to the voice agent at real-time pace; every event, the recording's
         /// time zero and what was played.
-        static func replay(_ recording: AudioBuffer) async throws -> Replay {
+        static func replay(_ recording: PCMAudio) async throws -> Replay {
             var events: [VoiceEvent] = []
             let input = ClockedReplayInput(audio: recording)
             let sink = AudioRecorderOutput(realTime: false)
@@ -461,12 +461,12 @@ struct ClockedReplayInput: AudioInput {
     let origin = Origin()
 
     /// Replays `audio` at real-time pace.
-    init(audio: AudioBuffer) {
+    init(audio: PCMAudio) {
         replayed = WAVFileAudioInput(audio: audio, pace: .realTime)
     }
 
     /// The recording in chunks, at real-time pace.
-    func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+    func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error> {
         capturedChunks(duration: duration).mapped(\.audio)
     }
 

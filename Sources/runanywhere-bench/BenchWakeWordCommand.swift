@@ -72,7 +72,7 @@ extension BenchCommand {
         /// A recording and the name it is reported under.
         struct Recording {
             var name: String
-            var audio: AudioBuffer
+            var audio: PCMAudio
         }
 
         func execute() async throws {
@@ -91,7 +91,7 @@ extension BenchCommand {
             var audioSeconds = 0.0
             var reports: [PhraseReport] = []
 
-            func spotted(_ audio: AudioBuffer, _ phrase: String) async throws -> [WakeWordDetection] {
+            func spotted(_ audio: PCMAudio, _ phrase: String) async throws -> [WakeWordDetection] {
                 let started = ContinuousClock.now
                 let found = try await RunAnywhere.detectWakeWords(
                     in: audio,
@@ -116,7 +116,7 @@ extension BenchCommand {
                 var found = [[WakeWordDetection]](repeating: [], count: recordings.count)
                 for rate in Set(recordings.map(\.audio.sampleRate)) {
                     let members = recordings.indices.filter { recordings[$0].audio.sampleRate == rate }
-                    var joined = AudioBuffer.silence(duration: 0.5, sampleRate: rate)
+                    var joined = PCMAudio.silence(duration: 0.5, sampleRate: rate)
                     var spans: [(Double, Double)] = []
                     for index in members {
                         let start = joined.duration
@@ -238,16 +238,16 @@ extension BenchCommand {
         }
 
         /// `audio` with white noise `snr` dB under its level, from a fixed seed.
-        private func noisy(_ audio: AudioBuffer, snr: Float) -> AudioBuffer {
+        private func noisy(_ audio: PCMAudio, snr: Float) -> PCMAudio {
             // Uniform noise in -1...1 has an RMS of 1/√3.
-            let level = AudioBuffer.rms(audio.samples[...]) * pow(10, -snr / 20) * Float(3).squareRoot()
+            let level = PCMAudio.rms(audio.samples[...]) * pow(10, -snr / 20) * Float(3).squareRoot()
             var state: UInt64 = 0x9E37_79B9_7F4A_7C15
             let samples = audio.samples.map { sample -> Float in
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 let uniform = Float(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
                 return sample + level * uniform
             }
-            return AudioBuffer(samples: samples, sampleRate: audio.sampleRate)
+            return PCMAudio(samples: samples, sampleRate: audio.sampleRate)
         }
     }
 }

@@ -68,7 +68,7 @@ enum VoiceBenchRecordings {
     /// Where `audio` stops sounding: the end of its last frame at or above
     /// ``acousticThresholdDBFS``, in seconds from its start, and whether that frame is its last;
     /// nil when no frame reaches the threshold.
-    static func acousticEnd(_ audio: AudioBuffer) -> (seconds: TimeInterval, atLastFrame: Bool)? {
+    static func acousticEnd(_ audio: PCMAudio) -> (seconds: TimeInterval, atLastFrame: Bool)? {
         let levels = audio.frameLevels(frameDuration: acousticFrameDuration)
         guard let last = levels.lastIndex(where: { $0 >= acousticThresholdDBFS }) else { return nil }
         // The last frame may be shorter than the others.
@@ -78,7 +78,7 @@ enum VoiceBenchRecordings {
 
     /// Where `audio` starts sounding: the start of its first frame at or above
     /// ``acousticThresholdDBFS``, in seconds from its start; nil when no frame reaches it.
-    static func acousticStart(_ audio: AudioBuffer) -> TimeInterval? {
+    static func acousticStart(_ audio: PCMAudio) -> TimeInterval? {
         let levels = audio.frameLevels(frameDuration: acousticFrameDuration)
         guard let first = levels.firstIndex(where: { $0 >= acousticThresholdDBFS }) else { return nil }
         return Double(first) * audio.frameLength(acousticFrameDuration)
@@ -86,7 +86,7 @@ enum VoiceBenchRecordings {
 
     /// `source` as placed at `offset` seconds into a replayed recording, its acoustic end taken
     /// from the file as read, before it is converted for the agent.
-    static func placement(of source: AudioBuffer, id: String, at offset: TimeInterval) -> PlacedClip {
+    static func placement(of source: PCMAudio, id: String, at offset: TimeInterval) -> PlacedClip {
         let end = acousticEnd(source)
         return PlacedClip(
             id: id,
@@ -102,7 +102,7 @@ enum VoiceBenchRecordings {
         from corpus: SpeechCorpus,
         turns: Int,
         gap: TimeInterval
-    ) throws -> (AudioBuffer, [PlacedClip]) {
+    ) throws -> (PCMAudio, [PlacedClip]) {
         let candidates = corpus.clips.filter { $0.seconds >= 1 && $0.seconds <= 4.5 }
         let picked = interleavedBySpeaker(
             candidates.filter { $0.transcript.hasSuffix("?") } + candidates.filter { !$0.transcript.hasSuffix("?") },
@@ -111,7 +111,7 @@ enum VoiceBenchRecordings {
         guard !picked.isEmpty else {
             throw SDKException(.invalidInput, "The speech set at \(corpus.folder.path) has no clips of 1–4.5 s")
         }
-        var recording = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
+        var recording = PCMAudio.silence(duration: lead, sampleRate: 16_000)
         var placed: [PlacedClip] = []
         for clip in picked {
             let source = try WAVFile.read(contentsOf: clip.file)
@@ -144,8 +144,8 @@ enum VoiceBenchRecordings {
                 count: max(0, count - natural.count)
             )
         let insertedLengths = [0.5, 0.7, 0.9]
-        var recording = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
-        var placed: [(clip: SpeechCorpus.Clip, offset: TimeInterval, audio: AudioBuffer)] = []
+        var recording = PCMAudio.silence(duration: lead, sampleRate: 16_000)
+        var placed: [(clip: SpeechCorpus.Clip, offset: TimeInterval, audio: PCMAudio)] = []
         for (index, clip) in picked.enumerated() {
             var audio = try WAVFile.read(contentsOf: clip.file).speechInput()
             if internalPauses(audio).isEmpty {
@@ -209,13 +209,13 @@ enum VoiceBenchRecordings {
 
     /// The level of each 20 ms frame in dBFS, the frame length in seconds, and the speech
     /// threshold: 35 dB under the loudest frame.
-    private static func frameLevels(_ audio: AudioBuffer) -> (levels: [Float], seconds: Double, threshold: Float) {
+    private static func frameLevels(_ audio: PCMAudio) -> (levels: [Float], seconds: Double, threshold: Float) {
         let levels = audio.frameLevels()
         return (levels, audio.frameLength(0.02), (levels.max() ?? 0) - 35)
     }
 
     /// From the first to the last frame of speech, in seconds.
-    static func speechSpan(_ audio: AudioBuffer) -> (start: Double, end: Double)? {
+    static func speechSpan(_ audio: PCMAudio) -> (start: Double, end: Double)? {
         let (levels, seconds, threshold) = frameLevels(audio)
         guard let first = levels.firstIndex(where: { $0 >= threshold }),
             let last = levels.lastIndex(where: { $0 >= threshold })
@@ -224,7 +224,7 @@ enum VoiceBenchRecordings {
     }
 
     /// Silences of 0.3 s or more between the first and the last frame of speech.
-    static func internalPauses(_ audio: AudioBuffer) -> [(start: Double, length: Double)] {
+    static func internalPauses(_ audio: PCMAudio) -> [(start: Double, length: Double)] {
         let (levels, seconds, threshold) = frameLevels(audio)
         guard let first = levels.firstIndex(where: { $0 >= threshold }),
             let last = levels.lastIndex(where: { $0 >= threshold })
@@ -244,7 +244,7 @@ enum VoiceBenchRecordings {
 
     /// `audio` with `length` seconds of silence at its quietest 60 ms between 30% and 70% of
     /// the speech: most often a gap between two words.
-    static func insertingPause(into audio: AudioBuffer, length: TimeInterval) -> AudioBuffer {
+    static func insertingPause(into audio: PCMAudio, length: TimeInterval) -> PCMAudio {
         let (levels, seconds, _) = frameLevels(audio)
         guard let span = speechSpan(audio), levels.count >= 3 else { return audio }
         let from = Int((span.start + 0.3 * (span.end - span.start)) / seconds)

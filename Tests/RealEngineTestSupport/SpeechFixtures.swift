@@ -8,7 +8,7 @@ package func words(_ text: String) -> [String] {
 }
 
 /// The first and last moments (seconds) where 10 ms windows rise above −40 dBFS.
-package func audibleSpan(_ audio: AudioBuffer) -> (start: Double, end: Double) {
+package func audibleSpan(_ audio: PCMAudio) -> (start: Double, end: Double) {
     let windows = audio.chunks(duration: 0.01)
     let loud = windows.indices.filter { windows[$0].rmsDecibels > -40 }
     return (Double(loud.first ?? 0) * 0.01, Double((loud.last ?? 0) + 1) * 0.01)
@@ -22,7 +22,7 @@ package enum WakeWordRecordings {
 
     /// The recordings that say ``phrase``, and every other non-telephone recording with
     /// every eighth telephone prompt.
-    package static func load() throws -> (saying: [AudioBuffer], others: [(id: String, audio: AudioBuffer)]) {
+    package static func load() throws -> (saying: [PCMAudio], others: [(id: String, audio: PCMAudio)]) {
         let corpus = try SpeechCorpus.bootstrapped()
         let words = WordErrorRate.words(phrase)
         func says(_ text: String) -> Bool {

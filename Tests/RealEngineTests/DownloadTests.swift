@@ -512,7 +512,7 @@ extension RealEngineTests {
 
                 try await sdk.loadVADModel("dl-archive")
                 let result = try await sdk.detectVoiceActivity(
-                    AudioBuffer(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000)
+                    PCMAudio(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000)
                 )
                 #expect(!result.isSpeech)
             }

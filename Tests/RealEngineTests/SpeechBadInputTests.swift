@@ -12,7 +12,7 @@ extension RealEngineTests {
         func noModel() async throws {
             try await withSDK(models: []) { sdk in
                 await expectCode(.modelNotLoaded) {
-                    try await sdk.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+                    try await sdk.transcribe(PCMAudio.silence(duration: 1, sampleRate: 16_000))
                 }
             }
         }
@@ -22,12 +22,12 @@ extension RealEngineTests {
             try await withSDK(models: DefaultModels.speech) { sdk in
                 try await sdk.loadSTTModel(DefaultModels.sttId)
                 await expectCode(.invalidAudio) {
-                    try await sdk.transcribe(AudioBuffer(samples: [], sampleRate: 16_000))
+                    try await sdk.transcribe(PCMAudio(samples: [], sampleRate: 16_000))
                 }
                 await expectCode(.invalidAudio) {
-                    try await sdk.transcribe(AudioBuffer(samples: [0.1], sampleRate: 16_000))
+                    try await sdk.transcribe(PCMAudio(samples: [0.1], sampleRate: 16_000))
                 }
-                var nan = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
+                var nan = PCMAudio.silence(duration: 1, sampleRate: 16_000)
                 nan.samples[100] = .nan
                 await expectCode(.invalidAudio) { try await sdk.transcribe(nan) }
                 let nanWAV = WAVFile.encode(nan, format: .float32)
@@ -37,10 +37,10 @@ extension RealEngineTests {
                 corrupt.replaceSubrange(0..<4, with: Data("RIFF".utf8))
                 await expectCode(.invalidAudio) { try await sdk.transcribe(audio: corrupt) }
                 await expectCode(.invalidAudio) {
-                    try await sdk.detectVoiceActivity(AudioBuffer(samples: [], sampleRate: 16_000))
+                    try await sdk.detectVoiceActivity(PCMAudio(samples: [], sampleRate: 16_000))
                 }
                 // The model is still usable after all that.
-                let fine = try await sdk.transcribe(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+                let fine = try await sdk.transcribe(PCMAudio.silence(duration: 1, sampleRate: 16_000))
                 #expect(fine.audioDuration == 1)
             }
         }
@@ -51,7 +51,7 @@ extension RealEngineTests {
                 try await sdk.loadTTSModel(DefaultModels.ttsId)
                 try await sdk.loadSTTModel(DefaultModels.sttId)
                 let speech = try await sdk.synthesize("Turn on the kitchen lights.").audio.resampled(to: rate)
-                let stereo = AudioBuffer(samples: speech.samples.flatMap { [$0, $0] }, sampleRate: rate, channels: 2)
+                let stereo = PCMAudio(samples: speech.samples.flatMap { [$0, $0] }, sampleRate: rate, channels: 2)
                 let heard = try await sdk.transcribe(audio: WAVFile.encode(stereo))
                 #expect(words(heard.text).contains("kitchen"), "heard \"\(heard.text)\"")
                 #expect(abs(heard.audioDuration - speech.duration) < 0.01)

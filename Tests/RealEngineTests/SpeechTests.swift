@@ -58,11 +58,11 @@ extension RealEngineTests {
                     "Set a timer for ten minutes.",
                     options: TTSOptions(voice: "espeak-ng:en-us")
                 ).audio.speechInput()
-                var audio = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
+                var audio = PCMAudio.silence(duration: 1, sampleRate: 16_000)
                 audio.append(speech)
                 audio.append(.silence(duration: 1.5, sampleRate: 16_000))
                 let span = audibleSpan(speech)
-                let chunks = AsyncStream<AudioBuffer> { continuation in
+                let chunks = AsyncStream<PCMAudio> { continuation in
                     for chunk in audio.chunks(frames: 512) { continuation.yield(chunk) }
                     continuation.finish()
                 }
@@ -75,7 +75,7 @@ extension RealEngineTests {
                 }
                 // Per-chunk results carry the probability and the level.
                 try await sdk.resetVAD()
-                let quiet = try await sdk.detectVoiceActivity(AudioBuffer.silence(duration: 0.032, sampleRate: 16_000))
+                let quiet = try await sdk.detectVoiceActivity(PCMAudio.silence(duration: 0.032, sampleRate: 16_000))
                 #expect(!quiet.isSpeech && quiet.probability == 0 && quiet.energyDecibels == -.infinity)
             }
         }

@@ -32,8 +32,8 @@ extension RealEngineTests {
             _ questions: [String],
             gap: Double,
             lead: Double = 0.5
-        ) async throws -> AudioBuffer {
-            var audio = AudioBuffer.silence(duration: lead, sampleRate: 16_000)
+        ) async throws -> PCMAudio {
+            var audio = PCMAudio.silence(duration: lead, sampleRate: 16_000)
             for question in questions {
                 audio.append(try await sdk.synthesize(question).audio)
                 audio.append(.silence(duration: gap, sampleRate: 16_000))
@@ -216,7 +216,7 @@ extension RealEngineTests {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 try await sdk.initializeVoiceAgent(Self.configuration())
                 var generator = SystemRandomNumberGenerator()
-                let noise = AudioBuffer(
+                let noise = PCMAudio(
                     samples: (0..<(16_000 * 5)).map { _ in Float.random(in: -0.002...0.002, using: &generator) },
                     sampleRate: 16_000
                 )
@@ -243,7 +243,7 @@ extension RealEngineTests {
                 }
                 #expect(await sdk.currentSTTModel == nil)
                 await expectCode(.notInitialized) {
-                    try await sdk.processVoiceTurn(AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+                    try await sdk.processVoiceTurn(PCMAudio.silence(duration: 1, sampleRate: 16_000))
                 }
             }
         }

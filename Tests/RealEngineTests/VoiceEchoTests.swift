@@ -13,9 +13,9 @@ extension RealEngineTests {
         /// Runs the agent in an ``EchoingRoom`` replaying `recording`: every event, with the room.
         static func talk(
             _ sdk: RunAnywhereSDK,
-            _ recording: AudioBuffer,
+            _ recording: PCMAudio,
             echoGate: Bool,
-            interruption: AudioBuffer? = nil
+            interruption: PCMAudio? = nil
         ) async throws -> ([VoiceEvent], EchoingRoom) {
             var configuration = VoiceAgentTests.configuration()
             configuration.generationOptions.maxTokens = 64
@@ -47,7 +47,7 @@ extension RealEngineTests {
             try await withSDK(models: [DefaultModels.llmId] + DefaultModels.speech) { sdk in
                 try await sdk.initializeVoiceAgent(VoiceAgentTests.configuration())
                 let question = try await sdk.synthesize("Tell me a long story about a dragon.").audio.speechInput()
-                var alone = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
+                var alone = PCMAudio.silence(duration: 0.5, sampleRate: 16_000)
                 alone.append(question)
                 alone.append(.silence(duration: 9, sampleRate: 16_000))
 
@@ -71,8 +71,8 @@ extension RealEngineTests {
 
                 // A real person talking over the reply, at the level the reply is played.
                 let clip = try WAVFile.read(contentsOf: interruption.file).speechInput()
-                let level = AudioBuffer.rms(question.samples[...]) / max(1e-6, AudioBuffer.rms(clip.samples[...]))
-                let person = AudioBuffer(samples: clip.samples.map { $0 * level }, sampleRate: 16_000)
+                let level = PCMAudio.rms(question.samples[...]) / max(1e-6, PCMAudio.rms(clip.samples[...]))
+                let person = PCMAudio(samples: clip.samples.map { $0 * level }, sampleRate: 16_000)
                 // It starts 1.5 s into the reply, mid-sentence, once the gate has heard enough
                 // of the reply to know the room.
                 let (events, overlapped) = try await Self.talk(sdk, alone, echoGate: true, interruption: person)

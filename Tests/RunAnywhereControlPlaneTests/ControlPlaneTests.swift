@@ -123,7 +123,7 @@ struct ControlPlaneTests {
                 try await sdk.completeServicesInitialization()
                 #expect(sdk.controlPlaneStatus.deviceWasNew == false)
                 #expect(sdk.controlPlaneStatus.deviceId == deviceId)
-                #expect(try sdk.deviceId() == deviceId)
+                #expect(try sdk.deviceId == deviceId)
             }
             // Another API key on the same home never rides on the first key's stored session.
             try await withControlPlaneSDK(baseURL: server.baseURL, home: home, key: "ra-other-key-0002") { sdk in

@@ -16,7 +16,7 @@ struct SherpaSpeechTests {
             try await sdk.loadTTSModel(DefaultModels.ttsId)
             let first = try await sdk.synthesize("Turn on the kitchen lights please.").audio.resampled(to: 16_000)
             let second = try await sdk.synthesize("What time is it in Tokyo?").audio.resampled(to: 16_000)
-            var file = AudioBuffer.silence(duration: 1, sampleRate: 16_000)
+            var file = PCMAudio.silence(duration: 1, sampleRate: 16_000)
             let firstOffset = file.duration
             file.append(first)
             file.append(.silence(duration: 2, sampleRate: 16_000))

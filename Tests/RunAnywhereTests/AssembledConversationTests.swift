@@ -21,16 +21,16 @@ struct AssembledConversationTests {
             hertz: Double,
             amplitude: Float
         )
-            -> AudioBuffer
+            -> PCMAudio
         {
             let silent = { (seconds: Double) in [Float](repeating: 0, count: Int(seconds * Double(rate))) }
             let sound = (0..<Int(length * Double(rate))).map { index in
                 amplitude * Float(sin(2 * Double.pi * hertz * Double(index) / Double(rate)))
             }
-            return AudioBuffer(samples: silent(lead) + sound + silent(tail), sampleRate: rate)
+            return PCMAudio(samples: silent(lead) + sound + silent(tail), sampleRate: rate)
         }
         var rows = ["id\tspeaker\tsource\tseconds\ttranscript\tfile"]
-        func add(_ id: String, _ speaker: String, _ audio: AudioBuffer) throws {
+        func add(_ id: String, _ speaker: String, _ audio: PCMAudio) throws {
             try WAVFile.write(audio, to: folder.appendingPathComponent("clips/\(id).wav"))
             rows.append("\(id)\t\(speaker)\ttest\t\(audio.duration)\t\(id)\tclips/\(id).wav")
         }
@@ -42,7 +42,7 @@ struct AssembledConversationTests {
             let audio = tone(rate: 8_000, lead: 0.1, length: 0.8, tail: 0.4, hertz: 400, amplitude: 0.5)
             try add("high-\(number)", "high", audio)
         }
-        try add("hush-1", "hush", AudioBuffer.silence(duration: 1, sampleRate: 16_000))
+        try add("hush-1", "hush", PCMAudio.silence(duration: 1, sampleRate: 16_000))
         try (rows.joined(separator: "\n") + "\n").write(
             to: folder.appendingPathComponent("manifest.tsv"),
             atomically: true,
@@ -53,7 +53,7 @@ struct AssembledConversationTests {
 
     /// The level of `samples`, in dBFS.
     static func level(_ samples: ArraySlice<Float>) -> Float {
-        AudioBuffer.decibels(rms: AudioBuffer.rms(samples))
+        PCMAudio.decibels(rms: PCMAudio.rms(samples))
     }
 
     @Test("Turns alternate, the truth spans each clip's sound without its silence, and every turn is as loud")

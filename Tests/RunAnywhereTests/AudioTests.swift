@@ -4,14 +4,14 @@ import Testing
 @_spi(Backend) @testable import RunAnywhere
 
 /// A sine wave for the audio tests.
-func sine(frequency: Double, sampleRate: Int, seconds: Double, amplitude: Float = 0.5) -> AudioBuffer {
+func sine(frequency: Double, sampleRate: Int, seconds: Double, amplitude: Float = 0.5) -> PCMAudio {
     let count = Int(Double(sampleRate) * seconds)
     let samples = (0..<count).map { amplitude * Float(sin(2 * .pi * frequency * Double($0) / Double(sampleRate))) }
-    return AudioBuffer(samples: samples, sampleRate: sampleRate)
+    return PCMAudio(samples: samples, sampleRate: sampleRate)
 }
 
 /// The strongest frequency in a buffer, by a fine DFT scan around `near` (±20%).
-func dominantFrequency(_ buffer: AudioBuffer, near: Double) -> Double {
+func dominantFrequency(_ buffer: PCMAudio, near: Double) -> Double {
     var best = (frequency: 0.0, power: 0.0)
     let samples = buffer.samples.map(Double.init)
     for step in 0...400 {
@@ -30,26 +30,26 @@ func dominantFrequency(_ buffer: AudioBuffer, near: Double) -> Double {
 }
 
 @Suite("Audio buffers")
-struct AudioBufferTests {
+struct PCMAudioTests {
     @Test("A full-scale sine measures −3 dBFS RMS and 0 dBFS peak")
     func levels() {
         let tone = sine(frequency: 1000, sampleRate: 16_000, seconds: 1, amplitude: 1)
         #expect(abs(tone.rmsDecibels - (-3.01)) < 0.05)
         #expect(abs(tone.peakDecibels) < 0.01)
-        #expect(AudioBuffer.silence(duration: 1, sampleRate: 16_000).rmsDecibels == -.infinity)
+        #expect(PCMAudio.silence(duration: 1, sampleRate: 16_000).rmsDecibels == -.infinity)
     }
 
     @Test("16-bit PCM bytes survive a round trip")
     func pcm16RoundTrip() {
         let tone = sine(frequency: 440, sampleRate: 8000, seconds: 0.1)
-        let back = AudioBuffer(pcm16: tone.pcm16Data, sampleRate: 8000)
+        let back = PCMAudio(pcm16: tone.pcm16Data, sampleRate: 8000)
         #expect(back.frameCount == tone.frameCount)
         #expect(zip(back.samples, tone.samples).allSatisfy { abs($0 - $1) < 1.0 / 16_000 })
     }
 
     @Test("Stereo mixes down to the mean of its channels")
     func monoMix() {
-        let stereo = AudioBuffer(samples: [1, 0, 0.5, -0.5, -1, -1], sampleRate: 8000, channels: 2)
+        let stereo = PCMAudio(samples: [1, 0, 0.5, -0.5, -1, -1], sampleRate: 8000, channels: 2)
         #expect(stereo.mono().samples == [0.5, 0, -1])
         #expect(stereo.frameCount == 3)
     }
@@ -64,14 +64,14 @@ struct AudioBufferTests {
 
     @Test("Validation rejects empty audio, too few frames, NaN samples and absurd rates")
     func validation() {
-        #expect(throws: SDKException.self) { try AudioBuffer(samples: [], sampleRate: 16_000).validate() }
+        #expect(throws: SDKException.self) { try PCMAudio(samples: [], sampleRate: 16_000).validate() }
         #expect(throws: SDKException.self) {
-            try AudioBuffer(samples: [0], sampleRate: 16_000).validate(minimumFrames: 2)
+            try PCMAudio(samples: [0], sampleRate: 16_000).validate(minimumFrames: 2)
         }
-        #expect(throws: SDKException.self) { try AudioBuffer(samples: [0, .nan, 0], sampleRate: 16_000).validate() }
-        #expect(throws: SDKException.self) { try AudioBuffer(samples: [0, 0], sampleRate: 10).validate() }
+        #expect(throws: SDKException.self) { try PCMAudio(samples: [0, .nan, 0], sampleRate: 16_000).validate() }
+        #expect(throws: SDKException.self) { try PCMAudio(samples: [0, 0], sampleRate: 10).validate() }
         do {
-            try AudioBuffer(samples: [0, .infinity], sampleRate: 16_000).validate()
+            try PCMAudio(samples: [0, .infinity], sampleRate: 16_000).validate()
         } catch {
             #expect(error.code == .invalidAudio)
         }
@@ -79,7 +79,7 @@ struct AudioBufferTests {
 
     @Test("Appending converts the rate of the appended audio")
     func appendConverts() {
-        var base = AudioBuffer(samples: [0, 0], sampleRate: 16_000)
+        var base = PCMAudio(samples: [0, 0], sampleRate: 16_000)
         base.append(sine(frequency: 440, sampleRate: 8000, seconds: 0.5))
         #expect(base.sampleRate == 16_000)
         #expect(abs(base.duration - 0.5) < 0.01)
@@ -127,7 +127,7 @@ struct WAVFileTests {
 
     @Test("Stereo files keep their channels interleaved")
     func stereo() throws {
-        let stereo = AudioBuffer(samples: [0.5, -0.5, 0.25, -0.25], sampleRate: 48_000, channels: 2)
+        let stereo = PCMAudio(samples: [0.5, -0.5, 0.25, -0.25], sampleRate: 48_000, channels: 2)
         let decoded = try WAVFile.decode(WAVFile.encode(stereo, format: .float32))
         #expect(decoded == stereo)
     }
@@ -162,7 +162,7 @@ struct WAVFileTests {
     @Test("NaN samples in a float WAV are read, and then refused by validation")
     func nanSamples() throws {
         let decoded = try WAVFile.decode(
-            WAVFile.encode(AudioBuffer(samples: [0, .nan, 0.5], sampleRate: 16_000), format: .float32)
+            WAVFile.encode(PCMAudio(samples: [0, .nan, 0.5], sampleRate: 16_000), format: .float32)
         )
         #expect(decoded.samples[1].isNaN)
         #expect(throws: SDKException.self) { try decoded.validate() }
@@ -211,7 +211,7 @@ struct WAVFileTests {
     @Test("An input without a capture clock has its chunks dated as they arrive")
     func defaultCaptureTimes() async throws {
         struct Plain: AudioInput {
-            func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+            func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error> {
                 AsyncThrowingStream { continuation in
                     for _ in 0..<3 { continuation.yield(.silence(duration: duration, sampleRate: 16_000)) }
                     continuation.finish()

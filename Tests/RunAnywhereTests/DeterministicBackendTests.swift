@@ -190,9 +190,9 @@ struct DeterministicBackendTests {
                 #expect(heard.text == text, "at \(rate) Hz")
             }
             let mono = DeterministicBackend.speech(for: text, sampleRate: 48_000)
-            let stereo = AudioBuffer(samples: mono.samples.flatMap { [$0, $0] }, sampleRate: 48_000, channels: 2)
+            let stereo = PCMAudio(samples: mono.samples.flatMap { [$0, $0] }, sampleRate: 48_000, channels: 2)
             #expect(try await sdk.transcribe(stereo).text == text)
-            let quiet = AudioBuffer(samples: mono.samples.map { $0 * 0.05 }, sampleRate: 48_000)
+            let quiet = PCMAudio(samples: mono.samples.map { $0 * 0.05 }, sampleRate: 48_000)
             #expect(try await sdk.transcribe(quiet).text == text)
             let wav = WAVFile.encode(mono, format: .int16)
             #expect(try await sdk.transcribe(audio: wav).text == text)
@@ -203,10 +203,10 @@ struct DeterministicBackendTests {
     func noCodeNoWords() async throws {
         try await withDeterministicSDK { sdk in
             try await sdk.loadSTTModel("test-stt")
-            let silence = AudioBuffer(samples: [Float](repeating: 0, count: 16_000), sampleRate: 16_000)
+            let silence = PCMAudio(samples: [Float](repeating: 0, count: 16_000), sampleRate: 16_000)
             #expect(try await sdk.transcribe(silence).text == "")
             var random = SystemRandomNumberGenerator()
-            let noise = AudioBuffer(
+            let noise = PCMAudio(
                 samples: (0..<16_000).map { _ in Float.random(in: -0.5...0.5, using: &random) },
                 sampleRate: 16_000
             )
@@ -236,7 +236,7 @@ struct DeterministicBackendTests {
     func voiceActivity() async throws {
         try await withDeterministicSDK { sdk in
             try await sdk.loadVADModel("test-vad")
-            let silence = AudioBuffer(samples: [Float](repeating: 0, count: 16_000), sampleRate: 16_000)
+            let silence = PCMAudio(samples: [Float](repeating: 0, count: 16_000), sampleRate: 16_000)
             var audio = silence
             audio.append(DeterministicBackend.speech(for: "is anybody there"))
             audio.append(silence)

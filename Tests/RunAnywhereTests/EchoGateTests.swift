@@ -43,7 +43,7 @@ struct EchoGateTests {
     static func run(_ gate: inout EchoGate, _ mic: [Float]) -> [EchoGate.Verdict] {
         stride(from: 0, to: mic.count - chunk + 1, by: chunk).map { start in
             gate.process(
-                AudioBuffer(samples: Array(mic[start..<start + chunk]), sampleRate: rate),
+                PCMAudio(samples: Array(mic[start..<start + chunk]), sampleRate: rate),
                 at: Double(start) / Double(rate)
             )
         }
@@ -57,7 +57,7 @@ struct EchoGateTests {
         mic: [Float]
     ) -> (verdicts: [EchoGate.Verdict], userChunks: Range<Int>) {
         var gate = EchoGate()
-        gate.addReference(AudioBuffer(samples: reply, sampleRate: rate), at: 0)
+        gate.addReference(PCMAudio(samples: reply, sampleRate: rate), at: 0)
         var mixed = mic
         let userStart = 2 * rate
         for (index, sample) in user.enumerated() { mixed[userStart + index] += sample }
@@ -68,7 +68,7 @@ struct EchoGateTests {
     func echoAloneIsEcho() {
         let reply = Self.speechLike(seconds: 4, seed: 1, level: 0.3)
         var gate = EchoGate()
-        gate.addReference(AudioBuffer(samples: reply, sampleRate: Self.rate), at: 0.5)
+        gate.addReference(PCMAudio(samples: reply, sampleRate: Self.rate), at: 0.5)
         var mic = Self.delayed(reply, by: 0.56, gain: 0.5, count: 6 * Self.rate)
         // A reflection 25 ms later and a little room noise.
         let reflection = Self.delayed(reply, by: 0.585, gain: 0.2, count: mic.count)
@@ -108,7 +108,7 @@ struct EchoGateTests {
     func stoppedPlayback() {
         let reply = Self.speechLike(seconds: 4, seed: 7, level: 0.3)
         var gate = EchoGate()
-        gate.addReference(AudioBuffer(samples: reply, sampleRate: Self.rate), at: 0)
+        gate.addReference(PCMAudio(samples: reply, sampleRate: Self.rate), at: 0)
         gate.cutReference(at: 1)
         let mic = Self.delayed(reply, by: 0.05, gain: 0.5, count: 4 * Self.rate).enumerated().map { index, sample in
             index < Self.rate ? sample : 0

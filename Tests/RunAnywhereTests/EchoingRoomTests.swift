@@ -11,8 +11,8 @@ struct EchoingRoomTests {
     static let rate = 16_000
 
     /// A constant tone, easy to find in the microphone.
-    static func tone(seconds: Double, level: Float) -> AudioBuffer {
-        AudioBuffer(
+    static func tone(seconds: Double, level: Float) -> PCMAudio {
+        PCMAudio(
             samples: (0..<Int(seconds * Double(rate))).map { level * sin(Float($0) * 0.2) },
             sampleRate: rate
         )

@@ -9,7 +9,7 @@ struct EventBusTests {
     @Test("Subscribers receive events in publication order")
     func ordered() async {
         let bus = EventBus()
-        let stream = bus.events()
+        let stream = bus.events
         for i in 0..<50 { bus.publish(.modelRegistered(modelId: "m\(i)")) }
         var ids: [String] = []
         for await event in stream {
@@ -40,7 +40,7 @@ struct EventBusTests {
     func unsubscribes() async {
         let bus = EventBus()
         do {
-            let stream = bus.events()
+            let stream = bus.events
             #expect(bus.subscriberCount == 1)
             bus.publish(.initStarted(environment: .development))
             for await _ in stream { break }
@@ -56,7 +56,7 @@ struct EventBusTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let sdk = try RunAnywhereSDK(home: home, modules: [DeterministicBackend()])
         try registerDeterministicModels(in: sdk)
-        let everything = sdk.events.events()
+        let everything = sdk.events.events
         let models = sdk.events.events(for: .model)
         try await sdk.loadModel("test-llm")
         await sdk.shutdown()
@@ -72,7 +72,7 @@ struct EventBusTests {
         #expect(modelNames.last == "model_unloaded")
         #expect(sdk.events.subscriberCount == 0)
         var late = 0
-        for await _ in sdk.events.events() { late += 1 }
+        for await _ in sdk.events.events { late += 1 }
         #expect(late == 0)
     }
 }

@@ -351,7 +351,7 @@ struct HostileInputTests {
         try await withDeterministicSDK { sdk in
             try await sdk.loadSTTModel(DeterministicModels.stt)
             // 8-bit samples at 1 kHz would grow 64-fold on their way to 16 kHz floats.
-            let low = AudioBuffer(samples: [Float](repeating: 0.1, count: 4000), sampleRate: 1000)
+            let low = PCMAudio(samples: [Float](repeating: 0.1, count: 4000), sampleRate: 1000)
             do {
                 _ = try await sdk.transcribe(low)
                 Issue.record("transcribed 1 kHz audio")
@@ -361,7 +361,7 @@ struct HostileInputTests {
             } catch {
                 Issue.record("\(error)")
             }
-            let telephone = AudioBuffer(samples: [Float](repeating: 0, count: 8000), sampleRate: 8000)
+            let telephone = PCMAudio(samples: [Float](repeating: 0, count: 8000), sampleRate: 8000)
             _ = try await sdk.transcribe(telephone)
         }
     }

@@ -112,7 +112,7 @@ struct PluginLoaderTests {
     }
 
     /// A second of a 440 Hz tone at half scale.
-    static let tone = AudioBuffer(
+    static let tone = PCMAudio(
         samples: (0..<16_000).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 16_000)) },
         sampleRate: 16_000
     )

@@ -9,7 +9,7 @@ import Testing
 struct ReplySpeakerTests {
     /// One second of audio per sentence, at 22.05 kHz, with the sentence's length as its level.
     static func speech(_ sentence: String) -> TTSOutput {
-        let audio = AudioBuffer(
+        let audio = PCMAudio(
             samples: [Float](repeating: Float(sentence.count) / 100, count: 22_050),
             sampleRate: 22_050
         )
@@ -35,7 +35,7 @@ struct ReplySpeakerTests {
         let recorder: Recorder
         var fails = false
 
-        func play(_ buffer: AudioBuffer) async throws(SDKException) {
+        func play(_ buffer: PCMAudio) async throws(SDKException) {
             recorder.played.withLock { $0.append(buffer.samples.count) }
             if fails { throw SDKException(.audioDeviceUnavailable, "unplugged") }
         }

@@ -201,12 +201,12 @@ struct SecureStoreTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-device-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try RunAnywhereSDK(home: home, environment: .development)
-        let id = try first.deviceId()
+        let id = try first.deviceId
         #expect(UUID(uuidString: id) != nil)
-        #expect(try first.deviceId() == id)
+        #expect(try first.deviceId == id)
         await first.shutdown()
         let second = try RunAnywhereSDK(home: home, environment: .development)
-        #expect(try second.deviceId() == id)
+        #expect(try second.deviceId == id)
         #expect(try second.secureStore().names().contains("device-id"))
         let registry = (try? String(contentsOf: second.paths.registryFile, encoding: .utf8)) ?? ""
         #expect(!registry.contains(id))

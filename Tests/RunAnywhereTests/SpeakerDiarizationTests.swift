@@ -14,10 +14,10 @@ struct SpeakerDiarizationTests {
     static func conversation(
         _ turns: [(voice: Int, text: String)],
         gap: Double = 0.8
-    ) -> (audio: AudioBuffer, truth: [SpeakerSegment]) {
+    ) -> (audio: PCMAudio, truth: [SpeakerSegment]) {
         // The silence the deterministic voice puts around each utterance.
         let padding = 0.15
-        var audio = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
+        var audio = PCMAudio.silence(duration: 0.5, sampleRate: 16_000)
         var truth: [SpeakerSegment] = []
         for turn in turns {
             let start = audio.duration + padding
@@ -158,11 +158,11 @@ struct SpeakerDiarizationTests {
                 #expect(error?.code == .invalidInput)
             }
             let empty = await #expect(throws: SDKException.self) {
-                try await sdk.diarize(AudioBuffer(samples: [], sampleRate: 16_000))
+                try await sdk.diarize(PCMAudio(samples: [], sampleRate: 16_000))
             }
             #expect(empty?.code == .invalidAudio)
             let nan = await #expect(throws: SDKException.self) {
-                try await sdk.diarize(AudioBuffer(samples: [0, .nan, 0], sampleRate: 16_000))
+                try await sdk.diarize(PCMAudio(samples: [0, .nan, 0], sampleRate: 16_000))
             }
             #expect(nan?.code == .invalidAudio)
             // Silence has no speakers; speech too short to tell voices apart is one speaker.

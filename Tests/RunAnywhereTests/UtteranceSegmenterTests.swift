@@ -16,8 +16,8 @@ struct UtteranceSegmenterTests {
     }
 
     /// A chunk whose samples all hold `marker`, so where a slice came from can be read back.
-    static func audio(_ marker: Float) -> AudioBuffer {
-        AudioBuffer(samples: [Float](repeating: marker, count: Int(chunk * 16_000)), sampleRate: 16_000)
+    static func audio(_ marker: Float) -> PCMAudio {
+        PCMAudio(samples: [Float](repeating: marker, count: Int(chunk * 16_000)), sampleRate: 16_000)
     }
 
     static func verdict(_ probability: Float, _ events: [SpeechActivityEvent] = []) -> VADResult {

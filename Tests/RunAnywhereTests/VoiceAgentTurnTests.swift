@@ -21,12 +21,12 @@ struct VoiceAgentTurnTests {
         return configuration
     }
 
-    static func silence(_ seconds: Double) -> AudioBuffer {
-        AudioBuffer(samples: [Float](repeating: 0, count: Int(seconds * 16_000)), sampleRate: 16_000)
+    static func silence(_ seconds: Double) -> PCMAudio {
+        PCMAudio(samples: [Float](repeating: 0, count: Int(seconds * 16_000)), sampleRate: 16_000)
     }
 
     /// Utterances coded for the deterministic recognizer, each followed by `gap` seconds of silence.
-    static func conversation(_ utterances: [String], gap: Double = 1) -> AudioBuffer {
+    static func conversation(_ utterances: [String], gap: Double = 1) -> PCMAudio {
         var audio = silence(0.5)
         for text in utterances {
             audio.append(DeterministicBackend.speech(for: text))
@@ -35,7 +35,7 @@ struct VoiceAgentTurnTests {
         return audio
     }
 
-    static func run(_ sdk: RunAnywhereSDK, _ audio: AudioBuffer) async -> [VoiceEvent] {
+    static func run(_ sdk: RunAnywhereSDK, _ audio: PCMAudio) async -> [VoiceEvent] {
         var events: [VoiceEvent] = []
         let input = WAVFileAudioInput(audio: audio, pace: .asFastAsPossible)
         for await event in sdk.streamVoiceAgent(input: input, output: AudioRecorderOutput(realTime: false)) {
@@ -217,11 +217,11 @@ extension Collection {
 /// `pauseAt` seconds until `resume` returns. The pause lasts as long as the test needs on the
 /// wall clock, while the stream's own time, by which the voice agent decides, does not move.
 private struct PausingAudioInput: AudioInput {
-    let audio: AudioBuffer
+    let audio: PCMAudio
     let pauseAt: TimeInterval
     let resume: @Sendable () async -> Void
 
-    func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+    func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error> {
         let pieces = audio.chunks(duration: duration)
         let (pauseAt, resume) = (self.pauseAt, self.resume)
         return AsyncThrowingStream { continuation in

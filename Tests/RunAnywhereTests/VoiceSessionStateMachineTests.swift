@@ -5,7 +5,7 @@ import Testing
 /// The live session's decisions, fed by hand: no audio, VAD, spotter or turn runs.
 @Suite("The voice session's state machine, without I/O")
 struct VoiceSessionStateMachineTests {
-    private static let utterance = AudioBuffer.silence(duration: 0.5, sampleRate: 16_000)
+    private static let utterance = PCMAudio.silence(duration: 0.5, sampleRate: 16_000)
 
     private static func endOfTurn(_ endTime: Double = 1.5) -> UtteranceSegmenter.Action {
         .endOfTurn(utterance, endTime: endTime, useSpeculation: false)

@@ -11,7 +11,7 @@ struct WakeWordTests {
     static let wake = WakeWordConfiguration(phrases: ["hey computer"])
 
     /// Coded utterances, each followed by `gap` seconds of silence; with where each one ends.
-    static func recording(_ utterances: [String], gap: Double = 1) -> (audio: AudioBuffer, ends: [Double]) {
+    static func recording(_ utterances: [String], gap: Double = 1) -> (audio: PCMAudio, ends: [Double]) {
         var audio = VoiceAgentTurnTests.silence(0.5)
         var ends: [Double] = []
         for text in utterances {

@@ -85,7 +85,7 @@ struct RealSpeechTests {
             try await sdk.loadSTTModel(DefaultModels.sttId)
             for (name, signal) in Self.nonSpeech(rate: rate) {
                 let interleaved = signal.flatMap { Array(repeating: $0, count: channels) }
-                let audio = AudioBuffer(samples: interleaved, sampleRate: rate, channels: channels)
+                let audio = PCMAudio(samples: interleaved, sampleRate: rate, channels: channels)
                 let output = try await sdk.transcribe(audio)
                 #expect(output.text.isEmpty, "\(name) at \(rate) Hz × \(channels): \"\(output.text)\"")
                 #expect(output.segments.isEmpty)

@@ -33,7 +33,7 @@ public struct ALSAAudioInput: AudioInput {
 
     /// Opens the device and captures until the iteration ends; fails with
     /// `.audioDeviceUnavailable` when the device cannot be opened or capture breaks.
-    public func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+    public func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error> {
         capturedChunks(duration: duration).mapped(\.audio)
     }
 
@@ -71,7 +71,7 @@ public struct ALSAAudioInput: AudioInput {
                     }
                     continue
                 }
-                let audio = AudioBuffer(
+                let audio = PCMAudio(
                     int16: Array(samples[0..<read * channels]),
                     sampleRate: rate,
                     channels: channels

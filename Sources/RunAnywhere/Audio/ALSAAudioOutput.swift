@@ -46,7 +46,7 @@ public final class ALSAAudioOutput: AudioOutput {
 
     /// Plays `buffer` and returns once the device has drained it, or once ``stop()`` is called.
     /// The device is reopened when the sample rate or channel count changes.
-    public func play(_ buffer: AudioBuffer) async throws(SDKException) {
+    public func play(_ buffer: PCMAudio) async throws(SDKException) {
         guard let alsa = ALSALibrary.shared else {
             throw SDKException(
                 .audioDeviceUnavailable,

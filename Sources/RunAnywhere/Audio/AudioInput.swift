@@ -19,7 +19,7 @@ import Foundation
 public protocol AudioInput: Sendable {
     /// The audio as it arrives, in chunks of about `duration` seconds. Ending the iteration
     /// stops the capture.
-    func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error>
+    func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error>
 
     /// The same chunks, each with the instant its last sample was captured.
     ///

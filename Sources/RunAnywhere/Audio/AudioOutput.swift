@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public protocol AudioOutput: Sendable {
     /// Plays (or stores) `buffer` and returns once it is done, or once ``stop()`` is called.
-    func play(_ buffer: AudioBuffer) async throws(SDKException)
+    func play(_ buffer: PCMAudio) async throws(SDKException)
     /// Stops playback as soon as possible; a `play` in flight returns early.
     func stop() async
 }

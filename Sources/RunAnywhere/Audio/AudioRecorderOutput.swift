@@ -17,7 +17,7 @@ public final class AudioRecorderOutput: AudioOutput {
         /// When playback of the buffer began.
         public var startedAt: ContinuousClock.Instant
         /// The audio actually played (cut short by a stop).
-        public var audio: AudioBuffer
+        public var audio: PCMAudio
         /// Whether a stop cut it short.
         public var interrupted: Bool
     }
@@ -38,7 +38,7 @@ public final class AudioRecorderOutput: AudioOutput {
     public var stops: [ContinuousClock.Instant] { state.withLock { $0.stops } }
 
     /// All played audio, joined.
-    public var audio: AudioBuffer? {
+    public var audio: PCMAudio? {
         let played = self.played
         guard var joined = played.first?.audio else { return nil }
         for item in played.dropFirst() { joined.append(item.audio) }
@@ -46,7 +46,7 @@ public final class AudioRecorderOutput: AudioOutput {
     }
 
     /// Records `buffer`; in real-time mode, returns after its duration or at a stop.
-    public func play(_ buffer: AudioBuffer) async throws(SDKException) {
+    public func play(_ buffer: PCMAudio) async throws(SDKException) {
         let start = ContinuousClock.now
         let generation = state.withLock { $0.generation }
         guard realTime else {

@@ -16,7 +16,7 @@ import Foundation
 /// ```
 public enum WAVFile {
     /// Reads a WAV file.
-    public static func read(contentsOf url: URL) throws(SDKException) -> AudioBuffer {
+    public static func read(contentsOf url: URL) throws(SDKException) -> PCMAudio {
         let data: Data
         // Mapped for real: FoundationEssentials reads the whole file for `.mappedIfSafe`.
         do { data = try FileSystem.mapped(url.path) } catch {
@@ -32,7 +32,7 @@ public enum WAVFile {
     }
 
     /// Decodes WAV bytes.
-    public static func decode(_ data: Data) throws(SDKException) -> AudioBuffer {
+    public static func decode(_ data: Data) throws(SDKException) -> PCMAudio {
         let bytes = [UInt8](data)
         func fail(_ reason: String) -> SDKException {
             SDKException(
@@ -77,7 +77,7 @@ public enum WAVFile {
         case (1, 8):
             values = samples.map { (Float($0) - 128) / 128 }
         case (1, 16):
-            values = AudioBuffer(pcm16: Data(samples), sampleRate: format.rate).samples
+            values = PCMAudio(pcm16: Data(samples), sampleRate: format.rate).samples
         case (1, 24):
             values = (0..<samples.count / 3).map { i in
                 let p = base + 3 * i
@@ -94,7 +94,7 @@ public enum WAVFile {
                 return Float(Double(Int32(bitPattern: raw)) / 2_147_483_648)
             }
         case (3, 32):
-            values = AudioBuffer(float32: Data(samples), sampleRate: format.rate).samples
+            values = PCMAudio(float32: Data(samples), sampleRate: format.rate).samples
         case (3, 64):
             values = (0..<samples.count / 8).map { i in
                 var raw: UInt64 = 0
@@ -106,11 +106,11 @@ public enum WAVFile {
         }
         // Drop a partial last frame.
         values.removeLast(values.count % format.channels)
-        return AudioBuffer(samples: values, sampleRate: format.rate, channels: format.channels)
+        return PCMAudio(samples: values, sampleRate: format.rate, channels: format.channels)
     }
 
     /// Encodes a buffer as WAV bytes.
-    public static func encode(_ buffer: AudioBuffer, format: WAVSampleFormat = .int16) -> Data {
+    public static func encode(_ buffer: PCMAudio, format: WAVSampleFormat = .int16) -> Data {
         let bytesPerSample = format.bitsPerSample / 8
         let dataSize = buffer.samples.count * bytesPerSample
         var data = Data(capacity: 44 + dataSize)
@@ -154,8 +154,7 @@ public enum WAVFile {
     }
 
     /// Writes a buffer to a WAV file, atomically (a reader never sees half a file).
-    public static func write(_ buffer: AudioBuffer, to url: URL, format: WAVSampleFormat = .int16) throws(SDKException)
-    {
+    public static func write(_ buffer: PCMAudio, to url: URL, format: WAVSampleFormat = .int16) throws(SDKException) {
         try FileSystem.atomicWrite(encode(buffer, format: format), to: url)
     }
 }

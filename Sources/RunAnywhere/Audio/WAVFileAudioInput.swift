@@ -16,7 +16,7 @@ public struct WAVFileAudioInput: AudioInput {
     }
 
     /// The audio replayed.
-    public let audio: AudioBuffer
+    public let audio: PCMAudio
     /// How fast it is replayed.
     public let pace: Pace
 
@@ -26,13 +26,13 @@ public struct WAVFileAudioInput: AudioInput {
     }
 
     /// Replays a buffer.
-    public init(audio: AudioBuffer, pace: Pace = .realTime) {
+    public init(audio: PCMAudio, pace: Pace = .realTime) {
         self.audio = audio
         self.pace = pace
     }
 
     /// The recording in chunks of `duration` seconds (the last may be shorter), at the chosen pace.
-    public func chunks(duration: TimeInterval) -> AsyncThrowingStream<AudioBuffer, any Error> {
+    public func chunks(duration: TimeInterval) -> AsyncThrowingStream<PCMAudio, any Error> {
         capturedChunks(duration: duration).mapped(\.audio)
     }
 

@@ -42,11 +42,11 @@ public actor WAVFileAudioOutput: AudioOutput {
     /// Appends `buffer` to the file, converted to the file's rate and channels.
     ///
     /// - Throws: `.fileSystemError` when the file cannot be created or written.
-    public func play(_ buffer: AudioBuffer) async throws(SDKException) {
+    public func play(_ buffer: PCMAudio) async throws(SDKException) {
         guard !buffer.isEmpty else { return }
         do {
             let descriptor = try openIfNeeded(buffer)
-            var converted = AudioBuffer(samples: [], sampleRate: format!.rate, channels: format!.channels)
+            var converted = PCMAudio(samples: [], sampleRate: format!.rate, channels: format!.channels)
             converted.append(buffer)
             let pcm = converted.pcm16Data
             try write(pcm, at: 44 + dataBytes, to: descriptor)
@@ -71,10 +71,10 @@ public actor WAVFileAudioOutput: AudioOutput {
         dataBytes = 0
     }
 
-    private func openIfNeeded(_ buffer: AudioBuffer) throws -> Int32 {
+    private func openIfNeeded(_ buffer: PCMAudio) throws -> Int32 {
         if let descriptor { return descriptor }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let header = WAVFile.encode(AudioBuffer(samples: [], sampleRate: buffer.sampleRate, channels: buffer.channels))
+        let header = WAVFile.encode(PCMAudio(samples: [], sampleRate: buffer.sampleRate, channels: buffer.channels))
         guard FileManager.default.createFile(atPath: url.path, contents: header) else {
             throw SDKException(.fileSystemError, "Cannot create \(url.path)")
         }

@@ -64,3 +64,19 @@ extension InferenceFramework {
         }
     }
 }
+
+extension InferenceFramework {
+    /// The raw value as the wire carries it (the original SDK's name).
+    public var wireString: String { rawValue }
+
+    /// The raw value under the original SDK's analytics name.
+    public var analyticsKey: String { rawValue }
+
+    /// The framework of a name, case-insensitively (the original SDK's initializer); `nil` for
+    /// an empty name.
+    public init?(caseInsensitive name: String) {
+        let lowered = name.trimmed().lowercased()
+        guard !lowered.isEmpty else { return nil }
+        self.init(lowered)
+    }
+}

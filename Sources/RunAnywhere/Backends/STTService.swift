@@ -13,7 +13,7 @@ import Foundation
     var model: ModelInfo { get }
 
     /// Transcribes 16 kHz mono audio.
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult
+    func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult
 
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async

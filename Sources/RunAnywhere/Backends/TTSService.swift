@@ -15,7 +15,7 @@ import Foundation
 
     /// Synthesizes one piece of text (a sentence or a part of one) in `voice`, one of
     /// ``voices``' ids.
-    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> AudioBuffer
+    func synthesize(_ text: String, voice: String, options: TTSOptions) async throws -> PCMAudio
 
     /// As ``synthesize(_:voice:options:)``, with the engine's own word timings where it
     /// reports them; `nil` when it does not (the capability then estimates them). The
@@ -24,7 +24,7 @@ import Foundation
         _ text: String,
         voice: String,
         options: TTSOptions
-    ) async throws -> (audio: AudioBuffer, words: [TTSWordTiming]?)
+    ) async throws -> (audio: PCMAudio, words: [TTSWordTiming]?)
 
     /// Frees the engine's resources. The service is unusable afterwards.
     func unload() async
@@ -36,7 +36,7 @@ extension TTSService {
         _ text: String,
         voice: String,
         options: TTSOptions
-    ) async throws -> (audio: AudioBuffer, words: [TTSWordTiming]?) {
+    ) async throws -> (audio: PCMAudio, words: [TTSWordTiming]?) {
         (try await synthesize(text, voice: voice, options: options), nil)
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// ended.
 @_spi(Backend) public protocol WakeWordService: AnyObject, Sendable {
     /// Feeds the next chunk (mono, any rate); returns the phrases that ended in it.
-    func process(_ chunk: AudioBuffer) async throws -> [WakeWordSpot]
+    func process(_ chunk: PCMAudio) async throws -> [WakeWordSpot]
 
     /// Forgets the audio seen so far: times restart at 0.
     func reset() async

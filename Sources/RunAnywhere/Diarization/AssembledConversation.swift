@@ -30,7 +30,7 @@ import Darwin
 /// ```
 package struct AssembledConversation: Sendable {
     /// The conversation, 16 kHz mono.
-    package var audio: AudioBuffer
+    package var audio: PCMAudio
     /// Who speaks when: one segment per turn, spanning the turn's audible speech (the clip's own
     /// leading and trailing quiet left out), in order.
     package var truth: [SpeakerSegment]
@@ -144,7 +144,7 @@ package struct AssembledConversation: Sendable {
             samples[index] = max(-1, min(1, samples[index] + noise))
         }
         return AssembledConversation(
-            audio: AudioBuffer(samples: samples, sampleRate: sampleRate),
+            audio: PCMAudio(samples: samples, sampleRate: sampleRate),
             truth: truth,
             speakers: appearance.map { names[$0] }
         )
@@ -212,7 +212,7 @@ private struct StandardConversation: Sendable {
 
 /// A turn's worth of one speaker: levelled audio and where its speech is.
 private struct ConversationPiece {
-    var audio: AudioBuffer
+    var audio: PCMAudio
     /// The samples from the first to the last audible frame.
     var speech: Range<Int>
 }
@@ -267,7 +267,7 @@ private struct SpeakerPieces {
         for range in cuts(levels, 0..<levels.count) {
             let first = min(whole.samples.count, range.lowerBound * frame)
             let last = min(whole.samples.count, range.upperBound * frame)
-            let part = AudioBuffer(samples: Array(whole.samples[first..<last]), sampleRate: whole.sampleRate)
+            let part = PCMAudio(samples: Array(whole.samples[first..<last]), sampleRate: whole.sampleRate)
             guard let turn = levelled(part), let speech = audibleSpan(of: turn) else { continue }
             let shortest = Int(AssembledConversation.shortestTurn * Double(AssembledConversation.sampleRate))
             guard speech.count >= shortest else { continue }
@@ -284,7 +284,7 @@ private struct SpeakerPieces {
 
     /// The audio brought to ``AssembledConversation/speechLevel`` over its active frames, so that
     /// a clip with long silent padding is not made louder than one without; `nil` when silent.
-    private static func levelled(_ audio: AudioBuffer) -> AudioBuffer? {
+    private static func levelled(_ audio: PCMAudio) -> PCMAudio? {
         let levels = audio.frameLevels(frameDuration: frameDuration)
         guard let loudest = levels.max(), loudest > -.infinity else { return nil }
         let active = levels.filter { $0 >= loudest - 30 }
@@ -327,7 +327,7 @@ private struct SpeakerPieces {
     /// The samples from the start of the first run of three audible frames to the end of the
     /// last: a single loud frame (a click, a breath) does not stretch the truth. `nil` when
     /// there is no such run.
-    private static func audibleSpan(of audio: AudioBuffer) -> Range<Int>? {
+    private static func audibleSpan(of audio: PCMAudio) -> Range<Int>? {
         let levels = audio.frameLevels(frameDuration: frameDuration)
         let shortestRun = 3
         var first: Int?

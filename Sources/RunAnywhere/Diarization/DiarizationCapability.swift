@@ -59,7 +59,7 @@ actor DiarizationCapability {
     }
 
     /// Who spoke when in `audio` (any rate and channel count).
-    func diarize(_ audio: AudioBuffer, options: DiarizationOptions) async throws(SDKException) -> [SpeakerSegment] {
+    func diarize(_ audio: PCMAudio, options: DiarizationOptions) async throws(SDKException) -> [SpeakerSegment] {
         try options.validate()
         try audio.validate()
         let service = try await loadedService()
@@ -69,7 +69,7 @@ actor DiarizationCapability {
 
     /// Diarizes the given stretches of speech.
     func diarize(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         speech: [SpeechSegment],
         service: any SpeakerEmbeddingService,
         options: DiarizationOptions

@@ -17,7 +17,7 @@ enum DiarizedTranscription {
     static let margin: TimeInterval = 0.1
 
     static func transcribe(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         options: STTOptions,
         stt: STTCapability,
         diarization: DiarizationCapability

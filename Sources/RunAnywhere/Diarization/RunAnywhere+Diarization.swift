@@ -37,7 +37,7 @@ extension RunAnywhereSDK {
     ///
     /// - Throws: `.modelNotLoaded`, `.invalidAudio`, `.invalidInput` (options), `.backendError`.
     public func diarize(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         options: DiarizationOptions = DiarizationOptions()
     ) async throws(SDKException) -> [SpeakerSegment] {
         try await runtime().diarization.diarize(audio, options: options)
@@ -68,7 +68,7 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/diarize(_:options:)`` on the shared instance.
     public static func diarize(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         options: DiarizationOptions = DiarizationOptions()
     ) async throws(SDKException) -> [SpeakerSegment] {
         try await sdk().diarize(audio, options: options)

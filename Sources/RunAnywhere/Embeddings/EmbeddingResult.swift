@@ -43,3 +43,11 @@ public struct EmbeddingResult: Sendable, Equatable, Codable {
         self.durationMs = durationMs
     }
 }
+
+/// The original SDK's name for ``EmbeddingResult``.
+public typealias EmbeddingsResult = EmbeddingResult
+
+extension EmbeddingResult {
+    /// The original SDK's name for ``durationMs``, in seconds.
+    public var processingTime: TimeInterval { durationMs / 1000 }
+}

@@ -386,3 +386,9 @@ extension HardwareProfile {
     }
     #endif
 }
+
+extension HardwareProfile {
+    /// Whether the device has Apple's Neural Engine: never on the platforms this SDK probes
+    /// (the original SDK's property; no engine here can use one).
+    public var hasNeuralEngine: Bool { false }
+}

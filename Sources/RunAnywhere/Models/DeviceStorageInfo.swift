@@ -22,3 +22,8 @@ public struct DeviceStorageInfo: Sendable, Equatable {
     /// Share in use, 0…1.
     public var usedFraction: Double { totalBytes > 0 ? Double(usedBytes) / Double(totalBytes) : 0 }
 }
+
+extension DeviceStorageInfo {
+    /// The used share of the disk in percent (the original SDK's name; ``usedFraction`` × 100).
+    public var usagePercentage: Double { usedFraction * 100 }
+}

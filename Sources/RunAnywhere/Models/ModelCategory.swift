@@ -24,3 +24,12 @@ public enum ModelCategory: String, Sendable, Codable, CaseIterable {
     /// (``LoRA``); ``ModelInfo/baseModelIds`` names the models each one was trained for.
     case loraAdapter = "lora"
 }
+
+extension ModelCategory {
+    /// Whether loading a model of this category takes a context length: language and
+    /// vision-language models.
+    public var requiresContextLength: Bool { self == .llm || self == .vision }
+
+    /// Whether models of this category can reason before answering (``LLMGenerationOptions/reasoning``).
+    public var supportsThinking: Bool { self == .llm || self == .vision }
+}

@@ -30,3 +30,11 @@ public enum ModelFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 }
+
+extension ModelFormat {
+    /// The raw value as the wire carries it (the original SDK's name).
+    public var wireString: String { rawValue }
+
+    /// The format of a wire string, case-insensitively; `nil` when unknown.
+    public static func fromWireString(_ string: String) -> ModelFormat? { ModelFormat(rawValue: string.lowercased()) }
+}

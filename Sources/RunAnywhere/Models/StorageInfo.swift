@@ -39,3 +39,16 @@ public struct StorageInfo: Sendable, Equatable {
     /// Bytes the SDK uses in all.
     public var totalBytes: Int64 { modelsBytes + cacheBytes + tempBytes }
 }
+
+extension StorageInfo {
+    /// The original SDK's name for ``modelsBytes``.
+    public var totalModelsSizeBytes: Int64 { modelsBytes }
+    /// The original SDK's name for ``modelsBytes``.
+    public var totalModelsSize: Int64 { modelsBytes }
+    /// The original SDK's name for ``device``.
+    public var deviceStorage: DeviceStorageInfo { device }
+    /// The original SDK's name for ``models``.
+    public var storedModels: [StoredModel] { models }
+    /// The number of models with files on disk.
+    public var modelCount: Int { models.count }
+}

@@ -44,3 +44,10 @@ public struct StoredModel: Sendable, Equatable, Identifiable {
         self.lastUsedAt = lastUsedAt
     }
 }
+
+extension StoredModel {
+    /// The original SDK's name for ``sizeBytes``.
+    public var size: Int64 { sizeBytes }
+    /// The original SDK's name for ``downloadedAt``.
+    public var createdDate: Date? { downloadedAt }
+}

@@ -50,7 +50,7 @@ final class PluginSTTService: STTService, @unchecked Sendable {
         return PluginSTTService(model: model, operations: operations, worker: worker, handle: handle)
     }
 
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+    func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult {
         guard let handleAddress = handle.withLock({ $0 }) else {
             throw SDKException(.modelNotLoaded, "'\(model.id)' was unloaded")
         }

@@ -34,7 +34,7 @@ final class RoutedSTTService: STTService {
 
     var model: ModelInfo { sides.model }
 
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws -> STTServiceResult {
+    func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult {
         let router = sides.router
         var result = try await sides.run(try router.targets(for: model)) { target in
             try await transcribe(audio, options: options, on: target)
@@ -59,7 +59,7 @@ final class RoutedSTTService: STTService {
     }
 
     private func transcribe(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         options: STTOptions,
         on target: ExecutionTarget
     ) async throws -> STTServiceResult {

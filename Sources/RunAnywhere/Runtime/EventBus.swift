@@ -43,8 +43,12 @@ public final class EventBus: Sendable {
         self.bufferLimit = bufferLimit
     }
 
-    /// All events published from now on.
-    public func events() -> AsyncStream<SDKEvent> { subscribe(nil) }
+    /// The bus of the static ``RunAnywhere`` facade, ``RunAnywhere/events`` (the original
+    /// SDK's singleton). Each ``RunAnywhereSDK`` instance has a bus of its own.
+    public static var shared: EventBus { RunAnywhere.events }
+
+    /// All events published from now on: each read of the property is a new subscription.
+    public var events: AsyncStream<SDKEvent> { subscribe(nil) }
 
     /// Events of the given categories published from now on.
     public func events(for categories: EventCategory...) -> AsyncStream<SDKEvent> { subscribe(Set(categories)) }
@@ -61,6 +65,25 @@ public final class EventBus: Sendable {
 
     /// Publishes an event of the given kind, stamped now.
     public func publish(_ kind: SDKEvent.Kind) { publish(SDKEvent(kind)) }
+
+    /// Calls `handler` for every event published from now on, on the publisher's thread, until
+    /// the returned subscription is cancelled or released (the original SDK's Combine `sink`).
+    /// Keep the handler short: the publisher waits for it.
+    @discardableResult
+    public func on(_ handler: @escaping @Sendable (SDKEvent) -> Void) -> EventSubscription {
+        EventSubscription(bus: self, id: addObserver(handler))
+    }
+
+    /// Calls `handler` for every event of `category` published from now on; see ``on(_:)``.
+    @discardableResult
+    public func on(
+        _ category: EventCategory,
+        handler: @escaping @Sendable (SDKEvent) -> Void
+    ) -> EventSubscription {
+        on { event in
+            if event.category == category { handler(event) }
+        }
+    }
 
     /// Calls `observer` on the publisher's thread for every event, before any stream gets
     /// it: for the SDK's own bookkeeping (the telemetry queue), which must have an event

@@ -35,3 +35,8 @@ public enum LogLevel: String, Sendable, Codable, CaseIterable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+extension LogLevel {
+    /// The original SDK's highest level: ``critical``.
+    public static var fault: LogLevel { .critical }
+}

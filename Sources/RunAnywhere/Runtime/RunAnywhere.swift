@@ -51,6 +51,10 @@ public enum RunAnywhere {
     /// Whether phase 1 has completed.
     public static var isInitialized: Bool { shared != nil }
 
+    /// Whether the SDK is initialized and holds its parameters (the original SDK's name; here
+    /// the same as ``isInitialized``).
+    public static var isActive: Bool { isInitialized }
+
     /// Whether phase 2 has completed.
     public static var areServicesReady: Bool { shared?.areServicesReady ?? false }
 
@@ -123,6 +127,12 @@ public enum RunAnywhere {
         }
         // A concurrent initialize got there first; this one's instance is not used.
         if !won { Task { await sdk.shutdown() } }
+    }
+
+    /// Phase 1 with the base URL as a `URL` (the original SDK's overload); see
+    /// ``initialize(apiKey:baseURL:environment:storageDirectory:)``.
+    public static func initialize(apiKey: String, baseURL: URL, environment: SDKEnvironment) throws(SDKException) {
+        try initialize(apiKey: apiKey, baseURL: baseURL.absoluteString, environment: environment)
     }
 
     /// Phase 2: finishes service set-up. Safe to call many times and concurrently: every

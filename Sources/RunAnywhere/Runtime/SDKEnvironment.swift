@@ -34,3 +34,39 @@ public enum SDKEnvironment: String, Sendable, Codable, CaseIterable, CustomStrin
     /// The raw value, e.g. `development`.
     public var description: String { rawValue }
 }
+
+// The original SDK's predicates, each defined by this SDK's rules above.
+extension SDKEnvironment {
+    /// The environments an app ships with (the original SDK's list): all of them.
+    public static var deployableCases: [SDKEnvironment] { allCases }
+
+    /// Whether this is ``production``.
+    public var isProduction: Bool { self == .production }
+    /// Whether this is ``staging``, the pre-release testing environment.
+    public var isTesting: Bool { self == .staging }
+    /// The original SDK's name for ``requiresSecureBaseURL``: a base URL must be given.
+    public var requiresBackendURL: Bool { requiresSecureBaseURL }
+    /// The original SDK's name for ``requiresAPIKey``.
+    public var requiresAuthentication: Bool { requiresAPIKey }
+    /// Whether telemetry is sent in this environment (with a control plane): not in development.
+    public var shouldSendTelemetry: Bool { self != .development }
+    /// Whether the SDK syncs with a backend (with a control plane): not in development.
+    public var shouldSyncWithBackend: Bool { self != .development }
+    /// Whether the original SDK would use mock data: in development. This SDK never invents
+    /// data; it only reports the environment.
+    public var useMockData: Bool { self == .development }
+    /// Whether this build was compiled for debugging.
+    public static var isDebugBuild: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
+    /// Whether this environment suits this build: production needs a release build.
+    public var isCompatibleWithCurrentBuild: Bool { !(Self.isDebugBuild && self == .production) }
+    /// The raw value as the wire carries it.
+    public var wireString: String { rawValue }
+    /// The environment of a wire string, case-insensitively; `nil` when unknown.
+    public static func from(wireString: String) -> SDKEnvironment? { SDKEnvironment(rawValue: wireString.lowercased()) }
+}

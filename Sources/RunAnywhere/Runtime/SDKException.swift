@@ -12,7 +12,7 @@
 ///     print(error.message, error.recoverySuggestion ?? "")
 /// }
 /// ```
-public struct SDKException: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable, machine-readable reason.
     public let code: Code
     /// A human-readable explanation of what went wrong.

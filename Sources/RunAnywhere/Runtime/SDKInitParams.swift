@@ -64,3 +64,20 @@ public struct SDKInitParams: Sendable, Equatable {
         self.environment = environment
     }
 }
+
+// The original SDK's initializers, ending in the validating one above.
+extension SDKInitParams {
+    /// Validates and creates the parameters from a `URL` (the original SDK's overload).
+    public init(apiKey: String, baseURL: URL, environment: SDKEnvironment) throws(SDKException) {
+        try self.init(apiKey: apiKey, baseURL: baseURL.absoluteString, environment: environment)
+    }
+
+    /// Development parameters with an API key and no base URL (the original SDK's
+    /// shortcut); development accepts any key, an empty one included.
+    public init(forDevelopmentWithAPIKey apiKey: String) {
+        let key = apiKey.trimmed()
+        self.apiKey = key.isEmpty ? nil : key
+        self.baseURL = nil
+        self.environment = .development
+    }
+}

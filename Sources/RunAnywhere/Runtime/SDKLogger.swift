@@ -158,3 +158,48 @@ public struct SDKLogger: Sendable {
         log(.error, message(), metadata: metadata, file: file, function: function, line: line)
     }
 }
+
+// The original SDK's loggers and calls, each ending in ``SDKLogger/log(_:_:metadata:file:function:line:)``.
+extension SDKLogger {
+    /// The SDK's general logger (category `RunAnywhere`).
+    public static let shared = SDKLogger(category: "RunAnywhere")
+    /// Text generation's logger.
+    public static let llm = SDKLogger(category: "LLM")
+    /// Speech recognition's logger.
+    public static let stt = SDKLogger(category: "STT")
+    /// Speech synthesis's logger.
+    public static let tts = SDKLogger(category: "TTS")
+    /// Downloads' logger.
+    public static let download = SDKLogger(category: "Download")
+    /// The model registry's logger.
+    public static let models = SDKLogger(category: "Models")
+
+    /// Logs a fault: ``LogLevel/critical``.
+    public func fault(
+        _ message: @autoclosure () -> String,
+        metadata: Logger.Metadata? = nil,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
+        log(.critical, message(), metadata: metadata, file: file, function: function, line: line)
+    }
+
+    /// Logs an error value at error level, with `additionalInfo` as metadata; an
+    /// ``SDKException`` adds its code and category.
+    public func logError(
+        _ error: any Error,
+        additionalInfo: [String: String] = [:],
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) {
+        var metadata = Logger.Metadata()
+        for (key, value) in additionalInfo { metadata[key] = .string(value) }
+        if let exception = error as? SDKException {
+            metadata["error_code"] = .string(exception.code.rawValue)
+            metadata["error_category"] = .string(exception.category.rawValue)
+        }
+        log(.error, "\(error)", metadata: metadata, file: file, function: function, line: line)
+    }
+}

@@ -41,7 +41,7 @@ extension RunAnywhereSDK {
     /// - Throws: `.modelNotLoaded`, `.invalidAudio` (empty, shorter than 0.1 s, sampled below
     ///   8 kHz, NaN samples), `.invalidInput` (options), `.backendError`.
     public func transcribe(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         options: STTOptions = STTOptions()
     ) async throws(SDKException) -> STTOutput {
         let runtime = try runtime()
@@ -69,7 +69,7 @@ extension RunAnywhereSDK {
     /// }
     /// ```
     public func transcribeStream(
-        _ audio: AsyncStream<AudioBuffer>,
+        _ audio: AsyncStream<PCMAudio>,
         options: STTOptions = STTOptions()
     ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         do {
@@ -79,7 +79,7 @@ extension RunAnywhereSDK {
         }
     }
 
-    /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
+    /// ``transcribeStream(_:options:)-(AsyncStream<PCMAudio>,_)`` over raw 16-bit little-endian
     /// mono PCM chunks at `options.sampleRate`.
     public func transcribeStream(
         _ audio: AsyncStream<Data>,
@@ -88,10 +88,19 @@ extension RunAnywhereSDK {
         transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
     }
 
+    /// ``transcribeStream(_:options:)-(AsyncStream<Data>,_)`` in the original SDK's shape: a
+    /// stream that does not throw; an error ends it (and is logged).
+    public func transcribeStream(
+        audio: AsyncStream<Data>,
+        options: STTOptions = STTOptions()
+    ) -> AsyncStream<STTPartialResult> {
+        transcribeStream(audio, options: options).endingOnError(category: "STT")
+    }
+
     /// WAV bytes, or raw PCM16 when there is no RIFF header.
-    func decodeAudio(_ data: Data, sampleRate: Int) throws(SDKException) -> AudioBuffer {
+    func decodeAudio(_ data: Data, sampleRate: Int) throws(SDKException) -> PCMAudio {
         if data.count >= 4, data.prefix(4).elementsEqual("RIFF".utf8) { return try WAVFile.decode(data) }
-        return AudioBuffer(pcm16: data, sampleRate: sampleRate)
+        return PCMAudio(pcm16: data, sampleRate: sampleRate)
     }
 }
 
@@ -114,7 +123,7 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/transcribe(_:options:)`` on the shared instance.
     public static func transcribe(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         options: STTOptions = STTOptions()
     ) async throws(SDKException) -> STTOutput {
         try await sdk().transcribe(audio, options: options)
@@ -138,9 +147,9 @@ extension RunAnywhere {
 
     /// Transcribes audio while it arrives: partial results, then one final result.
     ///
-    /// Calls ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` on the shared instance.
+    /// Calls ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<PCMAudio>,_)`` on the shared instance.
     public static func transcribeStream(
-        _ audio: AsyncStream<AudioBuffer>,
+        _ audio: AsyncStream<PCMAudio>,
         options: STTOptions = STTOptions()
     ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         do {
@@ -150,7 +159,7 @@ extension RunAnywhere {
         }
     }
 
-    /// ``transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` over raw 16-bit little-endian
+    /// ``transcribeStream(_:options:)-(AsyncStream<PCMAudio>,_)`` over raw 16-bit little-endian
     /// mono PCM chunks at `options.sampleRate`.
     public static func transcribeStream(
         _ audio: AsyncStream<Data>,
@@ -158,18 +167,27 @@ extension RunAnywhere {
     ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         transcribeStream(audio.pcmBuffers(sampleRate: options.sampleRate), options: options)
     }
+
+    /// ``transcribeStream(_:options:)-(AsyncStream<Data>,_)`` in the original SDK's shape: a
+    /// stream that does not throw; an error ends it (and is logged).
+    public static func transcribeStream(
+        audio: AsyncStream<Data>,
+        options: STTOptions = STTOptions()
+    ) -> AsyncStream<STTPartialResult> {
+        transcribeStream(audio, options: options).endingOnError(category: "STT")
+    }
 }
 
 extension AsyncStream<Data> {
     /// Raw 16-bit little-endian mono PCM chunks as buffers; an odd byte is carried over.
-    func pcmBuffers(sampleRate: Int) -> AsyncStream<AudioBuffer> {
-        let (stream, continuation) = AsyncStream<AudioBuffer>.makeStream()
+    func pcmBuffers(sampleRate: Int) -> AsyncStream<PCMAudio> {
+        let (stream, continuation) = AsyncStream<PCMAudio>.makeStream()
         let task = Task {
             var carry = Data()
             for await chunk in self {
                 var bytes = carry + chunk
                 carry = bytes.count % 2 == 1 ? Data([bytes.removeLast()]) : Data()
-                continuation.yield(AudioBuffer(pcm16: bytes, sampleRate: sampleRate))
+                continuation.yield(PCMAudio(pcm16: bytes, sampleRate: sampleRate))
             }
             continuation.finish()
         }

@@ -56,7 +56,7 @@ actor STTCapability {
     }
 
     /// Transcribes a whole recording.
-    func transcribe(_ audio: AudioBuffer, options: STTOptions) async throws(SDKException) -> STTOutput {
+    func transcribe(_ audio: PCMAudio, options: STTOptions) async throws(SDKException) -> STTOutput {
         try options.validate()
         let service = try await loadedService()
         try Self.validate(audio)
@@ -65,7 +65,7 @@ actor STTCapability {
 
     private func run(
         _ service: any STTService,
-        _ input: AudioBuffer,
+        _ input: PCMAudio,
         options: STTOptions
     ) async throws(SDKException) -> STTOutput {
         let start = ContinuousClock.now
@@ -96,7 +96,7 @@ actor STTCapability {
         }
     }
 
-    static func validate(_ audio: AudioBuffer) throws(SDKException) {
+    static func validate(_ audio: PCMAudio) throws(SDKException) {
         try audio.validate()
         // Below telephone quality there is no speech to hear, and resampling up to 16 kHz would
         // make a small file huge (8-bit samples at 1 kHz grow 64-fold in memory).
@@ -126,7 +126,7 @@ actor STTCapability {
     /// committed and the window restarts at the last segment, so the cost per partial
     /// stays bounded however long the stream runs.
     nonisolated func stream(
-        _ chunks: AsyncStream<AudioBuffer>,
+        _ chunks: AsyncStream<PCMAudio>,
         options: STTOptions
     ) -> AsyncThrowingStream<STTPartialResult, any Error> {
         let (stream, continuation) = AsyncThrowingStream<STTPartialResult, any Error>.makeStream()
@@ -134,7 +134,7 @@ actor STTCapability {
             do {
                 try options.validate()
                 let service = try await self.loadedService()
-                var window = AudioBuffer(samples: [], sampleRate: 16_000)
+                var window = PCMAudio(samples: [], sampleRate: 16_000)
                 var windowStart: TimeInterval = 0
                 var committed: [STTSegment] = []
                 var committedText = ""

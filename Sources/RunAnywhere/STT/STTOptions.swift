@@ -76,3 +76,8 @@ public struct STTOptions: Sendable, Codable, Equatable {
         try diarization?.validate()
     }
 }
+
+extension STTOptions {
+    /// The default options (the original SDK's factory).
+    public static func defaults() -> STTOptions { STTOptions() }
+}

@@ -69,3 +69,8 @@ public struct STTOutput: Sendable, Codable, Equatable {
         self.processingTimeMs = processingTimeMs
     }
 }
+
+extension STTOutput {
+    /// The original SDK's name for ``language``.
+    public var detectedLanguageCode: String? { language }
+}

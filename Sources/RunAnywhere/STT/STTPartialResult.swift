@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<AudioBuffer>,_)`` yields while audio arrives.
+/// What ``RunAnywhereSDK/transcribeStream(_:options:)-(AsyncStream<PCMAudio>,_)`` yields while audio arrives.
 public struct STTPartialResult: Sendable, Equatable {
     /// The transcript of all audio so far.
     public var text: String

@@ -21,8 +21,10 @@ extension RunAnywhereSDK {
 
     /// This installation's device id: a random UUID made on first use and kept in the secure
     /// store (`device-id`), so it survives restarts and never appears in the registry.
-    public func deviceId() throws(SDKException) -> String {
-        try secureStore().deviceId()
+    ///
+    /// - Throws: what ``secureStore()`` throws, and the store's errors reading or writing it.
+    public var deviceId: String {
+        get throws(SDKException) { try secureStore().deviceId() }
     }
 
     /// The secure store's name for the device id.
@@ -57,10 +59,15 @@ extension RunAnywhere {
         try sdk().secureStore()
     }
 
-    /// The shared instance's device id.
-    ///
-    /// Calls ``RunAnywhereSDK/deviceId()`` on the shared instance.
-    public static func deviceId() throws(SDKException) -> String {
-        try sdk().deviceId()
+    /// The shared instance's device id, as the original SDK's property: ``RunAnywhereSDK/deviceId``
+    /// of the shared instance, or an empty string when the SDK is not initialized or its secure
+    /// store cannot be read (the error is logged). Read ``RunAnywhereSDK/deviceId`` to get the error.
+    public static var deviceId: String {
+        do {
+            return try sdk().deviceId
+        } catch {
+            SDKLogger(category: "SecureStore").warning("No device id: \(error)")
+            return ""
+        }
     }
 }

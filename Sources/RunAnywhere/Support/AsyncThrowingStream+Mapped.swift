@@ -26,4 +26,23 @@ extension AsyncThrowingStream where Failure == any Error {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    /// This stream as a non-throwing one (the shape of the original SDK's streams): an error
+    /// ends it and is logged under `category`; ending the iteration of the result ends this one.
+    package func endingOnError(category: String) -> AsyncStream<Element> where Element: Sendable {
+        let source = self
+        return AsyncStream<Element> { continuation in
+            let task = Task {
+                do {
+                    for try await element in source {
+                        continuation.yield(element)
+                    }
+                } catch {
+                    SDKLogger(category: category).error("The stream ended on an error: \(error)")
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }

@@ -115,7 +115,7 @@ actor TTSCapability {
     /// Synthesizes all of `text` as one buffer.
     func synthesize(_ text: String, options: TTSOptions) async throws(SDKException) -> TTSOutput {
         let start = ContinuousClock.now
-        var audio: AudioBuffer?
+        var audio: PCMAudio?
         var voice = ""
         var words: [TTSWordTiming] = []
         do {
@@ -160,7 +160,7 @@ actor TTSCapability {
                             continue
                         }
                         let output = TTSOutput(
-                            audio: AudioBuffer.silence(seconds: pause, sampleRate: sampleRate),
+                            audio: PCMAudio.silence(seconds: pause, sampleRate: sampleRate),
                             text: "",
                             voice: resolved,
                             processingTimeMs: 0
@@ -177,7 +177,7 @@ actor TTSCapability {
                         var audio = raw.mono().scaled(by: pieceOptions.volume)
                         var words = reported ?? TTSWordTiming.estimate(text, in: audio)
                         if pendingPause > 0 {
-                            var lead = AudioBuffer.silence(seconds: pendingPause, sampleRate: audio.sampleRate)
+                            var lead = PCMAudio.silence(seconds: pendingPause, sampleRate: audio.sampleRate)
                             lead.append(audio)
                             audio = lead
                             words = words.map { $0.shifted(by: pendingPause) }

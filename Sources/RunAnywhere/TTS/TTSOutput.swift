@@ -7,7 +7,7 @@ import Foundation
 /// Synthesized speech.
 public struct TTSOutput: Sendable, Equatable {
     /// The audio (mono).
-    public var audio: AudioBuffer
+    public var audio: PCMAudio
     /// The text that was spoken.
     public var text: String
     /// The voice that spoke.
@@ -20,7 +20,7 @@ public struct TTSOutput: Sendable, Equatable {
 
     /// Creates an output; the TTS capability makes these.
     public init(
-        audio: AudioBuffer,
+        audio: PCMAudio,
         text: String,
         voice: String,
         processingTimeMs: Double,

@@ -32,7 +32,7 @@ public struct TTSWordTiming: Sendable, Codable, Equatable {
     /// Timings for `text` spread over the voiced part of `audio` (where 10 ms windows rise
     /// above −45 dBFS) in proportion to the words' lengths, a word's share including the
     /// space after it.
-    @_spi(Backend) public static func estimate(_ text: String, in audio: AudioBuffer) -> [TTSWordTiming] {
+    @_spi(Backend) public static func estimate(_ text: String, in audio: PCMAudio) -> [TTSWordTiming] {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init).filter {
             $0.contains { $0.isLetter || $0.isNumber }
         }

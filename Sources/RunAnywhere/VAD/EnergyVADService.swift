@@ -34,7 +34,7 @@ package actor EnergyVADService: VADService {
 
     package func speechProbabilities(_ samples: [Float]) async throws -> [Float] {
         stride(from: 0, to: samples.count - frameSize + 1, by: frameSize).map { start in
-            probability(AudioBuffer.decibels(rms: AudioBuffer.rms(samples[start..<start + frameSize])))
+            probability(PCMAudio.decibels(rms: PCMAudio.rms(samples[start..<start + frameSize])))
         }
     }
 

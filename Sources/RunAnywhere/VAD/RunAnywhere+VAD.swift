@@ -41,18 +41,18 @@ extension RunAnywhereSDK {
     ///     for event in result.events { print(event.kind, event.time) }
     /// }
     /// ```
-    public func detectVoiceActivity(_ chunk: AudioBuffer) async throws(SDKException) -> VADResult {
+    public func detectVoiceActivity(_ chunk: PCMAudio) async throws(SDKException) -> VADResult {
         try await runtime().vad.process(chunk)
     }
 
     /// ``detectVoiceActivity(_:)`` over raw 16-bit little-endian mono PCM at `sampleRate`.
     public func detectVoiceActivity(_ pcm: Data, sampleRate: Int = 16_000) async throws(SDKException) -> VADResult {
-        try await detectVoiceActivity(AudioBuffer(pcm16: pcm, sampleRate: sampleRate))
+        try await detectVoiceActivity(PCMAudio(pcm16: pcm, sampleRate: sampleRate))
     }
 
     /// Speech starts and ends while `audio` arrives; an open segment is closed when the
     /// input ends. The stream starts from a fresh state.
-    public func streamVAD(_ audio: AsyncStream<AudioBuffer>) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
+    public func streamVAD(_ audio: AsyncStream<PCMAudio>) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
         let vad: VADCapability
         do { vad = try runtime().vad } catch { return AsyncThrowingStream { $0.finish(throwing: error) } }
         let (stream, continuation) = AsyncThrowingStream<SpeechActivityEvent, any Error>.makeStream()
@@ -79,7 +79,7 @@ extension RunAnywhereSDK {
     }
 
     /// The stretches of speech in a whole recording.
-    public func detectSpeechSegments(in audio: AudioBuffer) async throws(SDKException) -> [SpeechSegment] {
+    public func detectSpeechSegments(in audio: PCMAudio) async throws(SDKException) -> [SpeechSegment] {
         try await runtime().vad.segments(in: audio)
     }
 }
@@ -116,7 +116,7 @@ extension RunAnywhere {
     /// Feeds the next chunk of a live stream (any rate; converted to 16 kHz mono).
     ///
     /// Calls ``RunAnywhereSDK/detectVoiceActivity(_:)`` on the shared instance.
-    public static func detectVoiceActivity(_ chunk: AudioBuffer) async throws(SDKException) -> VADResult {
+    public static func detectVoiceActivity(_ chunk: PCMAudio) async throws(SDKException) -> VADResult {
         try await sdk().detectVoiceActivity(chunk)
     }
 
@@ -140,7 +140,7 @@ extension RunAnywhere {
     /// The stretches of speech in a whole recording.
     ///
     /// Calls ``RunAnywhereSDK/detectSpeechSegments(in:)`` on the shared instance.
-    public static func detectSpeechSegments(in audio: AudioBuffer) async throws(SDKException) -> [SpeechSegment] {
+    public static func detectSpeechSegments(in audio: PCMAudio) async throws(SDKException) -> [SpeechSegment] {
         try await sdk().detectSpeechSegments(in: audio)
     }
 
@@ -153,7 +153,7 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/streamVAD(_:)`` on the shared instance.
     public static func streamVAD(
-        _ audio: AsyncStream<AudioBuffer>
+        _ audio: AsyncStream<PCMAudio>
     ) -> AsyncThrowingStream<SpeechActivityEvent, any Error> {
         do {
             return try sdk().streamVAD(audio)

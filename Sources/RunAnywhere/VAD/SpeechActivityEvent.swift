@@ -19,3 +19,16 @@ public struct SpeechActivityEvent: Sendable, Codable, Equatable {
     /// Seconds since the stream began (or since the last reset).
     public var time: TimeInterval
 }
+
+extension SpeechActivityEvent {
+    /// The original SDK's name for ``time``.
+    public var timestamp: TimeInterval { time }
+}
+
+/// The original SDK's name for ``SpeechActivityEvent/Kind``.
+public typealias SpeechActivityKind = SpeechActivityEvent.Kind
+
+extension SpeechActivityEvent.Kind {
+    /// Whether the event marks a change between speech and silence: every event here does.
+    public var isTransition: Bool { true }
+}

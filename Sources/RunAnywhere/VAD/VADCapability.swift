@@ -70,7 +70,7 @@ actor VADCapability {
     }
 
     /// Processes the next chunk of a stream.
-    func process(_ chunk: AudioBuffer) async throws(SDKException) -> VADResult {
+    func process(_ chunk: PCMAudio) async throws(SDKException) -> VADResult {
         try chunk.validate()
         let service: any VADService = await lifecycle.currentService ?? energy
         let identity = ObjectIdentifier(service)
@@ -116,7 +116,7 @@ actor VADCapability {
     }
 
     /// Speech segments of a whole recording, from a fresh state.
-    func segments(in audio: AudioBuffer) async throws(SDKException) -> [SpeechSegment] {
+    func segments(in audio: PCMAudio) async throws(SDKException) -> [SpeechSegment] {
         try audio.validate()
         await reset()
         var segments: [SpeechSegment] = []

@@ -84,7 +84,7 @@ struct EchoGate: Sendable {
     private let history = Int(2 / frameDuration)
 
     /// Records that `audio` (16 kHz mono) started playing at `time` seconds of the microphone stream.
-    mutating func addReference(_ audio: AudioBuffer, at time: TimeInterval) {
+    mutating func addReference(_ audio: PCMAudio, at time: TimeInterval) {
         let first = max(0, Int((time / Self.frameDuration).rounded()))
         let powers = Self.framePowers(audio.samples[...])
         if reference.isEmpty { referenceStart = first }
@@ -105,7 +105,7 @@ struct EchoGate: Sendable {
     }
 
     /// Judges one microphone chunk (16 kHz mono) that starts at `time` seconds of the stream.
-    mutating func process(_ chunk: AudioBuffer, at time: TimeInterval) -> Verdict {
+    mutating func process(_ chunk: PCMAudio, at time: TimeInterval) -> Verdict {
         let first = max(0, Int((time / Self.frameDuration).rounded()))
         let powers = Self.framePowers(chunk.samples[...])
         if mic.isEmpty { micStart = first }
@@ -132,7 +132,7 @@ struct EchoGate: Sendable {
         micPower /= Float(powers.count)
         echoPower /= Float(powers.count)
         lastExcessDecibels = 10 * log10(max(micPower, 1e-12) / max(echoPower, 1e-12))
-        if AudioBuffer.decibels(rms: micPower.squareRoot()) < settings.floorDecibels { return .echo }
+        if PCMAudio.decibels(rms: micPower.squareRoot()) < settings.floorDecibels { return .echo }
         return lastExcessDecibels > settings.margin ? .speech : .echo
     }
 

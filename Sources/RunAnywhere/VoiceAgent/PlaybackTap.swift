@@ -12,7 +12,7 @@ final class PlaybackTap: AudioOutput {
     /// What happened to the output since it was last asked.
     enum Entry: Sendable {
         /// `audio` started playing at `at`.
-        case played(AudioBuffer, at: ContinuousClock.Instant)
+        case played(PCMAudio, at: ContinuousClock.Instant)
         /// Playback was stopped at `at`.
         case stopped(at: ContinuousClock.Instant)
     }
@@ -24,7 +24,7 @@ final class PlaybackTap: AudioOutput {
         self.output = output
     }
 
-    func play(_ buffer: AudioBuffer) async throws(SDKException) {
+    func play(_ buffer: PCMAudio) async throws(SDKException) {
         entries.withLock { $0.append(.played(buffer, at: .now)) }
         try await output.play(buffer)
     }

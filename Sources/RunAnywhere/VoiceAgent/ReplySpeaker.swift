@@ -25,7 +25,7 @@ struct ReplySpeaker: Sendable {
     /// What was spoken, and when.
     struct Spoken: Sendable {
         /// Every synthesized sentence, joined.
-        var audio = AudioBuffer(samples: [], sampleRate: 22_050)
+        var audio = PCMAudio(samples: [], sampleRate: 22_050)
         /// When the first sentence's audio was ready and the turn could be heard.
         var firstAudio: ContinuousClock.Instant?
         /// Synthesis time of the first sentence, in milliseconds.
@@ -63,7 +63,7 @@ struct ReplySpeaker: Sendable {
                 guard await ready(), !Task.isCancelled else { break }
                 spoken.firstChunkMs = synthesisMs
                 spoken.firstAudio = .now
-                spoken.audio = AudioBuffer(samples: [], sampleRate: speech.sampleRate)
+                spoken.audio = PCMAudio(samples: [], sampleRate: speech.sampleRate)
             }
             spoken.audio.append(speech.audio)
             emit(.audioChunk(speech.audio, sentence: sentence))

@@ -45,7 +45,7 @@ extension RunAnywhereSDK {
     ///
     /// - Throws: `.notInitialized` before ``initializeVoiceAgent(_:)``, `.invalidAudio`,
     ///   and what the components throw.
-    public func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
+    public func processVoiceTurn(_ audio: PCMAudio) async throws(SDKException) -> VoiceAgentResult {
         let agent = try runtime().voiceAgent
         // The recording's trailing silence is time the speaker has already waited.
         let silence = audio.trailingSilence()
@@ -59,14 +59,19 @@ extension RunAnywhereSDK {
             ?? VoiceAgentResult(
                 transcript: "",
                 responseText: "",
-                audio: AudioBuffer(samples: [], sampleRate: 16_000),
+                audio: PCMAudio(samples: [], sampleRate: 16_000),
                 timings: VoiceTurnTimings()
             )
     }
 
-    /// ``processVoiceTurn(_:)`` on WAV bytes or raw 16 kHz PCM16.
+    /// ``processVoiceTurn(_:)-(PCMAudio)`` on WAV bytes or raw 16 kHz PCM16.
     public func processVoiceTurn(audio: Data) async throws(SDKException) -> VoiceAgentResult {
         try await processVoiceTurn(decodeAudio(audio, sampleRate: 16_000))
+    }
+
+    /// ``processVoiceTurn(audio:)`` under the original SDK's label.
+    public func processVoiceTurn(_ audioData: Data) async throws(SDKException) -> VoiceAgentResult {
+        try await processVoiceTurn(audio: audioData)
     }
 
     /// A live conversation: reads `input` continuously, answers each utterance through
@@ -131,16 +136,21 @@ extension RunAnywhere {
 
     /// One turn on a recorded utterance: transcribe, answer, synthesize.
     ///
-    /// Calls ``RunAnywhereSDK/processVoiceTurn(_:)`` on the shared instance.
-    public static func processVoiceTurn(_ audio: AudioBuffer) async throws(SDKException) -> VoiceAgentResult {
+    /// Calls ``RunAnywhereSDK/processVoiceTurn(_:)-(PCMAudio)`` on the shared instance.
+    public static func processVoiceTurn(_ audio: PCMAudio) async throws(SDKException) -> VoiceAgentResult {
         try await sdk().processVoiceTurn(audio)
     }
 
-    /// ``processVoiceTurn(_:)`` on WAV bytes or raw 16 kHz PCM16.
+    /// ``processVoiceTurn(_:)-(PCMAudio)`` on WAV bytes or raw 16 kHz PCM16.
     ///
     /// Calls ``RunAnywhereSDK/processVoiceTurn(audio:)`` on the shared instance.
     public static func processVoiceTurn(audio: Data) async throws(SDKException) -> VoiceAgentResult {
         try await sdk().processVoiceTurn(audio: audio)
+    }
+
+    /// ``processVoiceTurn(audio:)`` under the original SDK's label.
+    public static func processVoiceTurn(_ audioData: Data) async throws(SDKException) -> VoiceAgentResult {
+        try await sdk().processVoiceTurn(audio: audioData)
     }
 
     /// A live conversation on the shared instance.

@@ -57,21 +57,21 @@ struct UtteranceSegmenter: Sendable {
         /// The user's speech ended at `at`, and the silence since is long enough to end the turn.
         case speechEnded(at: TimeInterval)
         /// The user's turn: the utterance, and whether the speculation in flight is of it.
-        case endOfTurn(AudioBuffer, endTime: TimeInterval, useSpeculation: Bool)
+        case endOfTurn(PCMAudio, endTime: TimeInterval, useSpeculation: Bool)
         /// Get ahead with what was said so far: the user paused.
-        case speculate(AudioBuffer)
+        case speculate(PCMAudio)
         /// The speculation is stale: the user went on speaking.
         case cancelSpeculation
         /// Transcribe the utterance so far for a partial transcript.
-        case transcribePartial(AudioBuffer)
+        case transcribePartial(PCMAudio)
     }
 
     let settings: Settings
     /// The stream's length so far, in seconds.
     private(set) var streamTime: TimeInterval = 0
     /// The last moments before any utterance, for the pre-roll.
-    private var recent = AudioBuffer(samples: [], sampleRate: 16_000)
-    private var utterance: AudioBuffer?
+    private var recent = PCMAudio(samples: [], sampleRate: 16_000)
+    private var utterance: PCMAudio?
     private var utteranceStart: TimeInterval = 0
     private var lastPartial: TimeInterval = 0
     private var voicedRun: TimeInterval = 0
@@ -93,7 +93,7 @@ struct UtteranceSegmenter: Sendable {
     /// `partialInFlight` tells whether the partial transcription asked for last is still
     /// running; `transcript` is the speculation's transcript of the utterance, once known.
     mutating func feed(
-        _ audio: AudioBuffer,
+        _ audio: PCMAudio,
         vad result: VADResult,
         partialInFlight: Bool,
         transcript: String? = nil
@@ -126,7 +126,7 @@ struct UtteranceSegmenter: Sendable {
                 utterance = opened
                 utteranceStart = streamTime - opened.duration
                 lastPartial = 0
-                recent = AudioBuffer(samples: [], sampleRate: 16_000)
+                recent = PCMAudio(samples: [], sampleRate: 16_000)
             case .speechEnded:
                 if utterance != nil { pendingEnd = event.time }
             }

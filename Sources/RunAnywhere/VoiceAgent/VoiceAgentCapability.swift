@@ -155,7 +155,7 @@ actor VoiceAgentCapability {
 
     /// Transcribes an utterance with the agent's STT options: the one place the voice agent
     /// hears anything, whether the session wants an early, a partial or a final transcript.
-    func transcribe(_ utterance: AudioBuffer) async throws(SDKException) -> STTOutput {
+    func transcribe(_ utterance: PCMAudio) async throws(SDKException) -> STTOutput {
         let options = try ready().sttOptions
         return try await stt.transcribe(utterance, options: options)
     }
@@ -176,7 +176,7 @@ actor VoiceAgentCapability {
     /// `previous` is the turn before, whose answer must be in the history first;
     /// `onTranscript` hears the transcript as soon as it is known.
     func runTurn(
-        _ utterance: AudioBuffer,
+        _ utterance: PCMAudio,
         early: Task<STTOutput, any Error>? = nil,
         output: (any AudioOutput)?,
         gate: TurnGate,

@@ -152,3 +152,8 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         }
     }
 }
+
+/// The original SDK's name for ``VoiceAgentConfiguration``.
+public typealias VoiceAgentConfig = VoiceAgentConfiguration
+/// The original SDK's name for ``VoiceAgentConfiguration``.
+public typealias VoiceAgentComposeConfig = VoiceAgentConfiguration

@@ -11,7 +11,7 @@ public struct VoiceAgentResult: Sendable, Equatable {
     /// What the agent answered.
     public var responseText: String
     /// The spoken answer (empty when there was nothing to answer).
-    public var audio: AudioBuffer
+    public var audio: PCMAudio
     /// Per-stage timings.
     public var timings: VoiceTurnTimings
     /// Whether the user interrupted the answer.
@@ -21,7 +21,7 @@ public struct VoiceAgentResult: Sendable, Equatable {
     public init(
         transcript: String,
         responseText: String,
-        audio: AudioBuffer,
+        audio: PCMAudio,
         timings: VoiceTurnTimings,
         interrupted: Bool = false
     ) {

@@ -30,7 +30,7 @@ public enum VoiceEvent: Sendable, Equatable {
     /// A finished sentence of the answer, about to be spoken.
     case responseSentence(String)
     /// Audio of one sentence, handed to the output.
-    case audioChunk(AudioBuffer, sentence: String)
+    case audioChunk(PCMAudio, sentence: String)
     /// The turn is over.
     case turnCompleted(VoiceAgentResult)
     /// The user spoke over the agent at `time`: speaking and generating stopped.

@@ -112,7 +112,7 @@ struct VoiceSession: Sendable {
         /// Starts a turn behind `gate`; once the gate has settled, the session is listening
         /// again (a discarded speculation says nothing).
         func startTurn(
-            _ audio: AudioBuffer,
+            _ audio: PCMAudio,
             gate: TurnGate,
             early: Task<STTOutput, any Error>?,
             after previous: Task<Void, Never>?
@@ -147,7 +147,7 @@ struct VoiceSession: Sendable {
             speculation = nil
         }
 
-        func speculate(_ audio: AudioBuffer) {
+        func speculate(_ audio: PCMAudio) {
             cancelSpeculation()
             // A partial transcript still running would hold up the engine, and the
             // speculation's transcript is newer anyway.
@@ -159,7 +159,7 @@ struct VoiceSession: Sendable {
             speculation = startTurn(audio, gate: TurnGate(downstream: emit), early: nil, after: turn?.task)
         }
 
-        func endTurn(_ audio: AudioBuffer, endTime: TimeInterval, useSpeculation: Bool) {
+        func endTurn(_ audio: PCMAudio, endTime: TimeInterval, useSpeculation: Bool) {
             let silence = max(0, segmenter.streamTime - endTime)
             let decided = ContinuousClock.now
             let clock = TurnGate.Clock(

@@ -22,13 +22,13 @@ struct VoiceSessionStateMachine: Sendable {
         /// Restart the wake-word spotter: the session went back to sleep.
         case resetSpotter
         /// Start the turn on this utterance (``UtteranceSegmenter/Action/endOfTurn(_:endTime:useSpeculation:)``).
-        case startTurn(AudioBuffer, endTime: TimeInterval, useSpeculation: Bool)
+        case startTurn(PCMAudio, endTime: TimeInterval, useSpeculation: Bool)
         /// Start a speculative turn, or the early transcription, on the utterance so far.
-        case speculate(AudioBuffer)
+        case speculate(PCMAudio)
         /// Drop the speculation.
         case cancelSpeculation
         /// Transcribe the utterance so far for a partial transcript.
-        case transcribePartial(AudioBuffer)
+        case transcribePartial(PCMAudio)
     }
 
     /// Whether a wake phrase is needed before each request.

@@ -48,7 +48,7 @@ extension RunAnywhereSDK {
 
     /// Every wake phrase said in a recording, in order.
     public func detectWakeWords(
-        in audio: AudioBuffer,
+        in audio: PCMAudio,
         configuration: WakeWordConfiguration
     ) async throws(SDKException) -> [WakeWordDetection] {
         let spotter = try await runtime().wakeWord.spotter(configuration)
@@ -83,7 +83,7 @@ extension RunAnywhere {
     ///
     /// Calls ``RunAnywhereSDK/detectWakeWords(in:configuration:)`` on the shared instance.
     public static func detectWakeWords(
-        in audio: AudioBuffer,
+        in audio: PCMAudio,
         configuration: WakeWordConfiguration
     ) async throws(SDKException) -> [WakeWordDetection] {
         try await sdk().detectWakeWords(in: audio, configuration: configuration)

@@ -22,7 +22,7 @@ actor TranscriptWakeWordService: WakeWordService {
 
     private let phrases: [(phrase: String, words: [String])]
     private let fuzzy: Bool
-    private let transcribe: @Sendable (AudioBuffer) async throws -> String
+    private let transcribe: @Sendable (PCMAudio) async throws -> String
     private let rate = 16_000
     /// The most recent audio, at most one window.
     private var recent: [Float] = []
@@ -30,13 +30,13 @@ actor TranscriptWakeWordService: WakeWordService {
     private var total = 0
     private var sinceLast = 0
 
-    init(configuration: WakeWordConfiguration, transcribe: @escaping @Sendable (AudioBuffer) async throws -> String) {
+    init(configuration: WakeWordConfiguration, transcribe: @escaping @Sendable (PCMAudio) async throws -> String) {
         phrases = zip(configuration.phrases, configuration.phraseWords).map { ($0, $1) }
         fuzzy = configuration.sensitivity >= 0.75
         self.transcribe = transcribe
     }
 
-    func process(_ chunk: AudioBuffer) async throws -> [WakeWordSpot] {
+    func process(_ chunk: PCMAudio) async throws -> [WakeWordSpot] {
         let samples = chunk.speechInput().samples
         var spots: [WakeWordSpot] = []
         let windowLength = Int(Self.window * Double(rate))
@@ -52,7 +52,7 @@ actor TranscriptWakeWordService: WakeWordService {
             start = end
             guard sinceLast >= hopLength else { continue }
             sinceLast = 0
-            let audio = AudioBuffer(samples: recent, sampleRate: rate)
+            let audio = PCMAudio(samples: recent, sampleRate: rate)
             guard (audio.frameLevels().max() ?? -.infinity) > Self.speechFloorDecibels else { continue }
             let heard = WordErrorRate.words(try await transcribe(audio))
             if let found = phrases.first(where: {

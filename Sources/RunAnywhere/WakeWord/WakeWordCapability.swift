@@ -54,7 +54,7 @@ struct WakeWordSpotter: Sendable {
     let engine: String
 
     /// The phrases that ended in `chunk`.
-    func process(_ chunk: AudioBuffer) async throws(SDKException) -> [WakeWordDetection] {
+    func process(_ chunk: PCMAudio) async throws(SDKException) -> [WakeWordDetection] {
         try chunk.validate()
         do {
             return try await service.process(chunk.mono()).map { spot in

@@ -52,7 +52,7 @@ struct TranscriptionsEndpoint: Sendable {
                 param: "timestamp_granularities"
             )
         }
-        let audio: AudioBuffer
+        let audio: PCMAudio
         do {
             audio = try WAVFile.decode(file)
         } catch {

@@ -57,7 +57,7 @@ struct TranscribeCommand: SDKCommand {
         )
         var output: STTOutput?
         if stream {
-            let chunks = AsyncStream<AudioBuffer> { continuation in
+            let chunks = AsyncStream<PCMAudio> { continuation in
                 for chunk in audio.chunks(duration: 0.5) { continuation.yield(chunk) }
                 continuation.finish()
             }

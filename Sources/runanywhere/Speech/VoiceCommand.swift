@@ -151,7 +151,7 @@ struct TeeAudioOutput: AudioOutput {
     let first: any AudioOutput
     let second: any AudioOutput
 
-    func play(_ buffer: AudioBuffer) async throws(SDKException) {
+    func play(_ buffer: PCMAudio) async throws(SDKException) {
         try await first.play(buffer)
         try await second.play(buffer)
     }

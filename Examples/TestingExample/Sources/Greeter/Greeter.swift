@@ -10,7 +10,7 @@ public struct Greeter: Sendable {
     }
 
     /// Transcribes `audio` and writes a greeting for whoever spoke, in at most `maxTokens` tokens.
-    public func greet(_ audio: AudioBuffer, maxTokens: Int = 16) async throws -> (heard: String, reply: String) {
+    public func greet(_ audio: PCMAudio, maxTokens: Int = 16) async throws -> (heard: String, reply: String) {
         let heard = try await sdk.transcribe(audio).text
         let reply = try await sdk.generate(
             "Greet \(heard) warmly.",

@@ -33,6 +33,14 @@ extension RunAnywhere {
         try ExtractedStructuredOutput.extract(from: text, schema: schema)
     }
 
+    /// ``extractStructuredOutput(from:schema:)`` under the original SDK's label.
+    public static func extractStructuredOutput(
+        text: String,
+        schema: JSONSchema
+    ) throws(SDKException) -> ExtractedStructuredOutput {
+        try ExtractedStructuredOutput.extract(from: text, schema: schema)
+    }
+
     /// Finds named entities in `text` with the loaded language model.
     ///
     /// Calls ``RunAnywhereSDK/extractEntities(from:types:options:)`` on the shared instance.
@@ -70,6 +78,14 @@ extension RunAnywhereSDK {
     /// The same as ``RunAnywhere/extractStructuredOutput(from:schema:)``.
     public func extractStructuredOutput(
         from text: String,
+        schema: JSONSchema
+    ) throws(SDKException) -> ExtractedStructuredOutput {
+        try ExtractedStructuredOutput.extract(from: text, schema: schema)
+    }
+
+    /// ``extractStructuredOutput(from:schema:)`` under the original SDK's label.
+    public func extractStructuredOutput(
+        text: String,
         schema: JSONSchema
     ) throws(SDKException) -> ExtractedStructuredOutput {
         try ExtractedStructuredOutput.extract(from: text, schema: schema)

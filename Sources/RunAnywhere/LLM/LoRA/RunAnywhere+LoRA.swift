@@ -77,6 +77,9 @@ public struct LoRA: Sendable {
         return await llm.loraState()
     }
 
+    /// The original SDK's name for ``state()``.
+    public func list() async -> LoRAState { await state() }
+
     /// Whether adapter `id` fits `model` (by default the loaded language model), checked
     /// from the files without loading anything. Never throws: a problem is the result's
     /// ``LoraCompatibilityResult/reason``.

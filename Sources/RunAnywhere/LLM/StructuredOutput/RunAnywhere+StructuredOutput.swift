@@ -35,6 +35,15 @@ extension RunAnywhereSDK {
         return plan.finish(generation)
     }
 
+    /// ``generateStructured(_:schema:options:structuredOptions:)`` under the original SDK's labels.
+    public func generateStructured(
+        prompt: String,
+        schema: JSONSchema,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> StructuredOutputResult {
+        try await generateStructured(prompt, schema: schema, options: options)
+    }
+
     /// Generates the next assistant turn of a conversation as JSON valid against `schema`.
     ///
     /// The conversation counterpart of ``generateStructured(_:schema:options:structuredOptions:)``.
@@ -167,6 +176,15 @@ extension RunAnywhere {
             options: options,
             structuredOptions: structuredOptions
         )
+    }
+
+    /// ``generateStructured(_:schema:options:structuredOptions:)`` under the original SDK's labels.
+    public static func generateStructured(
+        prompt: String,
+        schema: JSONSchema,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> StructuredOutputResult {
+        try await sdk().generateStructured(prompt, schema: schema, options: options)
     }
 
     /// Generates the next assistant turn of a conversation as JSON valid against `schema`.

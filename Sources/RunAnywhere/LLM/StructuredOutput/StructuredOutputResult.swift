@@ -43,3 +43,8 @@ public struct StructuredOutputResult: Sendable, Codable, Equatable {
         case generation
     }
 }
+
+extension StructuredOutputResult {
+    /// The original SDK's name for ``isValid``.
+    public var success: Bool { isValid }
+}

@@ -23,6 +23,9 @@ extension RunAnywhereSDK {
         tools.definitions
     }
 
+    /// The original SDK's name for ``registeredTools()``.
+    public func getRegisteredTools() -> [ToolDefinition] { registeredTools() }
+
     /// Removes every registered tool.
     public func clearTools() {
         tools.clear()
@@ -71,6 +74,16 @@ extension RunAnywhereSDK {
             options: options,
             toolOptions: toolOptions
         )
+    }
+
+    /// ``generateWithTools(_:tools:options:toolOptions:)`` with the registered tools, under the
+    /// original SDK's labels.
+    public func generateWithTools(
+        prompt: String,
+        options: LLMGenerationOptions = LLMGenerationOptions(),
+        toolOptions: ToolCallingOptions = ToolCallingOptions()
+    ) async throws(SDKException) -> ToolCallingResult {
+        try await generateWithTools(prompt, options: options, toolOptions: toolOptions)
     }
 
     /// Continues a conversation, calling tools as the model asks.
@@ -147,6 +160,9 @@ extension RunAnywhere {
         shared?.registeredTools() ?? []
     }
 
+    /// The original SDK's name for ``registeredTools()``.
+    public static func getRegisteredTools() -> [ToolDefinition] { registeredTools() }
+
     /// Removes every tool registered on the shared instance.
     public static func clearTools() {
         shared?.clearTools()
@@ -167,6 +183,16 @@ extension RunAnywhere {
         toolOptions: ToolCallingOptions = ToolCallingOptions()
     ) async throws(SDKException) -> ToolCallingResult {
         try await sdk().generateWithTools(prompt, tools: tools, options: options, toolOptions: toolOptions)
+    }
+
+    /// ``generateWithTools(_:tools:options:toolOptions:)`` with the registered tools, under the
+    /// original SDK's labels.
+    public static func generateWithTools(
+        prompt: String,
+        options: LLMGenerationOptions = LLMGenerationOptions(),
+        toolOptions: ToolCallingOptions = ToolCallingOptions()
+    ) async throws(SDKException) -> ToolCallingResult {
+        try await sdk().generateWithTools(prompt, options: options, toolOptions: toolOptions)
     }
 
     /// Continues a conversation, calling tools as the model asks.

@@ -54,3 +54,8 @@ public struct ToolCallingOptions: Sendable, Codable, Equatable {
         }
     }
 }
+
+extension ToolCallingOptions {
+    /// The default options (the original SDK's factory).
+    public static func defaults() -> ToolCallingOptions { ToolCallingOptions() }
+}

@@ -15,14 +15,14 @@ import Darwin
 /// one channel.
 ///
 /// Engines want 16 kHz mono for speech recognition and produce 16–24 kHz mono when
-/// speaking; `AudioBuffer` converts between what a caller has and what an engine wants.
+/// speaking; `PCMAudio` converts between what a caller has and what an engine wants.
 ///
 /// ```swift
 /// let audio = try WAVFile.read(contentsOf: URL(fileURLWithPath: "question.wav"))
 /// let speech = audio.mono().resampled(to: 16_000)
 /// print(speech.duration, "s at", speech.rmsDecibels, "dBFS")
 /// ```
-public struct AudioBuffer: Sendable, Equatable {
+public struct PCMAudio: Sendable, Equatable {
     /// Interleaved samples, nominally in [-1, 1].
     public var samples: [Float]
     /// Frames per second.
@@ -103,7 +103,7 @@ public struct AudioBuffer: Sendable, Equatable {
     }
 
     /// The average of the channels, or `self` when already mono.
-    public func mono() -> AudioBuffer {
+    public func mono() -> PCMAudio {
         guard channels > 1 else { return self }
         var mixed = [Float](repeating: 0, count: frameCount)
         let scale = 1 / Float(channels)
@@ -112,13 +112,13 @@ public struct AudioBuffer: Sendable, Equatable {
             for channel in 0..<channels { sum += samples[frame * channels + channel] }
             mixed[frame] = sum * scale
         }
-        return AudioBuffer(samples: mixed, sampleRate: sampleRate, channels: 1)
+        return PCMAudio(samples: mixed, sampleRate: sampleRate, channels: 1)
     }
 
     /// The same sound at another sample rate (band-limited; see ``AudioResampler``).
-    public func resampled(to rate: Int) -> AudioBuffer {
+    public func resampled(to rate: Int) -> PCMAudio {
         guard rate != sampleRate, !samples.isEmpty else {
-            return AudioBuffer(samples: samples, sampleRate: rate, channels: channels)
+            return PCMAudio(samples: samples, sampleRate: rate, channels: channels)
         }
         if channels > 1 {
             // Channels are resampled one by one and re-interleaved.
@@ -132,13 +132,13 @@ public struct AudioBuffer: Sendable, Equatable {
             for frame in 0..<frames {
                 for channel in 0..<channels { interleaved[frame * channels + channel] = outputs[channel][frame] }
             }
-            return AudioBuffer(samples: interleaved, sampleRate: rate, channels: channels)
+            return PCMAudio(samples: interleaved, sampleRate: rate, channels: channels)
         }
-        return AudioBuffer(samples: AudioResampler.resample(samples, from: sampleRate, to: rate), sampleRate: rate)
+        return PCMAudio(samples: AudioResampler.resample(samples, from: sampleRate, to: rate), sampleRate: rate)
     }
 
     /// Mono at `rate`: what speech engines take.
-    public func speechInput(sampleRate rate: Int = 16_000) -> AudioBuffer {
+    public func speechInput(sampleRate rate: Int = 16_000) -> PCMAudio {
         mono().resampled(to: rate)
     }
 
@@ -189,10 +189,10 @@ public struct AudioBuffer: Sendable, Equatable {
     }
 
     /// Consecutive pieces of `frames` frames each; the last may be shorter.
-    public func chunks(frames: Int) -> [AudioBuffer] {
+    public func chunks(frames: Int) -> [PCMAudio] {
         let step = max(1, frames) * channels
         return stride(from: 0, to: samples.count, by: step).map { start in
-            AudioBuffer(
+            PCMAudio(
                 samples: Array(samples[start..<min(samples.count, start + step)]),
                 sampleRate: sampleRate,
                 channels: channels
@@ -201,15 +201,15 @@ public struct AudioBuffer: Sendable, Equatable {
     }
 
     /// Consecutive pieces of `seconds` each; the last may be shorter.
-    public func chunks(duration seconds: TimeInterval) -> [AudioBuffer] {
+    public func chunks(duration seconds: TimeInterval) -> [PCMAudio] {
         chunks(frames: max(1, Int((seconds * Double(sampleRate)).rounded())))
     }
 
     /// The frames between two times in seconds (clamped to the buffer).
-    public func slice(from start: TimeInterval, to end: TimeInterval) -> AudioBuffer {
+    public func slice(from start: TimeInterval, to end: TimeInterval) -> PCMAudio {
         let first = max(0, min(frameCount, Int(start * Double(sampleRate))))
         let last = max(first, min(frameCount, Int(end * Double(sampleRate))))
-        return AudioBuffer(
+        return PCMAudio(
             samples: Array(samples[(first * channels)..<(last * channels)]),
             sampleRate: sampleRate,
             channels: channels
@@ -217,18 +217,18 @@ public struct AudioBuffer: Sendable, Equatable {
     }
 
     /// `seconds` of silence, one channel.
-    public static func silence(seconds: TimeInterval, sampleRate: Int) -> AudioBuffer {
+    public static func silence(seconds: TimeInterval, sampleRate: Int) -> PCMAudio {
         let count = max(0, Int((seconds * Double(sampleRate)).rounded()))
-        return AudioBuffer(samples: [Float](repeating: 0, count: count), sampleRate: sampleRate)
+        return PCMAudio(samples: [Float](repeating: 0, count: count), sampleRate: sampleRate)
     }
 
     /// Adds `other` at the end, converting its rate and channels to this buffer's.
-    public mutating func append(_ other: AudioBuffer) {
+    public mutating func append(_ other: PCMAudio) {
         var converted = other.sampleRate == sampleRate ? other : other.resampled(to: sampleRate)
         if converted.channels != channels {
             converted = converted.mono()
             if channels > 1 {
-                converted = AudioBuffer(
+                converted = PCMAudio(
                     samples: converted.samples.flatMap { Array(repeating: $0, count: channels) },
                     sampleRate: sampleRate,
                     channels: channels
@@ -239,8 +239,8 @@ public struct AudioBuffer: Sendable, Equatable {
     }
 
     /// `seconds` of silence.
-    public static func silence(duration seconds: TimeInterval, sampleRate: Int, channels: Int = 1) -> AudioBuffer {
-        AudioBuffer(
+    public static func silence(duration seconds: TimeInterval, sampleRate: Int, channels: Int = 1) -> PCMAudio {
+        PCMAudio(
             samples: [Float](repeating: 0, count: Int(seconds * Double(sampleRate)) * max(1, channels)),
             sampleRate: sampleRate,
             channels: channels
@@ -248,9 +248,9 @@ public struct AudioBuffer: Sendable, Equatable {
     }
 
     /// The buffer scaled by `gain`, clipped to [-1, 1].
-    public func scaled(by gain: Float) -> AudioBuffer {
+    public func scaled(by gain: Float) -> PCMAudio {
         guard gain != 1 else { return self }
-        return AudioBuffer(
+        return PCMAudio(
             samples: samples.map { max(-1, min(1, $0 * gain)) },
             sampleRate: sampleRate,
             channels: channels

@@ -1,0 +1,141 @@
+import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The original SDK's names for errors, so code written against it compiles and behaves the
+// same: `LocalizedError`, its factories, `isExpected` and its error codes, each one ending in
+// the codes and initializer above.
+
+/// The original SDK's name for ``SDKException/Code``.
+public typealias ErrorCode = SDKException.Code
+/// The original SDK's name for ``SDKException/Category``.
+public typealias ErrorCategory = SDKException.Category
+
+extension SDKException: LocalizedError {
+    /// Creates an exception with the original SDK's labels; `category` is accepted for source
+    /// compatibility, the code's own category is kept.
+    public init(code: Code, message: String, category: Category? = nil, underlying: (any Error)? = nil) {
+        self.init(code, message, underlying: underlying)
+    }
+
+    /// The error's code, category and message under the original SDK's telemetry keys.
+    public var telemetryProperties: [String: String] {
+        ["error_code": code.rawValue, "error_category": category.rawValue, "error_message": message]
+    }
+
+    /// The message, as `LocalizedError` and the original SDK give it.
+    public var errorDescription: String? { message }
+
+    /// The category and code, as the original SDK gives them: `[model] model_not_found`.
+    public var failureReason: String? { "[\(category.rawValue)] \(code.rawValue)" }
+
+    /// Whether the error is an expected outcome rather than a fault (a cancellation), as the
+    /// original SDK's `ErrorCode.isExpected` says; such errors are not logged by ``make(code:message:category:underlying:shouldLog:)``.
+    public var isExpected: Bool { code.isExpected }
+
+    /// Logs the error: at info level when it is expected, at error level otherwise (the
+    /// original SDK's `log()`).
+    public func log() {
+        let level: LogLevel = isExpected ? .info : .error
+        let metadata: [String: Logger.MetadataValue] = [
+            "error_code": .string(code.rawValue), "error_category": .string(category.rawValue),
+        ]
+        SDKLogger.shared.log(level, message, metadata: metadata)
+    }
+
+    /// Creates an exception and logs it unless `shouldLog` is false or the code is expected
+    /// (the original SDK's generic factory). `category` is accepted for source compatibility:
+    /// here every code has its own category.
+    public static func make(
+        code: Code,
+        message: String,
+        category: Category? = nil,
+        underlying: (any Error)? = nil,
+        shouldLog: Bool = true
+    ) -> SDKException {
+        let exception = SDKException(code, message, underlying: underlying)
+        if shouldLog && !code.isExpected { exception.log() }
+        return exception
+    }
+
+    /// No model of that id is registered (the original SDK's factory).
+    public static func modelNotFound(_ message: String) -> SDKException {
+        make(code: .modelNotFound, message: message)
+    }
+
+    /// The SDK is not initialized (the original SDK's factory).
+    public static func notInitialized(_ message: String = "The SDK is not initialized") -> SDKException {
+        make(code: .notInitialized, message: message)
+    }
+
+    /// A configuration value is out of range (the original SDK's factory).
+    public static func invalidConfiguration(_ message: String) -> SDKException {
+        make(code: .invalidConfiguration, message: message)
+    }
+
+    /// An argument is out of range or malformed (the original SDK's factory; ``Code/invalidInput``).
+    public static func validationFailed(_ message: String) -> SDKException {
+        make(code: .validationFailed, message: message)
+    }
+
+    /// The operation was cancelled (the original SDK's factory); never logged.
+    public static func cancelled(_ message: String = "Cancelled") -> SDKException {
+        make(code: .cancelled, message: message, shouldLog: false)
+    }
+
+    /// The operation is not available in this build (the original SDK's factory).
+    public static func notImplemented(_ message: String) -> SDKException {
+        make(code: .notImplemented, message: message)
+    }
+
+    /// The operation did not finish in time (the original SDK's factory).
+    public static func timeout(_ message: String) -> SDKException {
+        make(code: .timeout, message: message)
+    }
+
+    /// The network failed (the original SDK's factory).
+    public static func networkError(_ message: String) -> SDKException {
+        make(code: .networkError, message: message)
+    }
+
+    /// Any error as an `SDKException` (the original SDK's `from(_:category:)`): an
+    /// `SDKException` as it is, anything else as ``Code/unknown`` with its description.
+    public static func from(_ error: any Error, category: Category? = nil) -> SDKException {
+        wrap(error, as: .unknown, "Unexpected error")
+    }
+}
+
+extension SDKException.Code {
+    /// Whether the code is an expected outcome rather than a fault: the cancellations.
+    public var isExpected: Bool {
+        switch self {
+        case .generationCancelled, .transcriptionCancelled, .downloadCancelled: true
+        default: false
+        }
+    }
+
+    /// The original SDK's name for ``invalidAPIKey``.
+    public static let invalidApiKey = invalidAPIKey
+    /// The original SDK's name for ``invalidInput``.
+    public static let validationFailed = invalidInput
+    /// The original SDK's name for a cancellation: ``generationCancelled``.
+    public static let cancelled = generationCancelled
+    /// The original SDK's name for a cancelled stream: ``generationCancelled``.
+    public static let streamCancelled = generationCancelled
+    /// The original SDK's name for a timeout: ``remoteTimeout``.
+    public static let timeout = remoteTimeout
+    /// The original SDK's name for a network failure: ``networkUnavailable``.
+    public static let networkError = networkUnavailable
+    /// The original SDK's name for a denied microphone: ``audioDeviceUnavailable`` (Linux has
+    /// no microphone permission; a device that cannot be opened is the same failure).
+    public static let microphonePermissionDenied = audioDeviceUnavailable
+    /// The original SDK's name for an unclassified error: ``internalError``.
+    public static let unknown = internalError
+    /// The original SDK's "not implemented": ``noBackendForModel``, what this SDK says when no
+    /// engine in the build can do what was asked.
+    public static let notImplemented = noBackendForModel
+}
