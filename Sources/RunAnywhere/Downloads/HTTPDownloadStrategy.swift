@@ -75,6 +75,13 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
 
     /// Streams the file into the destination, resuming what it holds and retrying.
     public func fetch(_ request: DownloadRequest) async throws -> Int64 {
+        try await fetch(request, statusError: { _ in nil })
+    }
+
+    /// ``fetch(_:)``, where `statusError` may give the error for a final HTTP status (one not
+    /// retried): for callers that say what a status means to them (the hub's 404 is an
+    /// unknown repository); `nil` keeps the generic one.
+    func fetch(_ request: DownloadRequest, statusError: (Int) -> SDKException?) async throws -> Int64 {
         try checkHeaders()
         _ = try CurlLibrary.load()
         let part = request.destination
@@ -124,7 +131,7 @@ public struct HTTPDownloadStrategy: DownloadStrategy {
             where HTTPTransfer.isRetryable(status: status) && retry < request.configuration.maxRetries:
                 break
             case .httpStatus(let status):
-                throw Self.httpError(status, url: request.url)
+                throw statusError(status) ?? Self.httpError(status, url: request.url)
             case .transport(let code, _, let newEtag)
             where HTTPTransfer.isRetryable(curlCode: code) && retry < request.configuration.maxRetries:
                 remember(newEtag)

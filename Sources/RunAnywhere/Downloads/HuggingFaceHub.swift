@@ -76,22 +76,8 @@ enum HuggingFaceHub {
         let size: Int64
         do {
             size = try await HTTPDownloadStrategy().fetch(
-                DownloadRequest(url: listingURL, destination: destination, configuration: configuration)
-            )
-        } catch let error as SDKException where error.message.contains("HTTP 404") {
-            throw SDKException(
-                .modelNotFound,
-                "The hub has no repository \(reference.repository) at revision \(reference.revision)",
-                recovery: "Check the reference's organisation, repository and revision"
-            )
-        } catch let error as SDKException where error.message.contains("HTTP 401") || error.message.contains("HTTP 403")
-        {
-            throw SDKException(
-                .downloadFailed,
-                "The hub refused to list \(reference.repository): \(error.message)",
-                recovery: configuration.huggingFaceToken == nil
-                    ? "The repository may be gated or private: set HF_TOKEN to a token that may read it"
-                    : "Check that HF_TOKEN may read this repository (gated ones need their terms accepted)"
+                DownloadRequest(url: listingURL, destination: destination, configuration: configuration),
+                statusError: { status in listingError(status, reference: reference, configuration: configuration) }
             )
         } catch {
             throw SDKException.wrap(error, as: .downloadFailed, "Listing \(reference.repository) on the hub failed")
@@ -112,6 +98,33 @@ enum HuggingFaceHub {
                 size: lfs?["size"]?.integerValue ?? sibling["size"]?.integerValue,
                 sha256: sha.flatMap { $0.count == 64 && $0.allSatisfy(\.isHexDigit) ? $0.lowercased() : nil }
             )
+        }
+    }
+
+    /// What a final HTTP status of the listing means: no such repository (404), or one the
+    /// token may not read (401, 403); `nil` for the others, which stay download failures.
+    private static func listingError(
+        _ status: Int,
+        reference: ModelReference,
+        configuration: DownloadConfiguration
+    ) -> SDKException? {
+        switch status {
+        case 404:
+            return SDKException(
+                .modelNotFound,
+                "The hub has no repository \(reference.repository) at revision \(reference.revision)",
+                recovery: "Check the reference's organisation, repository and revision"
+            )
+        case 401, 403:
+            return SDKException(
+                .downloadFailed,
+                "The hub refused to list \(reference.repository) (HTTP \(status))",
+                recovery: configuration.huggingFaceToken == nil
+                    ? "The repository may be gated or private: set HF_TOKEN to a token that may read it"
+                    : "Check that HF_TOKEN may read this repository (gated ones need their terms accepted)"
+            )
+        default:
+            return nil
         }
     }
 
