@@ -106,7 +106,11 @@ struct SeedNamesTests {
         )
         #expect(production.baseURL?.host == "api.example.com")
         #expect(throws: SDKException.self) {
-            try SDKInitParams(apiKey: "sk-12345678", baseURL: URL(string: "http://plain.example.com")!, environment: .production)
+            try SDKInitParams(
+                apiKey: "sk-12345678",
+                baseURL: URL(string: "http://plain.example.com")!,
+                environment: .production
+            )
         }
         #expect(SDKEnvironment.production.isProduction && !SDKEnvironment.staging.isProduction)
         #expect(SDKEnvironment.staging.isTesting)
@@ -134,12 +138,18 @@ struct SeedNamesTests {
             }
             try await sdk.loadSTTModel("test-stt")
             let spoken = DeterministicBackend.speech(for: "lights on")
-            let pcm = Data(spoken.samples.flatMap { sample -> [UInt8] in
-                let value = Int16(max(-1, min(1, sample)) * 32_767)
-                return [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
-            })
+            let pcm = Data(
+                spoken.samples.flatMap { sample -> [UInt8] in
+                    let value = Int16(max(-1, min(1, sample)) * 32_767)
+                    return [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+                }
+            )
+            let spokenChunks = AsyncStream<Data> { continuation in
+                continuation.yield(pcm)
+                continuation.finish()
+            }
             var final = ""
-            for await partial in sdk.transcribeStream(audio: AsyncStream { $0.yield(pcm); $0.finish() }) {
+            for await partial in sdk.transcribeStream(audio: spokenChunks) {
                 if partial.isFinal { final = partial.text }
             }
             #expect(final == "lights on")
@@ -163,5 +173,49 @@ struct SeedNamesTests {
             #expect(ToolCallingOptions.defaults() == ToolCallingOptions())
             #expect(STTOptions.defaults() == STTOptions())
         }
+    }
+
+    @Test("Request-shaped model calls load into the model's capability and return errors instead of throwing")
+    func modelRequests() async throws {
+        try await withDeterministicSDK { sdk in
+            let llm = await sdk.loadModel(ModelLoadRequest(modelId: "test-llm"))
+            #expect(llm.success)
+            #expect(llm.resolvedPrimaryModelPath != nil)
+            #expect(await sdk.currentLLMModel?.id == "test-llm")
+            let stt = await sdk.loadModel(ModelLoadRequest(modelId: "test-stt"))
+            #expect(stt.success)
+            #expect(await sdk.currentSTTModel?.id == "test-stt")
+            let missing = await sdk.loadModel(ModelLoadRequest(modelId: "no-such-model"))
+            #expect(!missing.success)
+            #expect(missing.error?.code == .modelNotFound)
+            let wrongKind = await sdk.loadModel(ModelLoadRequest(modelId: "test-llm", category: .loraAdapter))
+            #expect(wrongKind.error?.code == .invalidInput)
+            #expect(await sdk.unloadModel(ModelUnloadRequest(category: .speechRecognition)).success)
+            #expect(await sdk.currentSTTModel == nil)
+            #expect(await sdk.unloadModel(ModelUnloadRequest(category: .speechRecognition)).success)
+
+            let all = await sdk.listModels(ModelListRequest())
+            #expect(all.error == nil)
+            let registered = try sdk.availableModels().map(\.id)
+            #expect(all.models.map(\.id) == registered)
+            let speech = await sdk.queryModels(ModelQuery(category: .speechRecognition))
+            #expect(speech.models.map(\.id) == ["test-stt"])
+            let downloaded = await sdk.downloadedModels()
+            #expect(downloaded.totalCount == all.models.filter(\.isDownloaded).count)
+            #expect(await sdk.getModel(ModelGetRequest(modelId: "test-vad")).found)
+            let unknown = await sdk.getModel(ModelGetRequest(modelId: "nope"))
+            #expect(!unknown.found)
+            #expect(unknown.error?.code == .modelNotFound)
+        }
+    }
+
+    @Test("LLMGenerationOptions() defaults to the original SDK's sampling")
+    func generationDefaults() {
+        let options = LLMGenerationOptions()
+        #expect(options.maxTokens == 100)
+        #expect(options.temperature == 0.8)
+        #expect(options.topP == 1.0)
+        #expect(options.topK == 0)
+        #expect(options.repetitionPenalty == 1.0)
     }
 }
