@@ -208,14 +208,4 @@ struct SeedNamesTests {
             #expect(unknown.error?.code == .modelNotFound)
         }
     }
-
-    @Test("LLMGenerationOptions() defaults to the original SDK's sampling")
-    func generationDefaults() {
-        let options = LLMGenerationOptions()
-        #expect(options.maxTokens == 100)
-        #expect(options.temperature == 0.8)
-        #expect(options.topP == 1.0)
-        #expect(options.topK == 0)
-        #expect(options.repetitionPenalty == 1.0)
-    }
 }
