@@ -82,56 +82,45 @@ public struct ToolCallingEvaluation: Sendable {
     }
 
     /// Runs every request with `toolChoice: .required` (a call is due in each) and scores
-    /// the first call.
+    /// the first call. With `concurrency` above 1 that many requests run at once, for a model
+    /// loaded with as many slots (greedy replies are the same batched or alone); ``Report/meanMs``
+    /// is then the wall time per request, not one request's latency.
     public func run(
         on sdk: RunAnywhereSDK,
         routing: ToolRouting,
-        options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 128, temperature: 0)
+        options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 128, temperature: 0),
+        concurrency: Int = 1
     ) async throws(SDKException) -> Report {
+        let start = ContinuousClock.now
+        var outcomes = [Outcome?](repeating: nil, count: cases.count)
+        var next = 0
+        do {
+            try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+                func startNext() {
+                    guard next < cases.count else { return }
+                    let index = next
+                    let item = cases[index]
+                    next += 1
+                    group.addTask { (index, try await score(item, on: sdk, routing: routing, options: options)) }
+                }
+                for _ in 0..<max(1, concurrency) { startNext() }
+                while let (index, outcome) = try await group.next() {
+                    outcomes[index] = outcome
+                    startNext()
+                }
+            }
+        } catch {
+            throw SDKException.wrap(error, as: .internalError, "The tool-calling evaluation failed")
+        }
         var rightTool = 0
         var rightArguments = 0
         var valid = 0
         var misses: [String] = []
-        let start = ContinuousClock.now
-        for item in cases {
-            let result: ToolCallingResult
-            do {
-                result = try await sdk.generateWithTools(
-                    item.prompt,
-                    tools: tools,
-                    options: options,
-                    toolOptions: ToolCallingOptions(
-                        toolChoice: .required,
-                        maxIterations: 1,
-                        maxParallelCalls: 1,
-                        routing: routing,
-                        executeTools: false
-                    )
-                )
-            } catch  where error.code == .invalidStructuredOutput {
-                // maxTokens ran out inside the call (a string the model never closed): a miss.
-                misses.append("\(item.prompt) → incomplete call: \(error.message)")
-                continue
-            }
-            guard let call = result.toolCalls.first else {
-                misses.append("\(item.prompt) → no call")
-                continue
-            }
-            if let tool = tools.first(where: { $0.name == call.name }),
-                tool.parameters.validate(call.arguments).isEmpty
-            {
-                valid += 1
-            }
-            guard call.name == item.tool else {
-                misses.append("\(item.prompt) → \(call.name) (expected \(item.tool))")
-                continue
-            }
-            rightTool += 1
-            if Self.argumentsMatch(expected: item.arguments, actual: call.arguments) {
-                rightArguments += 1
-            } else {
-                misses.append("\(item.prompt) → \(call.arguments.jsonText()) (expected \(item.arguments.jsonText()))")
-            }
+        for outcome in outcomes.compactMap({ $0 }) {
+            if outcome.validArguments { valid += 1 }
+            if outcome.rightTool { rightTool += 1 }
+            if outcome.rightArguments { rightArguments += 1 }
+            if let miss = outcome.miss { misses.append(miss) }
         }
         let count = Double(max(cases.count, 1))
         return Report(
@@ -143,6 +132,58 @@ public struct ToolCallingEvaluation: Sendable {
             meanMs: start.duration(to: .now).milliseconds / count,
             misses: misses
         )
+    }
+
+    /// How one request went.
+    private struct Outcome: Sendable {
+        var validArguments = false
+        var rightTool = false
+        var rightArguments = false
+        var miss: String?
+    }
+
+    private func score(
+        _ item: Case,
+        on sdk: RunAnywhereSDK,
+        routing: ToolRouting,
+        options: LLMGenerationOptions
+    ) async throws(SDKException) -> Outcome {
+        let result: ToolCallingResult
+        do {
+            result = try await sdk.generateWithTools(
+                item.prompt,
+                tools: tools,
+                options: options,
+                toolOptions: ToolCallingOptions(
+                    toolChoice: .required,
+                    maxIterations: 1,
+                    maxParallelCalls: 1,
+                    routing: routing,
+                    executeTools: false
+                )
+            )
+        } catch  where error.code == .invalidStructuredOutput {
+            // maxTokens ran out inside the call (a string the model never closed): a miss.
+            return Outcome(miss: "\(item.prompt) → incomplete call: \(error.message)")
+        }
+        guard let call = result.toolCalls.first else {
+            return Outcome(miss: "\(item.prompt) → no call")
+        }
+        var outcome = Outcome()
+        if let tool = tools.first(where: { $0.name == call.name }), tool.parameters.validate(call.arguments).isEmpty {
+            outcome.validArguments = true
+        }
+        guard call.name == item.tool else {
+            outcome.miss = "\(item.prompt) → \(call.name) (expected \(item.tool))"
+            return outcome
+        }
+        outcome.rightTool = true
+        if Self.argumentsMatch(expected: item.arguments, actual: call.arguments) {
+            outcome.rightArguments = true
+        } else {
+            outcome.miss = "\(item.prompt) → \(call.arguments.jsonText()) (expected \(item.arguments.jsonText()))"
+        }
+        return outcome
     }
 
     /// Whether every expected value appears in `actual`: strings as case-insensitive

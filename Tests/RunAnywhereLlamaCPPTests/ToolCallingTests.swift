@@ -175,10 +175,12 @@ struct ToolCallingTests {
     @Test("On the 48-request set the router picks the right tool more often than the model alone")
     func routerAccuracy() async throws {
         try await withSDK { sdk in
-            try await sdk.loadModel(DefaultModels.llmId)
+            // Four requests at a time in four slots: batched greedy replies are the ones each
+            // gets alone ("Concurrent greedy generations in four slots…"); 112 s here, not 138 s.
+            try await sdk.loadModel(DefaultModels.llmId, slots: 4)
             let evaluation = try Self.evaluation()
-            let alone = try await evaluation.run(on: sdk, routing: .model)
-            let routed = try await evaluation.run(on: sdk, routing: .hybrid)
+            let alone = try await evaluation.run(on: sdk, routing: .model, concurrency: 4)
+            let routed = try await evaluation.run(on: sdk, routing: .hybrid, concurrency: 4)
             // Greedy decoding: the figures are deterministic. Floors well under the measured
             // values (see the issue note and `runanywhere bench tools`).
             #expect(routed.toolAccuracy > alone.toolAccuracy, "alone \(alone), routed \(routed)")
