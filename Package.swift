@@ -522,6 +522,11 @@ let package = Package(
         ),
         // `@Generable` types compiled for real: their schemas and their JSON round trips.
         .testTarget(name: "RunAnywhereGenerableTests", dependencies: ["RunAnywhereGenerable"]),
+        // An app's calls written from the original SDK's public API (seed 000 §5): it has to compile.
+        .testTarget(
+            name: "SeedPortTests",
+            dependencies: ["RunAnywhere", "RunAnywhereJSONSchema", "RunAnywhereLlamaCPP", "RunAnywhereSolutions"]
+        ),
         // Against scripts/mcp_test_server.py, on the Python `mcp` package of scripts/env.sh's tools folder.
         .testTarget(
             name: "RunAnywhereMCPTests",
