@@ -81,6 +81,16 @@ public struct ToolCallingEvaluation: Sendable {
         }
     }
 
+    /// Greedy decoding with the sampling the published figures were measured with (a
+    /// repetition penalty of 1.1; the SDK's default, as in the original SDK, is none).
+    public static let defaultOptions = LLMGenerationOptions(
+        maxTokens: 128,
+        temperature: 0,
+        topP: 0.95,
+        topK: 40,
+        repetitionPenalty: 1.1
+    )
+
     /// Runs every request with `toolChoice: .required` (a call is due in each) and scores
     /// the first call. With `concurrency` above 1 that many requests run at once, for a model
     /// loaded with as many slots (greedy replies are the same batched or alone); ``Report/meanMs``
@@ -88,7 +98,7 @@ public struct ToolCallingEvaluation: Sendable {
     public func run(
         on sdk: RunAnywhereSDK,
         routing: ToolRouting,
-        options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 128, temperature: 0),
+        options: LLMGenerationOptions = Self.defaultOptions,
         concurrency: Int = 1
     ) async throws(SDKException) -> Report {
         let start = ContinuousClock.now
@@ -214,7 +224,7 @@ extension ToolCallingEvaluation {
     public func structuredArgumentAccuracy(
         on sdk: RunAnywhereSDK,
         schemaInPrompt: StructuredOutputOptions.SchemaPrompt,
-        options: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 128, temperature: 0)
+        options: LLMGenerationOptions = Self.defaultOptions
     ) async throws(SDKException) -> Double {
         var right = 0
         for item in cases {

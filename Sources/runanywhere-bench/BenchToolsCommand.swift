@@ -48,13 +48,15 @@ extension BenchCommand {
             try await CLI.start(output.global)
             try await RunAnywhere.loadModel(model, threads: threads)
             guard let sdk = RunAnywhere.shared else { throw SDKException(.notInitialized, "The SDK did not start") }
+            var options = ToolCallingEvaluation.defaultOptions
+            options.threads = threads
             var results: [ToolCallingEvaluation.Report] = []
             for routing in methods {
                 results.append(
                     try await evaluation.run(
                         on: sdk,
                         routing: routing,
-                        options: LLMGenerationOptions(maxTokens: 128, temperature: 0, threads: threads)
+                        options: options
                     )
                 )
             }
@@ -64,7 +66,7 @@ extension BenchCommand {
                     structured[style.rawValue] = try await evaluation.structuredArgumentAccuracy(
                         on: sdk,
                         schemaInPrompt: style,
-                        options: LLMGenerationOptions(maxTokens: 128, temperature: 0, threads: threads)
+                        options: options
                     )
                 }
             }

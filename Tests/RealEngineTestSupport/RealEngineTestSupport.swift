@@ -229,3 +229,19 @@ package func residentMemory() -> Int {
     else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+extension LLMGenerationOptions {
+    /// The sampling these tests' thresholds were measured with (top-p 0.95, top-k 40,
+    /// repetition penalty 1.1), pinned now that the SDK's defaults are the original SDK's
+    /// (no top-k, no penalty): greedy output changes with the penalty.
+    package static func tuned(maxTokens: Int, temperature: Float, seed: UInt32? = nil) -> LLMGenerationOptions {
+        LLMGenerationOptions(
+            maxTokens: maxTokens,
+            temperature: temperature,
+            topP: 0.95,
+            topK: 40,
+            repetitionPenalty: 1.1,
+            seed: seed
+        )
+    }
+}

@@ -77,7 +77,7 @@ struct JSONSchemaConformanceTests {
                 let result = try await sdk.generateStructured(
                     "Write an example JSON value.",
                     schema: schema,
-                    options: LLMGenerationOptions(maxTokens: 160, temperature: 0.8, seed: 7),
+                    options: LLMGenerationOptions.tuned(maxTokens: 160, temperature: 0.8, seed: 7),
                     structuredOptions: StructuredOutputOptions(schemaInPrompt: .full, bestEffort: bestEffort)
                 )
                 generated.append((item, result))

@@ -76,7 +76,7 @@ struct StructuredOutputTests {
             for entry in Self.schemas {
                 let schema = try JSONSchema(parsing: entry.schema)
                 for seed in UInt32(1)...2 {
-                    let options = LLMGenerationOptions(maxTokens: 200, temperature: 0.7, seed: seed)
+                    let options = LLMGenerationOptions.tuned(maxTokens: 200, temperature: 0.7, seed: seed)
                     let result = try await sdk.generateStructured(entry.prompt, schema: schema, options: options)
                     #expect(result.isValid, "\(entry.name), seed \(seed): \(result.validation) \(result.text)")
                     let value = try #require(result.value, "\(entry.name): \(result.text)")

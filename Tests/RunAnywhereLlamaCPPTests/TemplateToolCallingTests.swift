@@ -76,7 +76,7 @@ struct TemplateToolCallingTests {
                 let result = try await sdk.generateWithTools(
                     "What is the weather in Oslo and in Paris?",
                     tools: [Self.weather],
-                    options: LLMGenerationOptions(maxTokens: limit, temperature: 0),
+                    options: LLMGenerationOptions.tuned(maxTokens: limit, temperature: 0),
                     toolOptions: ToolCallingOptions(toolChoice: .required, executeTools: false)
                 )
                 let raw = result.generation.rawText

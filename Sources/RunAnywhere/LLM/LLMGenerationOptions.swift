@@ -70,13 +70,15 @@ public struct LLMGenerationOptions: Sendable, Codable, Equatable {
             loraAdapters, reasoning
     }
 
-    /// Creates options; every parameter has a sensible default.
+    /// Creates options. The sampling defaults are the original SDK's (100 tokens, temperature
+    /// 0.8, top-p 1, no top-k, no repetition penalty), so an app ported from it generates as it
+    /// did; the CLI and the servers choose their own (`runanywhere generate --help`).
     public init(
-        maxTokens: Int = 256,
-        temperature: Float = 0.7,
-        topP: Float = 0.95,
-        topK: Int = 40,
-        repetitionPenalty: Float = 1.1,
+        maxTokens: Int = 100,
+        temperature: Float = 0.8,
+        topP: Float = 1.0,
+        topK: Int = 0,
+        repetitionPenalty: Float = 1.0,
         seed: UInt32? = nil,
         stopSequences: [String] = [],
         systemPrompt: String? = nil,

@@ -236,7 +236,7 @@ struct RAGAskCommand: SDKCommand {
         let options = RAGQueryOptions(
             search: RAGSearchOptions(topK: topK, mode: mode, reranker: try await reranking.prepare(llm: llm)),
             model: llm,
-            generation: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0)
+            generation: LLMGenerationOptions(maxTokens: maxTokens, temperature: 0, repetitionPenalty: 1.1)
         )
         var answer: RAGAnswer?
         for try await event in try await index.queryStream(question, options: options) {
