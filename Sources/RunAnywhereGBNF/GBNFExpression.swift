@@ -71,6 +71,17 @@ package indirect enum GBNFExpression: Hashable, Sendable {
         return .repetition(item, min: min, max: max)
     }
 
+    /// The expression with every rule it refers to renamed by `rename`.
+    package func renamingRules(_ rename: (String) -> String) -> GBNFExpression {
+        switch self {
+        case .literal, .characters: self
+        case .rule(let name): .rule(rename(name))
+        case .sequence(let elements): .sequence(elements.map { $0.renamingRules(rename) })
+        case .choice(let alternatives): .choice(alternatives.map { $0.renamingRules(rename) })
+        case .repetition(let item, let min, let max): .repetition(item.renamingRules(rename), min: min, max: max)
+        }
+    }
+
     /// The expression or nothing.
     package static func optional(_ item: GBNFExpression) -> GBNFExpression {
         repeating(item, min: 0, max: 1)

@@ -90,6 +90,18 @@ package struct GBNFRuleSet: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The rules reachable from `root` as ``gbnf(root:)`` writes them, every name prefixed
+    /// with `prefix`: grammars compiled apart can then share one text without their names
+    /// colliding (the root becomes `prefix + root`).
+    package func gbnf(root: String, prefix: String) -> String {
+        var renamed = GBNFRuleSet()
+        for name in reachableRules(from: root) {
+            guard let body = rules[name] else { continue }
+            renamed.define(prefix + name, body.renamingRules { prefix + $0 })
+        }
+        return renamed.gbnf(root: prefix + root)
+    }
+
     package func reachableRules(from root: String) -> Set<String> {
         var seen: Set<String> = [root]
         var pending = [root]

@@ -188,4 +188,45 @@ struct ToolCallingTests {
             #expect(routed.validArguments == 1, "\(routed.misses)")
         }
     }
+
+    @Test(
+        "Every call format, the original SDK's four included, gives calls through llama.cpp's grammar that parse and validate"
+    )
+    func everyFormat() async throws {
+        try await withSDK { sdk in
+            try await sdk.loadModel(DefaultModels.llmId)
+            let tools = try Self.evaluation().tools
+            var written: [String] = []
+            for format in ToolCallFormat.allCases {
+                // Hybrid routing scores each tool's name as the format writes it, then fixes the
+                // chosen tool; model routing constrains the call with every tool's grammar at once.
+                for routing in [ToolRouting.hybrid, .model] {
+                    let result = try await sdk.generateWithTools(
+                        "What's the weather like in Paris today?",
+                        tools: tools,
+                        options: .tuned(maxTokens: 80, temperature: 0),
+                        toolOptions: ToolCallingOptions(
+                            toolChoice: .required,
+                            maxParallelCalls: 1,
+                            routing: routing,
+                            executeTools: false,
+                            format: format
+                        )
+                    )
+                    let call = try #require(
+                        result.toolCalls.first,
+                        "\(format) \(routing): \(result.generation.rawText)"
+                    )
+                    let tool = try #require(tools.first { $0.name == call.name })
+                    #expect(tool.parameters.validate(call.arguments).isEmpty, "\(format): \(call)")
+                    #expect(result.callSyntax == format.rawValue)
+                    let raw = result.generation.rawText.filter { !$0.isWhitespace }
+                    #expect(raw.hasPrefix(format.openTag.filter { !$0.isWhitespace }), "\(result.generation.rawText)")
+                    written.append("\(format) \(routing): \(result.generation.rawText)")
+                }
+            }
+            print(written.joined(separator: "\n"))
+        }
+    }
+
 }

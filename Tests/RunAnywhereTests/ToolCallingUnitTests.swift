@@ -132,6 +132,10 @@ struct ToolCallingUnitTests {
     func llama3Parsing() throws {
         let parsed = ToolCallFormat.llama3.parse(#"{"name": "a", "parameters": {"s": "}{"}} trailing"#)
         #expect(parsed.calls.first?.arguments == ["s": "}{"])
+        // A grammar lets the model space the object as JSON allows.
+        let spaced = ToolCallFormat.llama3.parse("Sure: {\n  \"name\" : \"a\", \"parameters\": {}}")
+        #expect(spaced.content == "Sure: ")
+        #expect(spaced.calls.map(\.name) == ["a"])
         let cut = ToolCallFormat.llama3.parse(#"{"name": "a", "parameters": {}} {"name": "b", "param"#)
         #expect(cut.calls.map(\.name) == ["a"])
         #expect(cut.dropped == 1)

@@ -13,6 +13,21 @@ import Foundation
 /// - ``llama3``: a bare `{"name": …, "parameters": {…}}` object (Llama 3.x custom tools).
 /// - ``generic``: the Hermes tags with the tools outlined in plain words; for models whose
 ///   template has no tool format (SmolLM2, for one). It is documented in the README.
+/// - ``json``: the original SDK's default, `<tool_call>{"tool": …, "arguments": {…}}</tool_call>`
+///   under a `# TOOLS` list; its reader also takes the other key names small models write
+///   (`name`, `function`; `args`, `parameters`, `input`).
+/// - ``pythonic``: LFM2's Python-style calls, `<|tool_call_start|>[get_weather(city="Oslo"),
+///   get_time(zone="CET")]<|tool_call_end|>`; the reader takes Python's `True`, `False`,
+///   `None` and single-quoted strings as well as JSON values.
+/// - ``openaiFunctions``: OpenAI's function-call object, `{"function_call": {"name": …,
+///   "arguments": {…}}}`; the reader also takes the arguments as a JSON string, as OpenAI's
+///   API sends them.
+/// - ``xml``: `<function_calls><invoke name="…"><parameter name="city">Oslo</parameter>
+///   </invoke></function_calls>`: a string argument is the element's text, any other value
+///   its JSON.
+///
+/// Every format is written, constrained by a grammar and read back the same way, so a
+/// call the SDK writes into a conversation parses to the same call.
 public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
     /// Hermes-style tagged calls.
     case hermes
@@ -20,32 +35,55 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
     case llama3
     /// Tagged calls with a plain-words tool list.
     case generic
+    /// The original SDK's tagged JSON calls (`"tool"` and `"arguments"`).
+    case json
+    /// LFM2's Python-style calls.
+    case pythonic
+    /// OpenAI's `function_call` objects.
+    case openaiFunctions = "openai_functions"
+    /// XML invocations.
+    case xml
 
     /// The format a chat template asks for; ``generic`` when it names none.
     public static func detect(chatTemplate: String?) -> ToolCallFormat {
         guard let template = chatTemplate else { return .generic }
         if template.contains("<tool_call>") { return .hermes }
         if template.contains("<|python_tag|>") || template.contains("ipython") { return .llama3 }
+        if template.contains("<|tool_call_start|>") { return .pythonic }
         return .generic
     }
 
+    /// The format a hint names, as the original SDK reads its format strings (any case):
+    /// `lfm`, `lfm2`, `liquid` and `pythonic` are ``pythonic``; `openai` and
+    /// `openai_functions` ``openaiFunctions``; `json` and `default` ``json``; each case's own
+    /// name that case. `nil` for `native`, `auto` and anything else: the model's own format.
+    public init?(hint: String) {
+        let name = hint.lowercased()
+        switch name {
+        case "lfm", "lfm2", "liquid", "pythonic": self = .pythonic
+        case "openai", "openai_functions", "openaifunctions": self = .openaiFunctions
+        case "default": self = .json
+        default:
+            guard let format = ToolCallFormat(rawValue: name) else { return nil }
+            self = format
+        }
+    }
+
+    /// How this format writes, constrains and reads calls.
+    var syntax: any ToolCallSyntax {
+        switch self {
+        case .hermes, .generic: JSONToolCallSyntax(open: "<tool_call>", close: "</tool_call>")
+        case .llama3: JSONToolCallSyntax(open: #"{"name":"#, argumentsKey: "parameters", response: .plain)
+        case .json: JSONToolCallSyntax(open: "<tool_call>", close: "</tool_call>", nameKey: "tool", lenient: true)
+        case .openaiFunctions:
+            JSONToolCallSyntax(open: #"{"function_call":"#, wrapperKey: "function_call", response: .plain)
+        case .pythonic: PythonicToolCallSyntax()
+        case .xml: XMLToolCallSyntax()
+        }
+    }
+
     /// The text that starts a call; it wakes the lazy grammar.
-    var openTag: String {
-        switch self {
-        case .hermes, .generic: "<tool_call>"
-        case .llama3: #"{"name":"#
-        }
-    }
-
-    private var closeTag: String {
-        switch self {
-        case .hermes, .generic: "</tool_call>"
-        case .llama3: ""
-        }
-    }
-
-    /// The member that holds the arguments.
-    private var argumentsKey: String { self == .llama3 ? "parameters" : "arguments" }
+    var openTag: String { syntax.openTag }
 
     /// The system prompt that presents the tools and the call syntax.
     func systemPrompt(tools: [ToolDefinition]) -> String {
@@ -82,40 +120,72 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
                 To call a tool, reply with <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. \
                 Otherwise answer the user directly.
                 """
+        case .json:
+            return """
+                # TOOLS
+                \(Self.functionList(tools))
+
+                ## OUTPUT FORMAT
+                A tool call has exactly this shape:
+                <tool_call>{"tool": "<tool_name>", "arguments": {"<param>": "<value>"}}</tool_call>
+
+                ## RULES
+                - Call a tool only when it is needed to answer; otherwise reply normally.
+                - Use only the tools listed above, with their exact names and parameters.
+                - When you call a tool, wrap it in <tool_call> and </tool_call>.
+                """
+        case .pythonic:
+            return """
+                List of tools: <|tool_list_start|>\(Self.functionList(tools))<|tool_list_end|>
+                To call tools, write a Python list of calls with keyword arguments between \
+                <|tool_call_start|> and <|tool_call_end|>, for example \
+                <|tool_call_start|>[tool_name(param="value")]<|tool_call_end|>. Otherwise answer the user directly.
+                """
+        case .openaiFunctions:
+            return """
+                You can call these functions:
+                \(Self.functionList(tools))
+                To call a function, reply with {"function_call": {"name": "<function name>", "arguments": {<arguments>}}}, \
+                one object per call. Otherwise answer the user directly.
+                """
+        case .xml:
+            let lines = tools.map { tool in
+                "- \(tool.name): \(tool.description) Parameters: \(JSONSchemaOutline.outline(tool.parameters))"
+            }
+            return """
+                You can call these tools:
+                \(lines.joined(separator: "\n"))
+                To call tools, write:
+                <function_calls>
+                <invoke name="tool_name">
+                <parameter name="param_name">value</parameter>
+                </invoke>
+                </function_calls>
+                A string value is written as it is; any other value as JSON. Otherwise answer the user directly.
+                """
         }
     }
 
-    /// The JSON Schema of one call object naming one of `tools`.
-    func callSchema(_ tools: [ToolDefinition]) -> JSONSchema {
-        let calls = tools.map { tool in
-            JSONSchema.object(
-                orderedProperties: [
-                    (name: "name", schema: .constant(.string(tool.name))),
-                    (name: argumentsKey, schema: tool.parameters),
-                ],
-                required: ["name", argumentsKey]
-            )
-        }
-        return calls.count == 1 ? calls[0] : .anyOf(calls)
+    /// The tools as one JSON array of name, description and parameters.
+    private static func functionList(_ tools: [ToolDefinition]) -> String {
+        JSONValue.array(tools.map { $0.openAIValue["function"] ?? .null }).jsonText()
     }
 
     /// A grammar for up to `maxCalls` calls to `tools`, starting at the open tag. Lazy
     /// grammars wait for the open tag; others start with it.
     func grammar(tools: [ToolDefinition], maxCalls: Int, lazy: Bool) throws(SDKException) -> LLMGrammar {
-        let compiled = try JSONSchemaGrammar(callSchema(tools), options: JSONSchemaGrammar.Options(strictObjects: true))
-        let block: String
-        switch self {
-        case .hermes, .generic:
-            block = #""<tool_call>" "\n"? root "\n"? "</tool_call>""#
-        case .llama3:
-            block = "root"
-        }
-        let more = maxCalls > 1 ? #" ("\n" "# + block + " ){0,\(maxCalls - 1)}" : ""
-        let gbnf = compiled.grammar.gbnf + "\nx-tool-calls-0 ::= " + block + more + "\n"
+        let gbnf = try syntax.grammar(tools: tools, maxCalls: maxCalls, root: "x-tool-calls-0")
         return lazy
             ? .lazy(gbnf, root: "x-tool-calls-0", triggeredBy: [openTag])
             : LLMGrammar(gbnf, root: "x-tool-calls-0")
     }
+
+    /// What the model writes after the open tag before naming a tool, and then up to and
+    /// including `tool`'s name: the texts a router compares by likelihood.
+    var callLead: String { syntax.callLead }
+
+    /// What follows ``callLead`` up to and including `tool`'s name.
+    func namePrefix(_ tool: String) -> String { syntax.namePrefix(tool) }
 
     /// A lazy grammar that is complete as soon as the open tag is written: the model
     /// stops there, so a router can choose the tool.
@@ -141,92 +211,21 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
 
     /// The text before the first call, and each call's name and arguments. What the model
     /// wrote is never an error: a call that is not complete (the token limit cut it) or not
-    /// well formed is dropped and counted, and the complete ones are kept.
-    func parse(_ text: String) -> ParsedOutput {
-        guard let first = text.firstRange(of: openTag) else {
-            return ParsedOutput(content: text, calls: [], dropped: 0)
-        }
-        var output = ParsedOutput(content: String(text[..<first.lowerBound]), calls: [], dropped: 0)
-        var rest = text[first.lowerBound...]
-        while let open = rest.firstRange(of: openTag) {
-            let bodyStart = self == .llama3 ? open.lowerBound : open.upperBound
-            let bodyEnd: String.Index
-            let next: String.Index
-            if closeTag.isEmpty {
-                bodyEnd = Self.endOfJSONObject(in: rest[bodyStart...]) ?? rest.endIndex
-                next = bodyEnd
-            } else if let close = rest[bodyStart...].firstRange(of: closeTag) {
-                bodyEnd = close.lowerBound
-                next = close.upperBound
-            } else {
-                // Unclosed: the output ended inside it.
-                output.dropped += 1
-                break
-            }
-            rest = rest[next...]
-            let body = text[bodyStart..<bodyEnd].trimmed()
-            guard let value = try? JSONValue(parsing: body), let name = value["name"]?.stringValue,
-                value[argumentsKey].map({ $0.objectValue != nil }) ?? true
-            else {
-                output.dropped += 1
-                continue
-            }
-            output.calls.append((name, value[argumentsKey] ?? .object([:])))
-        }
-        return output
-    }
-
-    /// Where the JSON object that starts `text` ends (after its closing brace).
-    private static func endOfJSONObject(in text: Substring) -> String.Index? {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for index in text.indices {
-            let character = text[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == "\"" {
-                    inString = false
-                }
-                continue
-            }
-            switch character {
-            case "\"": inString = true
-            case "{": depth += 1
-            case "}":
-                depth -= 1
-                if depth == 0 { return text.index(after: index) }
-            default: break
-            }
-        }
-        return nil
+    /// well formed is dropped and counted, and the complete ones are kept. `tools` type the
+    /// arguments of formats that write strings bare (``xml``).
+    func parse(_ text: String, tools: [ToolDefinition] = []) -> ParsedOutput {
+        syntax.parse(text, tools: tools)
     }
 
     /// The assistant turn that records `calls`, as the model would have written it.
-    func assistantMessage(content: String, calls: [ToolCall]) -> ChatMessage {
-        let written = calls.map { call in
-            let object: JSONValue = ["name": .string(call.name), argumentsKey: call.arguments]
-            return closeTag.isEmpty ? object.jsonText() : "\(openTag)\n\(object.jsonText())\n\(closeTag)"
-        }
+    func assistantMessage(content: String, calls: [ToolCall], tools: [ToolDefinition] = []) -> ChatMessage {
         let prefix = content.trimmed()
-        return .assistant((prefix.isEmpty ? "" : prefix + "\n") + written.joined(separator: "\n"))
+        return .assistant((prefix.isEmpty ? "" : prefix + "\n") + syntax.write(calls, tools: tools))
     }
 
     /// The tool turn that feeds `result` back.
     func toolMessage(_ result: ToolResult) -> ChatMessage {
-        toolMessage(content: result.messageContent)
-    }
-
-    private func toolMessage(content: String) -> ChatMessage {
-        switch self {
-        case .hermes, .generic:
-            ChatMessage(role: .tool, content: "<tool_response>\n\(content)\n</tool_response>")
-        case .llama3:
-            ChatMessage(role: .tool, content: content)
-        }
+        ChatMessage(role: .tool, content: syntax.response(result.messageContent))
     }
 
     /// `conversation` as the model reads it: assistant turns with ``ChatMessage/toolCalls``
@@ -238,7 +237,7 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
                 return assistantMessage(content: message.content, calls: calls)
             }
             if message.role == .tool, message.toolCallId != nil {
-                return toolMessage(content: message.content)
+                return ChatMessage(role: .tool, content: syntax.response(message.content))
             }
             return ChatMessage(role: message.role, content: message.content, images: message.images)
         }

@@ -90,7 +90,7 @@ struct ToolCallingLoop: Sendable {
             }
             let turn = try await runTurn(prompt: prompt, choice: choice, format: format, request: request)
             selections += turn.selections
-            let parsed = format.parse(turn.text)
+            let parsed = format.parse(turn.text, tools: tools)
             if parsed.dropped > 0 {
                 Self.logger.warning(
                     "Dropped \(parsed.dropped) tool call(s) the model did not complete (finish: \(turn.generation.finishReason))"
@@ -119,7 +119,7 @@ struct ToolCallingLoop: Sendable {
             }
             for call in turnCalls { emit(.toolCall(call)) }
             calls += turnCalls
-            messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls))
+            messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls, tools: tools))
             guard toolOptions.executeTools else {
                 let text = parsed.content.trimmed()
                 return finish(
@@ -270,7 +270,7 @@ struct ToolCallingLoop: Sendable {
         case .auto where toolOptions.routing == .model:
             let grammar = try format.grammar(tools: tools, maxCalls: maxCalls, lazy: true)
             let generation = try await generate(prompt, grammar: grammar, streamText: true, format: format)
-            let selections = Self.modelSelections(generation.text, format: format)
+            let selections = modelSelections(generation.text, format: format)
             return Turn(text: generation.text, generation: generation, selections: selections)
         case .auto:
             let intent = try await generate(prompt, grammar: format.callIntentGrammar, streamText: true, format: format)
@@ -284,7 +284,7 @@ struct ToolCallingLoop: Sendable {
             guard toolOptions.routing != .model else {
                 let grammar = try format.grammar(tools: tools, maxCalls: maxCalls, lazy: false)
                 let generation = try await generate(prompt, grammar: grammar, streamText: false, format: format)
-                let selections = Self.modelSelections(generation.text, format: format)
+                let selections = modelSelections(generation.text, format: format)
                 return Turn(text: generation.text, generation: generation, selections: selections)
             }
             return try await routedCall(prompt: prompt, candidates: tools, format: format, request: request)
@@ -311,8 +311,8 @@ struct ToolCallingLoop: Sendable {
         var likelihoods: [Double]?
         if candidates.count > 1, toolOptions.routing == .likelihood || toolOptions.routing == .hybrid {
             likelihoods = try? await llm.loadedService().logLikelihoods(
-                of: candidates.map { #"{"name": ""# + $0.name + #"""# },
-                after: prompt + format.openTag + (format == .llama3 ? "" : "\n")
+                of: candidates.map { format.namePrefix($0.name) },
+                after: prompt + format.openTag + format.callLead
             )
         }
         let selection =
@@ -352,7 +352,7 @@ struct ToolCallingLoop: Sendable {
                     if let ready = holdback.consume(text) { emit(.token(ready)) }
                 case .completed(let result):
                     if let rest = holdback.finish() { emit(.token(rest)) }
-                    if result.text.contains(format.openTag), let started = Self.firstCallName(result.text, format) {
+                    if result.text.contains(format.openTag), let started = firstCallName(result.text, format) {
                         emit(.toolCallStarted(name: started))
                     }
                     return result
@@ -388,12 +388,12 @@ struct ToolCallingLoop: Sendable {
         }
     }
 
-    private static func modelSelections(_ text: String, format: ToolCallFormat) -> [ToolSelection] {
-        format.parse(text).calls.map { ToolSelection(tool: $0.name, method: .model) }
+    private func modelSelections(_ text: String, format: ToolCallFormat) -> [ToolSelection] {
+        format.parse(text, tools: tools).calls.map { ToolSelection(tool: $0.name, method: .model) }
     }
 
-    private static func firstCallName(_ text: String, _ format: ToolCallFormat) -> String? {
-        format.parse(text).calls.first?.name
+    private func firstCallName(_ text: String, _ format: ToolCallFormat) -> String? {
+        format.parse(text, tools: tools).calls.first?.name
     }
 
     /// The conversation as the model first reads it, and the tool-call format: the turns
