@@ -102,3 +102,11 @@ public enum RAGQueryEvent: Sendable, Equatable {
     /// The answer is complete; always the last event of a stream that did not fail.
     case completed(RAGAnswer)
 }
+
+/// The original SDK's name for the result of a RAG query: ``RAGAnswer``.
+public typealias RAGResult = RAGAnswer
+
+extension RAGAnswer {
+    /// Retrieval and generation together, in milliseconds (the original SDK's total).
+    public var totalTime: Double { retrievalMs + generation.totalMs }
+}

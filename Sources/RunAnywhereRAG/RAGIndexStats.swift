@@ -50,3 +50,6 @@ public struct RAGIndexStats: Sendable, Equatable, Codable {
         self.vectorSearch = vectorSearch
     }
 }
+
+/// The original SDK's name for a RAG index's statistics: ``RAGIndexStats``.
+public typealias RAGStatistics = RAGIndexStats

@@ -208,4 +208,98 @@ struct SeedNamesTests {
             #expect(unknown.error?.code == .modelNotFound)
         }
     }
+
+    @Test("The seed's value, vector, language, artifact and storage helpers compute what their names say")
+    func valueHelpers() throws {
+        let members: [String: ToolValue] = [
+            "b": ToolValue(2), "a": ToolValue("x"), "c": ToolValue(true), "d": ToolValue(0.5),
+        ]
+        let text = ToolValue.jsonString(from: members)
+        #expect(text.firstRange(of: "\"a\"")!.lowerBound < text.firstRange(of: "\"b\"")!.lowerBound)
+        #expect(try ToolValue.parseObjectJSON(text) == members)
+        #expect(throws: SDKException.self) { try ToolValue.parseObjectJSON("[1]") }
+        #expect(ToolValue(3).toJSONString() == "3")
+
+        let vector: EmbeddingVector = [3, 4]
+        #expect(vector.computeNorm() == 5)
+        #expect(abs(vector.cosineSimilarity(with: [6, 8]) - 1) < 1e-6)
+        #expect(vector.cosineSimilarity(with: [1]) == 0)
+
+        #expect(STTLanguage.fromBcp47("en-US")?.code == "en")
+        #expect(STTLanguage.fromBcp47("zh_Hant")?.bcp47Code == "zh-Hant")
+        for bad in ["", "e", "english", "en--US", "12", "en-toolongsubtag", "é"] {
+            #expect(STTLanguage.fromBcp47(bad) == nil, "\(bad)")
+        }
+
+        let archive = ModelInfo.inferredArtifact(from: URL(string: "https://example.com/voice.tar.bz2")!)
+        #expect(archive.primaryPath == "voice")
+        let file = ModelInfo.inferredArtifact(from: URL(string: "https://example.com/m.gguf")!, format: .gguf)
+        #expect(file == .file(RemoteFile(url: URL(string: "https://example.com/m.gguf")!)))
+        #expect(ModelFileDescriptor(url: URL(string: "https://example.com/a")!, filename: "b.bin").fileName == "b.bin")
+        #expect(ArchiveType.from(url: URL(string: "https://example.com/x.tgz")!)?.fileExtension == "tar.gz")
+        #expect(DeviceStorageInfo(totalBytes: 100, freeBytes: 40, usedBytes: 999).usedBytes == 60)
+        #expect(StorageInfo.empty.modelCount == 0 && StorageInfo.empty.totalBytes == 0)
+
+        var voice = VoiceAgentConfiguration(sttModelId: "stt", llmModelId: "llm")
+        voice.silenceDuration = 1.25
+        #expect(voice.vad.minSilenceDuration == 1.25)
+        #expect(ComponentLifecycleState.loaded(modelId: "x").isLoaded)
+        #expect(!ComponentLifecycleState.notLoaded.isLoaded)
+        #expect(SDKException.Code.contextTooLong == .contextLengthExceeded)
+    }
+
+    @Test("The seed's registration, deletion, generation and voice-activity calls end in this SDK's")
+    func seedCalls() async throws {
+        try await withDeterministicSDK { sdk in
+            let url = URL(string: "https://example.com/seed.gguf")!
+            let info = try sdk.registerModel(
+                id: "seed",
+                name: "Seed",
+                url: url,
+                framework: .deterministic,
+                modality: .llm
+            )
+            #expect(info.category == .llm)
+            #expect(try sdk.model("seed").expectedArtifactFiles.map(\.url) == [url])
+            #expect(!info.isDownloadedOnDisk)
+            let files = [
+                ModelFileDescriptor(url: URL(string: "https://example.com/a.onnx")!, filename: "a.onnx"),
+                ModelFileDescriptor(url: URL(string: "https://example.com/b.txt")!, filename: "b.txt"),
+            ]
+            let multi = try sdk.registerModel(
+                multiFile: files,
+                id: "multi",
+                name: "M",
+                framework: .deterministic,
+                category: .llm
+            )
+            #expect(multi.artifact?.primaryPath == "a.onnx")
+            #expect(throws: SDKException.self) {
+                try sdk.registerModel(multiFile: [], id: "none", name: "N", framework: .deterministic, category: .llm)
+            }
+            await #expect(throws: SDKException.self) { try await sdk.deleteStorage("no-such-model") }
+
+            try await sdk.loadModel("test-llm")
+            let request = LLMGenerateRequest(prompt: "Hello", options: LLMGenerationOptions(maxTokens: 8, seed: 1))
+            let direct = try await sdk.generate("Hello", options: request.options)
+            #expect(try await sdk.generate(request).text == direct.text)
+            var streamed = ""
+            for await event in try await sdk.generateStream(request) {
+                if case .token(let token, _) = event { streamed += token }
+            }
+            #expect(streamed == direct.text)
+            #expect(LLMGenerationOptions.defaults() == LLMGenerationOptions())
+
+            let silence = Data(count: 3_200)
+            let verdict = try await sdk.detectVoiceActivity(silence, options: VADOptions(threshold: 0.9))
+            #expect(!verdict.isSpeechDetected)
+            let chunks = AsyncStream<Data> { continuation in
+                for _ in 0..<3 { continuation.yield(silence) }
+                continuation.finish()
+            }
+            var verdicts = 0
+            for await result in sdk.streamVAD(audio: chunks) where !result.isSpeech { verdicts += 1 }
+            #expect(verdicts == 3)
+        }
+    }
 }

@@ -97,6 +97,25 @@ func portedGeneration(schema: JSONSchema) async throws {
     _ = tools
     let entity = NamedEntity(text: "Oslo", entityType: "location", startOffset: 0, endOffset: 4, confidence: 1)
     _ = entity.length as Int
+
+    let request = LLMGenerateRequest(prompt: "Hello", options: LLMGenerationOptions.defaults())
+    _ = try await RunAnywhere.generate(request) as LLMGenerationResult
+    for await event in try await RunAnywhere.generateStream(request) {
+        _ = event
+    }
+    for await event in RunAnywhere.generateStructuredStream(
+        prompt: "Where?",
+        schema: schema,
+        options: LLMGenerationOptions()
+    ) {
+        _ = event
+    }
+    _ = StructuredOutputValidation(isValid: true, containsJson: true, errorMessage: nil, rawOutput: "{}")
+    let arguments: [String: ToolValue] = ["city": ToolValue("Oslo"), "days": ToolValue(3), "metric": ToolValue(true)]
+    _ = ToolValue(2.5).toJSONString(pretty: false)
+    _ = ToolValue.array([ToolValue("a")])
+    _ = try ToolValue.parseObjectJSON(#"{"city": "Oslo"}"#) as [String: ToolValue]
+    _ = ToolValue.jsonString(from: arguments) as String
 }
 
 /// LoRA, embeddings, speech, voice activity, vision and the voice agent.
@@ -117,7 +136,21 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     let spoken = try await RunAnywhere.speak("Hello", options: TTSOptions())
     _ = spoken.duration as TimeInterval
     await RunAnywhere.stopSpeaking()
+    await RunAnywhere.stopSynthesis()
+    _ = TTSSpeakResult(output: speech).duration
     try await RunAnywhere.resetVAD()
+    let verdict = try await RunAnywhere.detectVoiceActivity(audio, options: VADOptions())
+    _ = (verdict.isSpeechDetected, verdict.energyLevel)
+    for await result in RunAnywhere.streamVAD(audio: chunks) {
+        _ = result.isSpeech
+    }
+
+    let embedding: EmbeddingVector = [0.6, 0.8]
+    _ = embedding.cosineSimilarity(with: [0.8, 0.6]) as Float
+    _ = embedding.computeNorm() as Float
+    let language = STTLanguage.fromBcp47("en-US")
+    _ = language?.bcp47Code as String?
+    try await RunAnywhere.loadVLMModel(VLMConfiguration.defaults(modelId: "smolvlm-256m"))
 
     _ = try await RunAnywhere.processImage(image, options: VLMGenerationOptions.defaults(prompt: "Describe it."))
     await RunAnywhere.cancelVLMGeneration()
@@ -132,6 +165,15 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     try await RunAnywhere.initializeVoiceAgentWithLoadedModels()
     _ = try await RunAnywhere.getVoiceAgentComponentStates() as VoiceAgentComponentStates
     _ = try await RunAnywhere.processVoiceTurn(audio) as VoiceAgentResult
+    for await event in RunAnywhere.streamVoiceAgent() {
+        _ = event
+    }
+    var session: VoiceSessionConfig? = config
+    session?.silenceDuration = 0.8
+    let state: ComponentLifecycleState = .notLoaded
+    _ = (state.isLoaded, state.isLoading)
+    let sessionError: VoiceSessionError = .notInitialized("no agent")
+    _ = sessionError.localizedDescription
     await RunAnywhere.cleanupVoiceAgent()
 }
 
@@ -152,6 +194,32 @@ func portedModels() async throws {
     _ = InferenceFramework.llamaCpp.wireString as String
     _ = InferenceFramework.llamaCpp.analyticsKey as String
     _ = InferenceFramework(caseInsensitive: "LlamaCpp") as InferenceFramework?
+    _ = InferenceFramework.llamaCpp.displayName as String
+    _ = ArchiveType.tarGz.fileExtension as String
+    _ = ArchiveType.from(url: URL(string: "https://example.com/model.tar.gz")!) as ArchiveType?
+    let url = URL(string: "https://example.com/model.gguf")!
+    var info = try RunAnywhere.registerModel(
+        id: "my-model",
+        name: "My model",
+        url: url,
+        framework: .llamaCpp,
+        modality: .llm
+    )
+    _ = info.expectedArtifactFiles as [ModelFileDescriptor]
+    _ = info.isDownloadedOnDisk as Bool
+    info.setArtifact(ModelInfo.inferredArtifact(from: url, format: .gguf))
+    info.setLocalPath(nil)
+    let files = [ModelFileDescriptor(url: url, filename: "model.gguf", isRequired: true)]
+    _ = try RunAnywhere.registerModel(
+        multiFile: files,
+        id: "my-files",
+        name: "Files",
+        framework: .llamaCpp,
+        category: .llm
+    )
+    try await RunAnywhere.deleteStorage("my-model")
+    _ = DeviceStorageInfo(totalBytes: 100, freeBytes: 40, usedBytes: 60)
+    _ = StorageInfo.empty
 
     _ = try await RunAnywhere.downloadModel("smollm2-135m-instruct") { progress in
         _ = progress
@@ -176,7 +244,7 @@ func portedRest() async throws {
     _ = handle.isAlive as Bool
     await handle.destroy()
 
-    let profile = RunAnywhere.hardware.getProfile()
+    let profile: HardwareProfileResult = RunAnywhere.hardware.getProfile()
     _ = profile.hasNeuralEngine as Bool
     _ = RunAnywhere.hardware.getAccelerators()
 
@@ -205,6 +273,8 @@ func portedErrors(_ error: any Error) -> String {
     case .cancelled, .streamCancelled: return "cancelled"
     case .invalidApiKey: return "key"
     case .timeout: return "timeout"
+    case .serviceNotAvailable, .notSupported: return "unavailable"
+    case .contextTooLong: return "too long"
     default: break
     }
     _ = SDKException.make(code: .modelNotFound, message: "gone", category: .model, underlying: nil, shouldLog: false)

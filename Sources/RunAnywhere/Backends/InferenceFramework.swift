@@ -72,6 +72,10 @@ extension InferenceFramework {
     /// The raw value under the original SDK's analytics name.
     public var analyticsKey: String { rawValue }
 
+    /// A name to show a user (the original SDK's): the raw value, as the engine module
+    /// registers it (`llamacpp`); the module's ``EngineInfo`` carries its full name.
+    public var displayName: String { rawValue }
+
     /// The framework of a name, case-insensitively (the original SDK's initializer); `nil` for
     /// an empty name.
     public init?(caseInsensitive name: String) {

@@ -392,3 +392,6 @@ extension HardwareProfile {
     /// (the original SDK's property; no engine here can use one).
     public var hasNeuralEngine: Bool { false }
 }
+
+/// The original SDK's name for what `hardware.getProfile()` returns: ``HardwareProfile``.
+public typealias HardwareProfileResult = HardwareProfile

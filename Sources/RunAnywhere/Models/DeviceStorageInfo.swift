@@ -27,3 +27,11 @@ extension DeviceStorageInfo {
     /// The used share of the disk in percent (the original SDK's name; ``usedFraction`` × 100).
     public var usagePercentage: Double { usedFraction * 100 }
 }
+
+extension DeviceStorageInfo {
+    /// The original SDK's initializer; ``usedBytes`` is always total minus free here, so
+    /// `usedBytes` is not stored.
+    public init(totalBytes: Int64, freeBytes: Int64, usedBytes: Int64) {
+        self.init(totalBytes: totalBytes, freeBytes: freeBytes)
+    }
+}

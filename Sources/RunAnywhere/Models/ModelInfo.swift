@@ -163,3 +163,38 @@ extension ModelInfo {
         }
     }
 }
+
+extension ModelInfo {
+    /// The files a download of the model fetches (the original SDK's name); empty when it
+    /// has no artifact.
+    public var expectedArtifactFiles: [RemoteFile] { artifact?.remoteFiles ?? [] }
+
+    /// Whether the model's files are on disk now: ``localPath`` is set and exists (unlike
+    /// ``isDownloaded``, which trusts the registry).
+    public var isDownloadedOnDisk: Bool {
+        guard let localPath else { return false }
+        return FileManager.default.fileExists(atPath: localPath.path)
+    }
+
+    /// Sets ``artifact`` (the original SDK's setter).
+    public mutating func setArtifact(_ artifact: ModelArtifact?) { self.artifact = artifact }
+
+    /// Sets ``localPath`` (the original SDK's setter).
+    public mutating func setLocalPath(_ path: URL?) { localPath = path }
+
+    /// What downloading `url` gives: an archive when its suffix names one (its primary file
+    /// the archive's name without that suffix), otherwise the file itself. `format` is the
+    /// original SDK's parameter; the URL alone decides here.
+    public static func inferredArtifact(from url: URL, format: ModelFormat? = nil) -> ModelArtifact {
+        guard let type = ArchiveType(url: url) else { return .file(RemoteFile(url: url)) }
+        var name = url.lastPathComponent
+        for suffix in [".\(type.rawValue)", ".tgz", ".tbz2", ".txz"] where name.lowercased().hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        guard let archive = try? ModelArchive(url: url, type: type, primaryFile: name) else {
+            return .file(RemoteFile(url: url))
+        }
+        return .archive(archive)
+    }
+}

@@ -45,3 +45,14 @@ public struct RemoteFile: Sendable, Codable, Equatable {
         }
     }
 }
+
+/// The original SDK's name for one file of a model: ``RemoteFile``.
+public typealias ModelFileDescriptor = RemoteFile
+
+extension RemoteFile {
+    /// The original SDK's initializer. Every file a model lists is fetched, so `isRequired`
+    /// changes nothing here.
+    public init(url: URL, filename: String, isRequired: Bool = true) {
+        self.init(url: url, fileName: filename)
+    }
+}

@@ -51,4 +51,14 @@ extension StorageInfo {
     public var storedModels: [StoredModel] { models }
     /// The number of models with files on disk.
     public var modelCount: Int { models.count }
+
+    /// A report of nothing: no device figures, no models (the original SDK's placeholder).
+    public static let empty = StorageInfo(
+        device: DeviceStorageInfo(totalBytes: 0, freeBytes: 0),
+        home: URL(fileURLWithPath: "/"),
+        modelsBytes: 0,
+        cacheBytes: 0,
+        tempBytes: 0,
+        models: []
+    )
 }

@@ -138,4 +138,11 @@ extension SDKException.Code {
     /// The original SDK's "not implemented": ``noBackendForModel``, what this SDK says when no
     /// engine in the build can do what was asked.
     public static let notImplemented = noBackendForModel
+    /// The original SDK's "service not available": ``noBackendForModel``, no engine in the
+    /// build serves the request.
+    public static let serviceNotAvailable = noBackendForModel
+    /// The original SDK's "not supported": ``noBackendForModel``, as for ``notImplemented``.
+    public static let notSupported = noBackendForModel
+    /// The original SDK's name for ``contextLengthExceeded``.
+    public static let contextTooLong = contextLengthExceeded
 }

@@ -82,6 +82,11 @@ extension RunAnywhereSDK {
         guard let runtime = try? runtime() else { return }
         await runtime.tts.stopSpeaking()
     }
+
+    /// The original SDK's name for ``stopSpeaking()``.
+    public func stopSynthesis() async {
+        await stopSpeaking()
+    }
 }
 
 extension RunAnywhere {
@@ -151,5 +156,11 @@ extension RunAnywhere {
     /// Stops everything the shared instance is speaking.
     public static func stopSpeaking() async {
         await shared?.stopSpeaking()
+    }
+
+    /// The original SDK's name for ``stopSpeaking()``: it stops what is playing; a
+    /// ``synthesize(_:options:)`` call ends when it is cancelled.
+    public static func stopSynthesis() async {
+        await stopSpeaking()
     }
 }

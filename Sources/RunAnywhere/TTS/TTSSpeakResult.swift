@@ -17,3 +17,18 @@ public struct TTSSpeakResult: Sendable, Equatable {
     /// When each word was heard, from the start of playback (see ``TTSOutput/wordTimings``).
     public var wordTimings: [TTSWordTiming] = []
 }
+
+extension TTSSpeakResult {
+    /// The summary of speaking `output` in one piece (the original SDK's `init(output:)`):
+    /// its duration and word timings, one chunk, its synthesis time as both first-audio and
+    /// total time.
+    public init(output: TTSOutput) {
+        self.init(
+            duration: output.duration,
+            firstAudioMs: output.processingTimeMs,
+            totalMs: output.processingTimeMs,
+            chunks: 1,
+            wordTimings: output.wordTimings
+        )
+    }
+}

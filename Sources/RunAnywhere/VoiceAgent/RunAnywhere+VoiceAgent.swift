@@ -74,6 +74,12 @@ extension RunAnywhereSDK {
         try await processVoiceTurn(audio: audioData)
     }
 
+    /// The original SDK's live conversation: ``streamVoiceAgent(input:output:)`` on the
+    /// default ALSA capture and playback devices.
+    public func streamVoiceAgent() -> AsyncStream<VoiceEvent> {
+        streamVoiceAgent(input: ALSAAudioInput(), output: ALSAAudioOutput())
+    }
+
     /// A live conversation: reads `input` continuously, answers each utterance through
     /// `output`, sentence by sentence while the reply is generated, and stops when the
     /// user talks over it (with barge-in on). The stream ends when the input ends and the
@@ -165,6 +171,12 @@ extension RunAnywhere {
                 continuation.finish()
             }
         }
+    }
+
+    /// The original SDK's live conversation: ``streamVoiceAgent(input:output:)`` on the
+    /// default ALSA capture and playback devices.
+    public static func streamVoiceAgent() -> AsyncStream<VoiceEvent> {
+        streamVoiceAgent(input: ALSAAudioInput(), output: ALSAAudioOutput())
     }
 
     /// Unloads the shared instance's voice agent models and forgets the conversation.

@@ -31,3 +31,13 @@ public struct VoiceAgentComponentStates: Sendable, Codable, Equatable {
     /// Whether every component can work.
     public var isReady: Bool { stt.isReady && llm.isReady && tts.isReady && vad.isReady }
 }
+
+/// The original SDK's name for a voice component's state: ``VoiceAgentComponentStates/State``.
+public typealias ComponentLifecycleState = VoiceAgentComponentStates.State
+
+extension VoiceAgentComponentStates.State {
+    /// Whether the component can work: a model or the built-in fallback is loaded.
+    public var isLoaded: Bool { isReady }
+    /// Always `false`: loading is one awaited call here, never a state a snapshot sees.
+    public var isLoading: Bool { false }
+}

@@ -157,3 +157,18 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
 public typealias VoiceAgentConfig = VoiceAgentConfiguration
 /// The original SDK's name for ``VoiceAgentConfiguration``.
 public typealias VoiceAgentComposeConfig = VoiceAgentConfiguration
+
+/// The original SDK's name for a voice session's configuration: ``VoiceAgentConfiguration``.
+public typealias VoiceSessionConfig = VoiceAgentConfiguration
+
+/// The original SDK's name for a voice session's error: ``SDKException``.
+public typealias VoiceSessionError = SDKException
+
+extension VoiceAgentConfiguration {
+    /// The silence that ends the user's turn, in seconds (the original SDK's name for
+    /// ``VADConfiguration/minSilenceDuration`` of ``vad``).
+    public var silenceDuration: TimeInterval {
+        get { vad.minSilenceDuration }
+        set { vad.minSilenceDuration = newValue }
+    }
+}

@@ -69,6 +69,14 @@ extension RunAnywhere {
         (try? sdk().controlPlaneStatus) ?? ControlPlaneStatus(state: .disabled)
     }
 
+    /// Whether the shared instance holds a session with its control plane (the original
+    /// SDK's name): its status is connected.
+    public static var isAuthenticated: Bool { controlPlaneStatus.state == .connected }
+
+    /// Whether the control plane has registered this device (the original SDK's name): the
+    /// status carries a device id.
+    public static func isDeviceRegistered() -> Bool { controlPlaneStatus.deviceId != nil }
+
     /// Connects the shared instance to its control plane and fetches the assignments.
     ///
     /// Calls `RunAnywhereSDK.syncControlPlane()` on the shared instance.

@@ -89,6 +89,11 @@ extension RunAnywhere {
     public static func flushErrorReports() async throws(SDKException) -> Int {
         try await sdk().flushErrorReports()
     }
+
+    /// The original SDK's name for `setRemoteErrorReportingEnabled(_:sentryDSN:)`.
+    public static func setSentryLoggingEnabled(_ enabled: Bool) async throws(SDKException) {
+        try await setRemoteErrorReportingEnabled(enabled)
+    }
 }
 
 /// One instance's error reporting: its sink in ``RemoteErrorReporting`` and its uploader.

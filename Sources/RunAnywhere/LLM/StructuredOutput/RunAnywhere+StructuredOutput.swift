@@ -234,4 +234,33 @@ extension RunAnywhere {
     ) async throws(SDKException) -> T {
         try await sdk().generate(prompt, as: type, options: options, structuredOptions: structuredOptions)
     }
+
+    /// The original SDK's structured stream: not `async`, and an error (including a missing
+    /// SDK or model) ends the stream and is logged.
+    ///
+    /// Calls ``RunAnywhereSDK/generateStructuredStream(_:schema:options:structuredOptions:)`` on
+    /// the shared instance.
+    public static func generateStructuredStream(
+        prompt: String,
+        schema: JSONSchema,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) -> AsyncStream<StructuredOutputStreamEvent> {
+        AsyncStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in try await sdk().generateStructuredStream(
+                        prompt,
+                        schema: schema,
+                        options: options
+                    ) {
+                        continuation.yield(event)
+                    }
+                } catch {
+                    SDKLogger(category: "LLM").error("The stream ended on an error: \(error)")
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }

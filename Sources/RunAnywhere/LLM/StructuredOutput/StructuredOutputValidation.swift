@@ -29,3 +29,14 @@ public struct StructuredOutputValidation: Sendable, Codable, Equatable {
         case errorMessage = "error_message"
     }
 }
+
+extension StructuredOutputValidation {
+    /// The original SDK's initializer. The output itself is the result's text here, so
+    /// `rawOutput` is not stored.
+    public init(isValid: Bool, containsJson: Bool, errorMessage: String?, rawOutput: String? = nil) {
+        self.init(isValid: isValid, containsJSON: containsJson, errorMessage: errorMessage)
+    }
+
+    /// The original SDK's name for ``containsJSON``.
+    public var containsJson: Bool { containsJSON }
+}
