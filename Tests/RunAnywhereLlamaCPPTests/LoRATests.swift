@@ -403,6 +403,13 @@ struct LoRATests {
             #expect(try await sdk.lora.adaptersForModel(DefaultModels.llmId).map(\.id) == ["d"])
             await expectCode(.modelNotLoaded) { try await sdk.lora.apply("d") }
             #expect(await sdk.lora.checkCompatibility("d", model: DefaultModels.llmId).isCompatible)
+            // The original SDK's request-shaped catalog calls answer from the same catalog.
+            #expect(try await sdk.lora.listCatalog(LoraAdapterCatalogListRequest()).entries == entries)
+            let forModel = try await sdk.lora.queryCatalog(LoraAdapterCatalogQuery(modelId: DefaultModels.llmId))
+            #expect(forModel.entries.map(\.id) == ["d"])
+            #expect(try await sdk.lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "gpt2")).found)
+            #expect(try await !sdk.lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "nope")).found)
+            #expect(sdk.currentModel(CurrentModelRequest(category: .llm)).model == nil)
 
             try await sdk.loadModel(DefaultModels.llmId)
             try await sdk.lora.apply("d")
@@ -410,11 +417,19 @@ struct LoRATests {
                 await sdk.lora.state()
                     == LoRAState(modelId: DefaultModels.llmId, adapters: [LoRAAdapterSelection(id: "d")])
             )
+            #expect(sdk.currentModel(CurrentModelRequest(category: .llm)).modelId == DefaultModels.llmId)
+            #expect(sdk.componentLifecycleSnapshot(.llm)?.state == .loaded(modelId: DefaultModels.llmId))
+            let half = LoRAAdapterConfig(id: "d", scale: 0.5)
+            let applied = try await sdk.lora.apply(LoRAApplyRequest(adapters: [half], replaceExisting: true))
+            #expect(applied.success && applied.state.adapters == [half])
+            #expect(try await sdk.lora.remove(LoRARemoveRequest(adapterIds: ["d"])).adapters.isEmpty)
+            try await sdk.lora.apply("d")
             // Loading the model that is loaded keeps its adapters; unloading drops them.
             try await sdk.loadModel(DefaultModels.llmId)
             #expect(await sdk.loadedLoRAAdapters().map(\.id) == ["d"])
             try await sdk.unloadModel()
             #expect(await sdk.lora.state() == LoRAState(modelId: nil, adapters: []))
+            #expect(sdk.componentLifecycleSnapshot(.llm)?.state == .notLoaded)
             try await sdk.loadModel(DefaultModels.llmId)
             let base = try await Self.scores(sdk)
             try await sdk.lora.apply("d")

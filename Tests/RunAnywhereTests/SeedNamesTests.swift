@@ -185,6 +185,9 @@ struct SeedNamesTests {
             let stt = await sdk.loadModel(ModelLoadRequest(modelId: "test-stt"))
             #expect(stt.success)
             #expect(await sdk.currentSTTModel?.id == "test-stt")
+            #expect(sdk.currentModel(CurrentModelRequest(category: .speechRecognition)).modelId == "test-stt")
+            #expect(sdk.componentLifecycleSnapshot(.stt)?.modelId == "test-stt")
+            #expect(sdk.componentLifecycleSnapshot(.tts)?.state == .notLoaded)
             let missing = await sdk.loadModel(ModelLoadRequest(modelId: "no-such-model"))
             #expect(!missing.success)
             #expect(missing.error?.code == .modelNotFound)
@@ -192,6 +195,7 @@ struct SeedNamesTests {
             #expect(wrongKind.error?.code == .invalidInput)
             #expect(await sdk.unloadModel(ModelUnloadRequest(category: .speechRecognition)).success)
             #expect(await sdk.currentSTTModel == nil)
+            #expect(!sdk.currentModel(CurrentModelRequest(category: .speechRecognition)).isLoaded)
             #expect(await sdk.unloadModel(ModelUnloadRequest(category: .speechRecognition)).success)
 
             let all = await sdk.listModels(ModelListRequest())
@@ -302,4 +306,34 @@ struct SeedNamesTests {
             #expect(verdicts == 3)
         }
     }
+
+    @Test("A tool described by the seed's parameter list is the object schema it says; executeTool needs no try")
+    func toolParameters() async throws {
+        let tool = ToolDefinition(
+            name: "get_weather",
+            description: "Weather for a city.",
+            parameters: [
+                ToolParameter(name: "city", type: .string, description: "The city."),
+                ToolParameter(
+                    name: "unit",
+                    type: .string,
+                    description: "Unit.",
+                    required: false,
+                    enumValues: ["c", "f"]
+                ),
+                ToolParameter(name: "days", type: .integer, description: "Days ahead.", required: false),
+            ]
+        )
+        try tool.validate()
+        #expect(tool.parameters.validate(["city": "Oslo", "unit": "c", "days": 2]).isEmpty)
+        #expect(!tool.parameters.validate(["unit": "c"]).isEmpty)
+        #expect(!tool.parameters.validate(["city": "Oslo", "unit": "kelvin"]).isEmpty)
+        #expect(!tool.parameters.validate(["city": "Oslo", "days": "two"]).isEmpty)
+        #expect(tool.parameters.value["properties"]?.objectValue?.keys == ["city", "unit", "days"])
+        if RunAnywhere.shared == nil {
+            let result = await RunAnywhere.executeTool(ToolCall(id: "1", name: "get_weather", arguments: [:]))
+            #expect(result.isError)
+        }
+    }
+
 }

@@ -95,6 +95,15 @@ func portedGeneration(schema: JSONSchema) async throws {
         toolOptions: ToolCallingOptions.defaults()
     )
     _ = tools
+    let described = ToolDefinition(
+        name: "get_weather",
+        description: "Weather for a city.",
+        parameters: [
+            ToolParameter(name: "city", type: .string, description: "The city.", required: true, enumValues: nil)
+        ]
+    )
+    let executed = await RunAnywhere.executeTool(ToolCall(id: "1", name: described.name, arguments: [:]))
+    _ = executed
     let entity = NamedEntity(text: "Oslo", entityType: "location", startOffset: 0, endOffset: 4, confidence: 1)
     _ = entity.length as Int
 
@@ -125,6 +134,16 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = await lora.state()
     _ = try await lora.adaptersForModel("smollm2-135m-instruct")
     _ = try lora.allRegistered()
+    let adapter = LoRAAdapterConfig(id: "my-adapter", scale: 0.8)
+    let applied = try await lora.apply(LoRAApplyRequest(adapters: [adapter]))
+    _ = applied.state as LoRAState
+    _ = try await lora.remove(LoRARemoveRequest(adapterIds: ["my-adapter"])) as LoRAState
+    _ = await lora.checkCompatibility(adapter) as LoraCompatibilityResult
+    _ = try await lora.listCatalog(LoraAdapterCatalogListRequest()) as LoraAdapterCatalogListResult
+    _ = try await lora.queryCatalog(LoraAdapterCatalogQuery(modelId: "smollm2-135m-instruct"))
+    _ =
+        try await lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "my-adapter"))
+        as LoraAdapterCatalogGetResult
 
     let transcript = try await RunAnywhere.transcribe(audio: audio, options: STTOptions.defaults())
     _ = transcript.detectedLanguageCode as String?
@@ -186,6 +205,17 @@ func portedModels() async throws {
     _ = await RunAnywhere.queryModels(ModelQuery(category: .speechRecognition)) as ModelListResult
     _ = await RunAnywhere.getModel(ModelGetRequest(modelId: "whisper-tiny-en")) as ModelGetResult
     _ = await RunAnywhere.downloadedModels() as ModelListResult
+    let current = RunAnywhere.currentModel(CurrentModelRequest(category: .llm))
+    _ = current.lifecyclePrimaryArtifactPath as String?
+    _ = RunAnywhere.componentLifecycleSnapshot(.stt) as ComponentLifecycleSnapshot?
+    _ = try RunAnywhere.importModel(
+        ModelImportRequest(
+            path: URL(fileURLWithPath: "/tmp/m.gguf"),
+            modelId: "m",
+            category: .llm,
+            framework: .llamaCpp
+        )
+    )
 
     _ = ModelFormat.gguf.wireString as String
     _ = ModelFormat.fromWireString("gguf") as ModelFormat?

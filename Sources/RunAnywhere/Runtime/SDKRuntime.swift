@@ -28,6 +28,8 @@ package final class SDKRuntime: Sendable {
     let diarization: DiarizationCapability
     let voiceAgent: VoiceAgentCapability
     let router: ModelRouter
+    /// The model each capability has loaded, readable without waiting.
+    let currentModels: LoadedModels
     /// The plugins loaded from files.
     let plugins = PluginSet()
     /// What modules run beside this instance (the control plane's agent…), by type.
@@ -43,6 +45,7 @@ package final class SDKRuntime: Sendable {
         self.params = params
         self.paths = paths
         self.events = events
+        currentModels = LoadedModels(events: events)
         try paths.createDirectories()
         // Modules first: their inspectors take part in discovering models at load.
         services = ServiceRegistry()

@@ -168,9 +168,13 @@ extension RunAnywhere {
         shared?.clearTools()
     }
 
-    /// Runs one call with the shared instance's registered executor.
-    public static func executeTool(_ call: ToolCall, timeout: Double? = 30) async throws(SDKException) -> ToolResult {
-        try await sdk().executeTool(call, timeout: timeout)
+    /// Runs one call with the shared instance's registered executor. As every failure of a
+    /// tool, a missing instance is the result's ``ToolResult/error``, not a thrown error.
+    public static func executeTool(_ call: ToolCall, timeout: Double? = 30) async -> ToolResult {
+        guard let shared else {
+            return ToolResult(callId: call.id, name: call.name, error: "The SDK is not initialized")
+        }
+        return await shared.executeTool(call, timeout: timeout)
     }
 
     /// Answers `prompt`, calling tools as the model asks.
