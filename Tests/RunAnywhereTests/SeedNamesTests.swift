@@ -336,4 +336,73 @@ struct SeedNamesTests {
         }
     }
 
+    /// Collects the lines of one category.
+    final class Collector: LogDestination {
+        let identifier = "seed-names-collector"
+        let isAvailable = true
+        let category: String
+        let entries = Mutex<[LogEntry]>([])
+        let flushes = Mutex(0)
+        init(category: String) { self.category = category }
+        func write(_ entry: LogEntry) {
+            guard entry.category == category else { return }
+            entries.withLock { $0.append(entry) }
+        }
+        func flush() { flushes.withLock { $0 += 1 } }
+    }
+
+    @Test("A log destination receives lines at the log level, redacted, until removed; flushLogs flushes it")
+    func logDestinations() {
+        let category = "SeedNames-\(UInt64.random(in: 0...UInt64.max))"
+        let collector = Collector(category: category)
+        RunAnywhere.addLogDestination(collector)
+        let logger = SDKLogger(category: category)
+        // Other suites set the level anywhere from .debug to .error: .trace is always below it.
+        logger.error("kept", metadata: ["apiKey": "sk-secret", "model": "m"])
+        logger.log(.trace, "below the level")
+        RunAnywhere.flushLogs()
+        #expect(RunAnywhere.removeLogDestination(identifier: collector.identifier))
+        logger.error("after removal")
+        let entries = collector.entries.withLock { $0 }
+        #expect(entries.map(\.message) == ["kept"])
+        #expect(entries.first?.level == .error)
+        #expect(entries.first?.metadata == ["apiKey": "[REDACTED]", "model": "m"])
+        #expect(entries.first?.source.contains("SeedNamesTests.swift") == true)
+        #expect(collector.flushes.withLock { $0 } >= 1)
+        #expect(
+            LoggingConfiguration.forEnvironment(.production).minLogLevel == SDKEnvironment.production.defaultLogLevel
+        )
+    }
+
+    @Test("A published failure reaches handlers and the polling queue as an sdk event with its parts")
+    func failuresAndPolling() {
+        let operation = "op-\(UInt64.random(in: 0...UInt64.max))"
+        // Drained first, so ours is among the first few queued after it.
+        while RunAnywhere.pollSDKEvent() != nil {}
+        let seen = Mutex<[SDKEvent]>([])
+        let subscription = RunAnywhere.events.on(.sdk) { event in seen.withLock { $0.append(event) } }
+        #expect(
+            RunAnywhere.publishSDKFailure(
+                errorCode: .contextTooLong,
+                message: "Too long",
+                component: "LLM",
+                operation: operation,
+                recoverable: true
+            )
+        )
+        subscription.cancel()
+        func isOurs(_ event: SDKEvent) -> Bool {
+            if case .failure(let error, "LLM", operation, true) = event.kind {
+                return error.code == .contextLengthExceeded && error.message == "Too long"
+            }
+            return false
+        }
+        #expect(seen.withLock { $0.contains(where: isOurs) })
+        // Other suites publish on the shared bus too: poll until ours, within the queue's bound.
+        var polled: [SDKEvent] = []
+        while let event = RunAnywhere.pollSDKEvent(), polled.count < 256 { polled.append(event) }
+        #expect(polled.contains(where: isOurs))
+        #expect(polled.first(where: isOurs)?.description == "sdk.failure")
+    }
+
 }

@@ -72,6 +72,16 @@ func portedEvents() async {
         _ = event
     }
     RunAnywhere.unsubscribeSDKEvents(subscription)
+    _ = RunAnywhere.publishSDKFailure(
+        errorCode: .modelNotFound,
+        message: "gone",
+        component: "LLM",
+        operation: "load",
+        recoverable: false
+    )
+    while let event = RunAnywhere.pollSDKEvent() {
+        _ = event
+    }
 }
 
 /// Text generation, structured output and tool calling.
@@ -287,6 +297,10 @@ func portedRest() async throws {
     SDKLogger.shared.fault("fault")
     SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: ["model": "x"])
     _ = LogLevel.fault
+    RunAnywhere.configureLogging(LoggingConfiguration.forEnvironment(.development))
+    RunAnywhere.setLocalLoggingEnabled(true)
+    RunAnywhere.setDebugMode(false)
+    RunAnywhere.flushLogs()
 
     _ = RunAnywhere.pluginLoader.apiVersion
     _ = RunAnywhere.pluginLoader.registeredCount as Int

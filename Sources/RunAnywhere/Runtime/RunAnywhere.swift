@@ -111,6 +111,8 @@ public enum RunAnywhere {
         storageDirectory: URL? = nil
     ) throws(SDKException) {
         if isInitialized { return }
+        // Polling sees the events from here on (initialization's own included).
+        _ = eventQueue
         let modules = state.withLock { $0.modules }
         let sdk = try RunAnywhereSDK(
             home: storageDirectory ?? SDKPaths.defaultHome(),

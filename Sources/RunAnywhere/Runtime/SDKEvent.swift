@@ -38,6 +38,10 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         /// Phase 2 finished after `durationMs` milliseconds; `offline` tells whether the SDK
         /// runs without a remote backend.
         case servicesReady(durationMs: Double, offline: Bool)
+        /// A failure an app or module reports in the original SDK's generic shape
+        /// (``RunAnywhere/publishSDKFailure(errorCode:message:component:operation:recoverable:)``):
+        /// the error, the component and operation it came from, and whether it can be retried.
+        case failure(SDKException, component: String, operation: String, recoverable: Bool)
         // storage
         /// A model was registered or imported.
         case modelRegistered(modelId: String)
@@ -106,7 +110,7 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         /// The category this kind belongs to.
         public var category: EventCategory {
             switch self {
-            case .initStarted, .initCompleted, .initFailed, .servicesReady: .sdk
+            case .initStarted, .initCompleted, .initFailed, .servicesReady, .failure: .sdk
             case .modelRegistered, .modelRemoved, .modelFilesDeleted: .storage
             case .downloadStarted, .downloadCompleted, .downloadFailed: .download
             case .modelLoadStarted, .modelLoadCompleted, .modelLoadFailed, .modelUnloaded: .model
@@ -126,6 +130,7 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .initCompleted: "init_completed"
             case .initFailed: "init_failed"
             case .servicesReady: "services_ready"
+            case .failure: "failure"
             case .modelRegistered: "model_registered"
             case .modelRemoved: "model_removed"
             case .modelFilesDeleted: "model_files_deleted"

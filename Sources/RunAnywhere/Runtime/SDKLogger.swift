@@ -101,6 +101,18 @@ public struct SDKLogger: Sendable {
             LogTap.forward(level: level, logger: category, message: message(), source: "\(file):\(line)")
         }
         guard Self.isEnabled(level) else { return }
+        if LogDestinations.isActive {
+            LogDestinations.write(
+                LogEntry(
+                    level: level,
+                    category: category,
+                    message: message(),
+                    metadata: (metadata.map(Self.redact) ?? [:]).mapValues(\.description),
+                    source: "\(file):\(line)"
+                )
+            )
+        }
+        guard LogDestinations.isLocalEnabled else { return }
         var logger = self.logger
         logger.logLevel = Self.currentLevel.swiftLogLevel
         logger.log(

@@ -139,7 +139,7 @@ public struct TelemetryEvent: Sendable, Codable, Equatable, Identifiable {
             )
         case .downloadFailed(let modelId, let error), .transcriptionFailed(let modelId, let error):
             self.init(failure: .error, event: event, modelId: modelId, error: error)
-        case .synthesisFailed(_, let error):
+        case .synthesisFailed(_, let error), .failure(let error, _, _, _):
             self.init(failure: .error, event: event, modelId: nil, error: error)
         default:
             return nil
