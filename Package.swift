@@ -525,7 +525,9 @@ let package = Package(
         // An app's calls written from the original SDK's public API (seed 000 §5): it has to compile.
         .testTarget(
             name: "SeedPortTests",
-            dependencies: ["RunAnywhere", "RunAnywhereJSONSchema", "RunAnywhereLlamaCPP", "RunAnywhereSolutions"]
+            dependencies: [
+                "RunAnywhere", "RunAnywhereJSONSchema", "RunAnywhereLlamaCPP", "RunAnywhereRAG", "RunAnywhereSolutions",
+            ]
         ),
         // Against scripts/mcp_test_server.py, on the Python `mcp` package of scripts/env.sh's tools folder.
         .testTarget(

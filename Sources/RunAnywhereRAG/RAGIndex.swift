@@ -585,9 +585,15 @@ public actor RAGIndex {
     /// What the index holds.
     public func stats() async throws(SDKException) -> RAGIndexStats {
         let counts = try await store.counts()
-        let bytes = [store.url.path, store.url.path + "-wal"].reduce(Int64(0)) { total, path in
+        let files = [store.url.path, store.url.path + "-wal"]
+        let bytes = files.reduce(Int64(0)) { total, path in
             total + (FileSystem.fileSize(URL(fileURLWithPath: path)) ?? 0)
         }
+        // SQLite writes the WAL first: the later of the two files is the last write.
+        let lastUpdated = files.compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
+        }
+        .max()
         return RAGIndexStats(
             name: name,
             embeddingModel: embeddingModel,
@@ -597,7 +603,8 @@ public actor RAGIndex {
             chunks: counts.chunks,
             tokens: counts.tokens,
             databaseBytes: bytes,
-            vectorSearch: counts.chunks >= approximateThreshold ? "hnsw" : "exact"
+            vectorSearch: counts.chunks >= approximateThreshold ? "hnsw" : "exact",
+            lastUpdated: lastUpdated
         )
     }
 

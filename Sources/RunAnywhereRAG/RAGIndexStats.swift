@@ -26,6 +26,8 @@ public struct RAGIndexStats: Sendable, Equatable, Codable {
     public var databaseBytes: Int64
     /// How vector search runs now: `exact` or `hnsw`.
     public var vectorSearch: String
+    /// When the database was last written (its file's modification time); `nil` when unknown.
+    public var lastUpdated: Date?
 
     /// Creates statistics.
     public init(
@@ -37,7 +39,8 @@ public struct RAGIndexStats: Sendable, Equatable, Codable {
         chunks: Int,
         tokens: Int,
         databaseBytes: Int64,
-        vectorSearch: String
+        vectorSearch: String,
+        lastUpdated: Date? = nil
     ) {
         self.name = name
         self.embeddingModel = embeddingModel
@@ -48,6 +51,7 @@ public struct RAGIndexStats: Sendable, Equatable, Codable {
         self.tokens = tokens
         self.databaseBytes = databaseBytes
         self.vectorSearch = vectorSearch
+        self.lastUpdated = lastUpdated
     }
 }
 

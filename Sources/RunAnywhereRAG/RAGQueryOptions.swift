@@ -16,6 +16,9 @@ public struct RAGQueryOptions: Sendable, Equatable {
     public var generation: LLMGenerationOptions
     /// The instruction the model gets before the numbered sources.
     public var instructions: String
+    /// The question, for the original SDK's `ragQuery(_:)`, which takes it inside the
+    /// options; ``RAGIndex/query(_:options:)`` takes it as its own argument and ignores this.
+    public var question: String?
 
     /// The default instruction: answer from the sources only and cite them by number.
     public static let defaultInstructions = """
@@ -29,11 +32,16 @@ public struct RAGQueryOptions: Sendable, Equatable {
         search: RAGSearchOptions = RAGSearchOptions(topK: 4),
         model: String? = nil,
         generation: LLMGenerationOptions = LLMGenerationOptions(maxTokens: 256, temperature: 0),
-        instructions: String = RAGQueryOptions.defaultInstructions
+        instructions: String = RAGQueryOptions.defaultInstructions,
+        question: String? = nil
     ) {
         self.search = search
         self.model = model
         self.generation = generation
         self.instructions = instructions
+        self.question = question
     }
+
+    /// The default options for `question` (the original SDK's factory).
+    public static func defaults(question: String) -> RAGQueryOptions { RAGQueryOptions(question: question) }
 }

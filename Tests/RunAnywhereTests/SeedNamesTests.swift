@@ -165,6 +165,13 @@ struct SeedNamesTests {
             let seed = try await sdk.generateStructured(prompt: "Where?", schema: schema, options: options)
             let ours = try await sdk.generateStructured("Where?", schema: schema, options: options)
             #expect(seed.text == ours.text)
+            let config = StructuredOutputOptions.defaults(schema: schema, includeSchemaInPrompt: false)
+            let generation = try await sdk.generateWithStructuredOutput(
+                prompt: "Where?",
+                structuredOutput: config,
+                options: options
+            )
+            #expect(generation.text == ours.text)
             #expect(seed.success == seed.isValid)
             let found = try sdk.extractStructuredOutput(text: #"Here: {"city": "Oslo"}"#, schema: schema)
             #expect(found.value["city"]?.stringValue == "Oslo")

@@ -7,6 +7,7 @@ import Foundation
 import RunAnywhere
 import RunAnywhereJSONSchema
 import RunAnywhereLlamaCPP
+import RunAnywhereRAG
 import RunAnywhereSolutions
 
 /// The initialization and state calls of `RunAnywhere.swift`, `SDKEnvironment` and `SDKInitParams`.
@@ -95,6 +96,12 @@ func portedGeneration(schema: JSONSchema) async throws {
         options: LLMGenerationOptions()
     )
     _ = structured.success as Bool
+    let generated = try await RunAnywhere.generateWithStructuredOutput(
+        prompt: "Where is it?",
+        structuredOutput: StructuredOutputOptions.defaults(schema: schema, includeSchemaInPrompt: true, strict: true),
+        options: LLMGenerationOptions()
+    )
+    _ = generated.text
     _ = schema.jsonSchemaString as String
     _ = RunAnywhere.unregisterTool("get_weather")
     _ = RunAnywhere.getRegisteredTools() as [ToolDefinition]
@@ -307,6 +314,33 @@ func portedRest() async throws {
     _ = RunAnywhere.pluginLoader.registeredNames() as [String]
     _ = RunAnywhere.pluginLoader.listLoaded() as [PluginInfo]
     _ = try RunAnywhere.pluginLoader.load(path: "/tmp/librunanywhere_plugin.so") as PluginInfo
+}
+
+/// The RAG pipeline.
+func portedRAG() async throws {
+    let config = RunAnywhere.ragResolvedConfiguration(
+        embeddingModel: "all-minilm-l6-v2",
+        llmModel: "smollm2-135m-instruct",
+        baseConfiguration: RAGConfiguration.defaults()
+    )
+    try await RunAnywhere.ragCreatePipeline(config: config)
+    try await RunAnywhere.ragCreatePipeline(
+        embeddingModel: "all-minilm-l6-v2",
+        llmModel: "smollm2-135m-instruct",
+        baseConfiguration: config.resolvingLifecycleArtifacts(embedding: nil, llm: nil)
+    )
+    try await RunAnywhere.ragIngest(text: "Oslo is the capital of Norway.", metadataJSON: #"{"lang": "en"}"#)
+    try await RunAnywhere.ragIngest(RAGDocument(text: "Bergen is on the coast.", metadataJSON: nil))
+    try await RunAnywhere.ragAddDocumentsBatch(documents: [RAGDocument(text: "Trondheim.", metadataJSON: "{}")])
+    _ = try await RunAnywhere.ragGetDocumentCount() as Int
+    let statistics: RAGStatistics = try await RunAnywhere.ragGetStatistics()
+    _ = statistics.lastUpdated
+    _ = await RunAnywhere.ragDocumentCount as Int
+    let result: RAGResult = try await RunAnywhere.ragQuery(question: "What is the capital?", options: nil)
+    _ = result.totalTime
+    _ = try await RunAnywhere.ragQuery(RAGQueryOptions.defaults(question: "Where is Bergen?"))
+    try await RunAnywhere.ragClearDocuments()
+    await RunAnywhere.ragDestroyPipeline()
 }
 
 /// `SDKException` as the seed's apps handle it.

@@ -158,6 +158,23 @@ extension RunAnywhereSDK {
         }
         return try value.decode(as: T.self)
     }
+
+    /// The original SDK's call: ``generateStructured(_:schema:options:structuredOptions:)``
+    /// with the schema and its options in one value, returning the generation itself (its
+    /// text is the JSON).
+    public func generateWithStructuredOutput(
+        prompt: String,
+        structuredOutput: StructuredOutputConfig,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
+        try await generateStructured(
+            prompt,
+            schema: structuredOutput.schema,
+            options: options,
+            structuredOptions: structuredOutput.options
+        )
+        .generation
+    }
 }
 
 extension RunAnywhere {
@@ -262,5 +279,21 @@ extension RunAnywhere {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// The original SDK's structured generation, returning the generation itself.
+    ///
+    /// Calls ``RunAnywhereSDK/generateWithStructuredOutput(prompt:structuredOutput:options:)`` on
+    /// the shared instance.
+    public static func generateWithStructuredOutput(
+        prompt: String,
+        structuredOutput: StructuredOutputConfig,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
+        try await sdk().generateWithStructuredOutput(
+            prompt: prompt,
+            structuredOutput: structuredOutput,
+            options: options
+        )
     }
 }

@@ -38,3 +38,33 @@ public struct StructuredOutputOptions: Sendable, Codable, Equatable {
         self.bestEffort = bestEffort
     }
 }
+
+extension StructuredOutputOptions {
+    /// The original SDK's factory, whose options also carry the schema: `schema` goes with
+    /// the options into ``RunAnywhereSDK/generateWithStructuredOutput(prompt:structuredOutput:options:)``,
+    /// and `includeSchemaInPrompt` writes it in full into the prompt.
+    public static func defaults(
+        schema: JSONSchema,
+        includeSchemaInPrompt: Bool = true,
+        strict: Bool = false
+    ) -> StructuredOutputConfig {
+        StructuredOutputConfig(
+            schema: schema,
+            options: StructuredOutputOptions(schemaInPrompt: includeSchemaInPrompt ? .full : .none, strict: strict)
+        )
+    }
+}
+
+/// A schema and its options together: the original SDK's structured-output configuration.
+public struct StructuredOutputConfig: Sendable, Codable, Equatable {
+    /// The schema the output must satisfy.
+    public var schema: JSONSchema
+    /// How the schema is enforced and shown.
+    public var options: StructuredOutputOptions
+
+    /// A configuration.
+    public init(schema: JSONSchema, options: StructuredOutputOptions = StructuredOutputOptions()) {
+        self.schema = schema
+        self.options = options
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import RunAnywhereTestSupport
+import RunAnywhereTesting
+import Testing
+
+@_spi(Backend) @testable import RunAnywhere
+@testable import RunAnywhereRAG
+
+/// The original SDK's single RAG pipeline, on the deterministic backend.
+@Suite("The RAG pipeline of the original SDK")
+struct RAGPipelineTests {
+    @Test("Without a pipeline the rag calls say so; with one they ingest, count, answer, clear and reopen its index")
+    func pipeline() async throws {
+        try await withDeterministicSDK { sdk in
+            await #expect(throws: SDKException.self) { try await sdk.ragGetDocumentCount() }
+            #expect(await sdk.ragDocumentCount == 0)
+
+            let config = RunAnywhereSDK.ragResolvedConfiguration(
+                embeddingModel: DeterministicModels.embedding,
+                llmModel: DeterministicModels.llm,
+                baseConfiguration: RAGConfiguration(indexName: "seed", topK: 2)
+            )
+            #expect(config.embeddingModelId == DeterministicModels.embedding)
+            #expect(config.llmModelId == DeterministicModels.llm)
+            try await sdk.ragCreatePipeline(config: config)
+            #expect(sdk.ragIndexNames().contains("seed"))
+            #expect(await sdk.currentLLMModel?.id == DeterministicModels.llm)
+
+            try await sdk.ragIngest(
+                text: "Oslo is the capital of Norway.",
+                metadataJSON: #"{"lang": "en", "year": 2024}"#
+            )
+            let documents = [
+                RAGDocument(id: "bergen", text: "Bergen is a city on the west coast."),
+                RAGDocument(id: "trondheim", text: "Trondheim was once the capital.", title: "Trondheim"),
+            ]
+            #expect(try await sdk.ragAddDocumentsBatch(documents: documents).count == 2)
+            #expect(try await sdk.ragGetDocumentCount() == 3)
+            #expect(await sdk.ragDocumentCount == 3)
+            let stats = try await sdk.ragGetStatistics()
+            #expect(stats.name == "seed")
+            #expect(stats.lastUpdated != nil)
+            await #expect(throws: SDKException.self) {
+                try await sdk.ragIngest(RAGDocument(text: "x", metadataJSON: "[1, 2]"))
+            }
+
+            let answer = try await sdk.ragQuery(question: "What is the capital of Norway?")
+            #expect(answer.sources.count == 2)
+            #expect(answer.totalTime >= answer.retrievalMs)
+            let inside = try await sdk.ragQuery(RAGQueryOptions.defaults(question: "Which city is on the coast?"))
+            // Given options keep their own topK (4): every one of the three chunks, not the pipeline's 2.
+            #expect(inside.sources.count == 3)
+            await #expect(throws: SDKException.self) { try await sdk.ragQuery(RAGQueryOptions()) }
+
+            // Destroying closes the index; a new pipeline on the same name finds the documents.
+            await sdk.ragDestroyPipeline()
+            await #expect(throws: SDKException.self) { try await sdk.ragGetStatistics() }
+            try await sdk.ragCreatePipeline(
+                embeddingModel: DeterministicModels.embedding,
+                llmModel: nil,
+                baseConfiguration: config
+            )
+            #expect(try await sdk.ragGetDocumentCount() == 3)
+            try await sdk.ragClearDocuments()
+            #expect(try await sdk.ragGetDocumentCount() == 0)
+            await sdk.ragDestroyPipeline()
+        }
+    }
+}
