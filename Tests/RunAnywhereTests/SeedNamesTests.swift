@@ -304,6 +304,7 @@ struct SeedNamesTests {
             let silence = Data(count: 3_200)
             let verdict = try await sdk.detectVoiceActivity(silence, options: VADOptions(threshold: 0.9))
             #expect(!verdict.isSpeechDetected)
+            #expect(abs(verdict.duration - 0.1) < 1e-9)
             let chunks = AsyncStream<Data> { continuation in
                 for _ in 0..<3 { continuation.yield(silence) }
                 continuation.finish()

@@ -45,6 +45,11 @@ struct VoiceActivityTrackerTests {
         #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
         #expect(abs(events[0].time - 0.32) < 1e-9)
         #expect(abs(events[1].time - 1.28) < 1e-9)
+        // The end carries how long the speech lasted; a segment the stream closes does too.
+        #expect(events[0].duration == 0)
+        #expect(abs(events[1].duration - 0.96) < 1e-9)
+        let open = run(Array(repeating: 0, count: 10) + Array(repeating: 0.9, count: 20), VADConfiguration())
+        #expect(abs(open.last!.duration - (0.96 - 0.32)) < 1e-9)
     }
 
     @Test("Bursts shorter than the minimum speech and dips shorter than the minimum silence change nothing")

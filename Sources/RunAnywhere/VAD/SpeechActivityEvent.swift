@@ -18,6 +18,8 @@ public struct SpeechActivityEvent: Sendable, Codable, Equatable {
     public var kind: Kind
     /// Seconds since the stream began (or since the last reset).
     public var time: TimeInterval
+    /// For `speechEnded`, how long the speech that ended lasted; 0 for `speechStarted`.
+    public var duration: TimeInterval = 0
 }
 
 extension SpeechActivityEvent {
@@ -31,4 +33,18 @@ public typealias SpeechActivityKind = SpeechActivityEvent.Kind
 extension SpeechActivityEvent.Kind {
     /// Whether the event marks a change between speech and silence: every event here does.
     public var isTransition: Bool { true }
+}
+
+extension SpeechActivityEvent {
+    private enum CodingKeys: String, CodingKey {
+        case kind, time, duration
+    }
+
+    /// Decodes an event; one written without a duration has 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        time = try container.decode(TimeInterval.self, forKey: .time)
+        duration = try container.decodeIfPresent(TimeInterval.self, forKey: .duration) ?? 0
+    }
 }

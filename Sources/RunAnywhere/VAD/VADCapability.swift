@@ -104,7 +104,8 @@ actor VADCapability {
             isSpeech: tracker!.isSpeech,
             probability: probabilities.max() ?? 0,
             energyDecibels: chunk.rmsDecibels,
-            events: found
+            events: found,
+            duration: chunk.duration
         )
     }
 

@@ -14,4 +14,6 @@ public struct VADResult: Sendable, Equatable {
     public var energyDecibels: Float
     /// Speech starts and ends that became certain during this chunk.
     public var events: [SpeechActivityEvent]
+    /// How much audio the chunk held, in seconds.
+    public var duration: TimeInterval = 0
 }

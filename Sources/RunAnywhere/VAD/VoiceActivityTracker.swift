@@ -18,6 +18,8 @@ struct VoiceActivityTracker: Sendable {
     private(set) var framesSeen = 0
     private var runStart = 0
     private var runLength = 0
+    /// Where the current speech began.
+    private var speechStart: TimeInterval = 0
 
     init(configuration: VADConfiguration, frameDuration: TimeInterval) {
         self.configuration = configuration
@@ -42,10 +44,12 @@ struct VoiceActivityTracker: Sendable {
         guard Double(runLength) * frameDuration >= needed else { return nil }
         isSpeech.toggle()
         runLength = 0
-        return SpeechActivityEvent(
-            kind: isSpeech ? .speechStarted : .speechEnded,
-            time: Double(runStart) * frameDuration
-        )
+        let time = Double(runStart) * frameDuration
+        if isSpeech {
+            speechStart = time
+            return SpeechActivityEvent(kind: .speechStarted, time: time)
+        }
+        return SpeechActivityEvent(kind: .speechEnded, time: time, duration: time - speechStart)
     }
 
     /// Closes an open speech segment at the end of the stream.
@@ -53,7 +57,7 @@ struct VoiceActivityTracker: Sendable {
         guard isSpeech else { return nil }
         isSpeech = false
         runLength = 0
-        return SpeechActivityEvent(kind: .speechEnded, time: time)
+        return SpeechActivityEvent(kind: .speechEnded, time: time, duration: time - speechStart)
     }
 
     mutating func reset() {
@@ -61,5 +65,6 @@ struct VoiceActivityTracker: Sendable {
         framesSeen = 0
         runLength = 0
         runStart = 0
+        speechStart = 0
     }
 }
