@@ -111,12 +111,9 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
                 \(signatures)
                 """
         case .generic:
-            let lines = tools.map { tool in
-                "- \(tool.name): \(tool.description) Arguments: \(JSONSchemaOutline.outline(tool.parameters))"
-            }
             return """
                 You can call these tools:
-                \(lines.joined(separator: "\n"))
+                \(Self.outlines(tools, label: "Arguments"))
                 To call a tool, reply with <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. \
                 Otherwise answer the user directly.
                 """
@@ -149,12 +146,9 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
                 one object per call. Otherwise answer the user directly.
                 """
         case .xml:
-            let lines = tools.map { tool in
-                "- \(tool.name): \(tool.description) Parameters: \(JSONSchemaOutline.outline(tool.parameters))"
-            }
             return """
                 You can call these tools:
-                \(lines.joined(separator: "\n"))
+                \(Self.outlines(tools, label: "Parameters"))
                 To call tools, write:
                 <function_calls>
                 <invoke name="tool_name">
@@ -164,6 +158,12 @@ public enum ToolCallFormat: String, Sendable, Codable, CaseIterable {
                 A string value is written as it is; any other value as JSON. Otherwise answer the user directly.
                 """
         }
+    }
+
+    /// One line per tool in plain words: `- name: description <label>: {outline}`.
+    private static func outlines(_ tools: [ToolDefinition], label: String) -> String {
+        tools.map { "- \($0.name): \($0.description) \(label): \(JSONSchemaOutline.outline($0.parameters))" }
+            .joined(separator: "\n")
     }
 
     /// The tools as one JSON array of name, description and parameters.
