@@ -107,6 +107,6 @@ public enum RAGQueryEvent: Sendable, Equatable {
 public typealias RAGResult = RAGAnswer
 
 extension RAGAnswer {
-    /// Retrieval and generation together, in milliseconds (the original SDK's total).
-    public var totalTime: Double { retrievalMs + generation.totalMs }
+    /// Retrieval and generation together, in seconds (the original SDK's total).
+    public var totalTime: TimeInterval { (retrievalMs + generation.totalMs) / 1_000 }
 }

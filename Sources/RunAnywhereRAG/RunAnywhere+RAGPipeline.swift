@@ -8,9 +8,9 @@ import Foundation
 #endif
 
 /// The original SDK's RAG pipeline: one index per SDK instance, created or opened by
-/// ``RunAnywhereSDK/ragCreatePipeline(config:)`` and used by the `rag…` calls. It is a
+/// `RunAnywhereSDK/ragCreatePipeline(config:)` and used by the `rag…` calls. It is a
 /// ``RAGIndex`` (named ``indexName``) and the models that serve it; an app that wants several
-/// indexes uses ``RunAnywhereSDK/createRAGIndex(_:embeddingModel:chunking:)`` directly.
+/// indexes uses `RunAnywhereSDK/createRAGIndex(_:embeddingModel:chunking:)` directly.
 public struct RAGConfiguration: Sendable, Equatable, Codable {
     /// The index the pipeline keeps its documents in; created if missing.
     public var indexName: String
@@ -108,7 +108,7 @@ extension RunAnywhereSDK {
     }
 
     /// The pipeline's configuration and index, or `.indexNotFound` before
-    /// ``ragCreatePipeline(config:)``.
+    /// `ragCreatePipeline(config:)`.
     private func pipeline() throws(SDKException) -> (configuration: RAGConfiguration, index: RAGIndex) {
         guard let state = try ragPipeline.state else {
             throw SDKException(
@@ -129,7 +129,7 @@ extension RunAnywhereSDK {
         baseConfiguration.resolvingLifecycleArtifacts(embedding: embeddingModel, llm: llmModel)
     }
 
-    /// ``ragCreatePipeline(config:)`` with the models given apart.
+    /// `ragCreatePipeline(config:)` with the models given apart.
     public func ragCreatePipeline(
         embeddingModel: String,
         llmModel: String?,
@@ -147,8 +147,8 @@ extension RunAnywhereSDK {
     /// Opens the configuration's index, creating it if missing, loads its language model if
     /// one is named, and makes it the pipeline (closing the previous one).
     ///
-    /// - Throws: what ``createRAGIndex(_:embeddingModel:chunking:)``, ``openRAGIndex(_:maxDatabaseBytes:)``
-    ///   and ``RunAnywhereSDK/loadModel(_:contextLength:threads:slots:chatTemplate:)`` throw.
+    /// - Throws: what `createRAGIndex(_:embeddingModel:chunking:)`, `openRAGIndex(_:maxDatabaseBytes:)`
+    ///   and `RunAnywhereSDK/loadModel(_:contextLength:threads:slots:chatTemplate:)` throw.
     public func ragCreatePipeline(config: RAGConfiguration) async throws(SDKException) {
         guard config.topK > 0 else { throw SDKException(.invalidInput, "topK must be at least 1") }
         let index: RAGIndex
@@ -186,7 +186,7 @@ extension RunAnywhereSDK {
     /// Adds (or replaces) a document in the pipeline.
     ///
     /// - Throws: `.indexNotFound` without a pipeline, `.invalidDocument`, and what
-    ///   ``RAGIndex/ingest(documentId:text:title:metadata:)`` throws.
+    ///   `RAGIndex/ingest(documentId:text:title:metadata:)` throws.
     @discardableResult
     public func ragIngest(_ document: RAGDocument) async throws(SDKException) -> RAGIngestResult {
         try await pipeline().index.ingest(

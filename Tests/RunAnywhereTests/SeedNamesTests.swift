@@ -236,10 +236,11 @@ struct SeedNamesTests {
         #expect(abs(vector.cosineSimilarity(with: [6, 8]) - 1) < 1e-6)
         #expect(vector.cosineSimilarity(with: [1]) == 0)
 
-        #expect(STTLanguage.fromBcp47("en-US")?.code == "en")
-        #expect(STTLanguage.fromBcp47("zh_Hant")?.bcp47Code == "zh-Hant")
+        #expect(STTLanguage.fromBcp47("en-US").bcp47Code == "en")
+        #expect(STTLanguage.fromBcp47("ZH_Hant").bcp47Code == "zh")
+        #expect(STTLanguage.fromBcp47("auto") == .auto)
         for bad in ["", "e", "english", "en--US", "12", "en-toolongsubtag", "é"] {
-            #expect(STTLanguage.fromBcp47(bad) == nil, "\(bad)")
+            #expect(STTLanguage.fromBcp47(bad) == .unspecified, "\(bad)")
         }
 
         let archive = ModelInfo.inferredArtifact(from: URL(string: "https://example.com/voice.tar.bz2")!)
@@ -263,16 +264,25 @@ struct SeedNamesTests {
     func seedCalls() async throws {
         try await withDeterministicSDK { sdk in
             let url = URL(string: "https://example.com/seed.gguf")!
-            let info = try sdk.registerModel(
+            let info = try await sdk.registerModel(
                 id: "seed",
                 name: "Seed",
-                url: url,
+                url: url.absoluteString,
                 framework: .deterministic,
-                modality: .llm
+                modality: .language,
+                memoryRequirement: 1_000
             )
             #expect(info.category == .llm)
             #expect(try sdk.model("seed").expectedArtifactFiles.map(\.url) == [url])
+            #expect(try sdk.model("seed").sizeBytes == 1_000)
             #expect(!info.isDownloadedOnDisk)
+            // Without an id the URL's file names it, as a reference does.
+            let named = try await sdk.registerModel(
+                name: "Other",
+                url: "https://example.com/other.gguf",
+                framework: .deterministic
+            )
+            #expect(named.id == "other")
             let files = [
                 ModelFileDescriptor(url: URL(string: "https://example.com/a.onnx")!, filename: "a.onnx"),
                 ModelFileDescriptor(url: URL(string: "https://example.com/b.txt")!, filename: "b.txt"),
@@ -282,13 +292,20 @@ struct SeedNamesTests {
                 id: "multi",
                 name: "M",
                 framework: .deterministic,
-                category: .llm
+                contextLength: 4_096
             )
             #expect(multi.artifact?.primaryPath == "a.onnx")
+            #expect(try sdk.model("multi").contextLength == 4_096)
             #expect(throws: SDKException.self) {
-                try sdk.registerModel(multiFile: [], id: "none", name: "N", framework: .deterministic, category: .llm)
+                try sdk.registerModel(multiFile: [], id: "none", name: "N", framework: .deterministic)
             }
-            await #expect(throws: SDKException.self) { try await sdk.deleteStorage("no-such-model") }
+            let report = await sdk.getStorageInfo(StorageInfoRequest())
+            #expect(report.success && report.info?.home == sdk.paths.home)
+            let dry = await sdk.deleteStorage(StorageDeleteRequest(modelIds: ["test-llm"], dryRun: true))
+            #expect(dry.deletedModelIds == ["test-llm"] && dry.success)
+            #expect(try sdk.model("test-llm").isDownloaded)
+            let failed = await sdk.deleteStorage(StorageDeleteRequest(modelIds: ["no-such-model"]))
+            #expect(failed.errors["no-such-model"]?.code == .modelNotFound)
 
             try await sdk.loadModel("test-llm")
             let request = LLMGenerateRequest(prompt: "Hello", options: LLMGenerationOptions(maxTokens: 8, seed: 1))
@@ -377,9 +394,8 @@ struct SeedNamesTests {
         #expect(entries.first?.metadata == ["apiKey": "[REDACTED]", "model": "m"])
         #expect(entries.first?.source.contains("SeedNamesTests.swift") == true)
         #expect(collector.flushes.withLock { $0 } >= 1)
-        #expect(
-            LoggingConfiguration.forEnvironment(.production).minLogLevel == SDKEnvironment.production.defaultLogLevel
-        )
+        #expect(LoggingConfiguration.forEnvironment(.production) == .production)
+        #expect(!LoggingConfiguration.production.enableLocalLogging)
     }
 
     @Test("A published failure reaches handlers and the polling queue as an sdk event with its parts")

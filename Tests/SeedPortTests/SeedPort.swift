@@ -185,7 +185,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = embedding.cosineSimilarity(with: [0.8, 0.6]) as Float
     _ = embedding.computeNorm() as Float
     let language = STTLanguage.fromBcp47("en-US")
-    _ = language?.bcp47Code as String?
+    _ = language.bcp47Code as String
     try await RunAnywhere.loadVLMModel(VLMConfiguration.defaults(modelId: "smolvlm-256m"))
 
     _ = try await RunAnywhere.processImage(image, options: VLMGenerationOptions.defaults(prompt: "Describe it."))
@@ -245,12 +245,11 @@ func portedModels() async throws {
     _ = ArchiveType.tarGz.fileExtension as String
     _ = ArchiveType.from(url: URL(string: "https://example.com/model.tar.gz")!) as ArchiveType?
     let url = URL(string: "https://example.com/model.gguf")!
-    var info = try RunAnywhere.registerModel(
-        id: "my-model",
+    var info = try await RunAnywhere.registerModel(
         name: "My model",
-        url: url,
+        url: "https://example.com/model.gguf",
         framework: .llamaCpp,
-        modality: .llm
+        modality: .language
     )
     _ = info.expectedArtifactFiles as [ModelFileDescriptor]
     _ = info.isDownloadedOnDisk as Bool
@@ -262,9 +261,16 @@ func portedModels() async throws {
         id: "my-files",
         name: "Files",
         framework: .llamaCpp,
-        category: .llm
+        modality: .language
     )
-    try await RunAnywhere.deleteStorage("my-model")
+    let deleted = await RunAnywhere.deleteStorage(StorageDeleteRequest(modelIds: ["my-model"]))
+    _ = deleted.success
+    let report = await RunAnywhere.getStorageInfo(StorageInfoRequest())
+    _ = report.info
+    let progress = try await RunAnywhere.downloadModel(info) { progress in
+        _ = progress.overallProgress
+    }
+    _ = progress.stage
     _ = DeviceStorageInfo(totalBytes: 100, freeBytes: 40, usedBytes: 60)
     _ = StorageInfo.empty
 
@@ -294,6 +300,11 @@ func portedRest() async throws {
     let profile: HardwareProfileResult = RunAnywhere.hardware.getProfile()
     _ = profile.hasNeuralEngine as Bool
     _ = RunAnywhere.hardware.getAccelerators()
+    try RunAnywhere.hardware.setAcceleratorPreference(.cpu)
+    _ = try await RunAnywhere.solutions.run(yaml: "pipeline: {}")
+    _ = SDKEnvironment.from(wireString: "production")
+    _ = SpeechActivityKind.speechStarted.isTransition
+    _ = SDKException.notInitialized("not yet").telemetryProperties
 
     RunAnywhere.setLogLevel(.debug)
     let logger = SDKLogger(category: "App")

@@ -382,7 +382,7 @@ extension RunAnywhere {
 
     /// Downloads a model and returns it once installed; `onProgress` sees every report.
     ///
-    /// Calls ``RunAnywhereSDK/downloadModel(_:onProgress:)`` on the shared instance.
+    /// Calls ``RunAnywhereSDK/downloadModel(_:onProgress:)-(String,_)`` on the shared instance.
     @discardableResult
     public static func downloadModel(
         _ id: String,

@@ -4,34 +4,53 @@ import FoundationEssentials
 import Foundation
 #endif
 
+// The original SDK's registration, download and storage calls, each ending in this SDK's.
+
 extension RunAnywhereSDK {
-    /// ``registerModel(id:name:url:framework:category:format:fileName:sha256:sizeBytes:)``
-    /// under the original SDK's label for the category, `modality`.
+    /// The original SDK's registration by URL text: an http(s) URL as
+    /// ``registerModel(id:name:url:framework:category:format:fileName:sha256:sizeBytes:)`` (named
+    /// after its file without an `id`), anything else as a Hugging Face reference
+    /// (``registerModel(reference:id:name:category:framework:)``); the category is labelled
+    /// `modality`, and `memoryRequirement` is recorded as the model's size.
     @discardableResult
     public func registerModel(
-        id: String,
+        id: String? = nil,
         name: String,
-        url: URL,
+        url: String,
         framework: InferenceFramework,
-        modality: ModelCategory,
-        format: ModelFormat? = nil,
-        sha256: String? = nil,
-        sizeBytes: Int64? = nil
-    ) throws(SDKException) -> ModelInfo {
-        try registerModel(
-            id: id,
-            name: name,
-            url: url,
-            framework: framework,
-            category: modality,
-            format: format,
-            sha256: sha256,
-            sizeBytes: sizeBytes
-        )
+        modality: ModelCategory = .llm,
+        memoryRequirement: Int64? = nil
+    ) async throws(SDKException) -> ModelInfo {
+        var model: ModelInfo
+        if let address = URL(string: url), address.scheme == "https" || address.scheme == "http" {
+            // A URL names the model after its file, as the original SDK does without an id.
+            let fileName = address.deletingPathExtension().lastPathComponent
+            model = try registerModel(
+                id: id ?? fileName,
+                name: name,
+                url: address,
+                framework: framework,
+                category: modality
+            )
+        } else {
+            model = try await registerModel(
+                reference: url,
+                id: id,
+                name: name,
+                category: modality,
+                framework: framework
+            )
+        }
+        if let memoryRequirement {
+            model.sizeBytes = memoryRequirement
+            try registerModel(model, replace: true)
+        }
+        return model
     }
 
     /// ``registerModel(multiFile:primaryFile:id:name:framework:category:format:)`` in the
-    /// original SDK's shape: the first file is the one the engine opens.
+    /// original SDK's shape: the first file is the one the engine opens, the category is
+    /// labelled `modality`, and a context length and size may be given.
     ///
     /// - Throws: `.invalidInput` when `files` is empty.
     @discardableResult
@@ -40,85 +59,202 @@ extension RunAnywhereSDK {
         id: String,
         name: String,
         framework: InferenceFramework,
-        category: ModelCategory,
-        format: ModelFormat? = nil
+        modality: ModelCategory = .llm,
+        memoryRequirement: Int64? = nil,
+        contextLength: Int? = nil
     ) throws(SDKException) -> ModelInfo {
         guard let primary = files.first else {
             throw SDKException(.invalidInput, "A multi-file model needs at least one file")
         }
-        return try registerModel(
+        var model = try registerModel(
             multiFile: files,
             primaryFile: primary.fileName,
             id: id,
             name: name,
             framework: framework,
-            category: category,
-            format: format
+            category: modality
         )
+        if memoryRequirement != nil || contextLength != nil {
+            model.sizeBytes = memoryRequirement ?? model.sizeBytes
+            model.contextLength = contextLength ?? model.contextLength
+            try registerModel(model, replace: true)
+        }
+        return model
     }
 
-    /// The original SDK's name for ``deleteModel(_:)``: removes the model's files and keeps
-    /// its registry entry.
-    public func deleteStorage(_ modelId: String) async throws(SDKException) {
-        try await deleteModel(modelId)
+    /// The original SDK's download: ``downloadModel(_:)`` of `model`'s id, `onProgress`
+    /// awaited for each report; returns the last report (stage `.completed`).
+    ///
+    /// - Throws: the download's error when it fails.
+    @discardableResult
+    public func downloadModel(
+        _ model: ModelInfo,
+        onProgress: (@Sendable (DownloadProgress) async -> Void)? = nil
+    ) async throws(SDKException) -> DownloadProgress {
+        var last: DownloadProgress?
+        for await progress in try downloadModel(model.id) {
+            await onProgress?(progress)
+            last = progress
+        }
+        guard let last, last.stage == .completed else {
+            throw last?.error ?? SDKException(.internalError, "The download of '\(model.id)' ended without a result")
+        }
+        return last
+    }
+
+    /// The original SDK's storage report: ``getStorageInfo()`` in a result that holds its error
+    /// instead of throwing. The request is required here: without one, `getStorageInfo()` is
+    /// this SDK's throwing call, which existing apps use.
+    public func getStorageInfo(_ request: StorageInfoRequest) async -> StorageInfoResult {
+        do throws(SDKException) {
+            return StorageInfoResult(info: try getStorageInfo(), error: nil)
+        } catch {
+            return StorageInfoResult(info: nil, error: error)
+        }
+    }
+
+    /// The original SDK's deletion: ``deleteModel(_:)`` of each requested model (files only; the
+    /// registry entries stay), or with `dryRun` only what it would free. Never throws: the
+    /// failures are in the result.
+    public func deleteStorage(_ request: StorageDeleteRequest) async -> StorageDeleteResult {
+        var result = StorageDeleteResult()
+        let stored = (try? getStorageInfo().models) ?? []
+        for id in request.modelIds {
+            let bytes = stored.first { $0.id == id }?.sizeBytes ?? 0
+            if request.dryRun {
+                result.deletedModelIds.append(id)
+                result.freedBytes += bytes
+                continue
+            }
+            do throws(SDKException) {
+                try await deleteModel(id)
+                result.deletedModelIds.append(id)
+                result.freedBytes += bytes
+            } catch {
+                result.errors[id] = error
+            }
+        }
+        return result
     }
 }
 
+/// The original SDK's storage request; it takes no options here.
+public struct StorageInfoRequest: Sendable, Equatable, Codable {
+    /// A request for the whole report.
+    public init() {}
+}
+
+/// The storage report, or why it could not be made.
+public struct StorageInfoResult: Sendable, Equatable {
+    /// The report; `nil` on failure.
+    public var info: StorageInfo?
+    /// The failure; `nil` on success.
+    public var error: SDKException?
+    /// Whether the report was made.
+    public var success: Bool { info != nil }
+}
+
+/// Models whose files to delete (the original SDK's request).
+public struct StorageDeleteRequest: Sendable, Equatable, Codable {
+    /// The models.
+    public var modelIds: [String]
+    /// Whether to only report what would be freed.
+    public var dryRun: Bool
+
+    /// A request for `modelIds`.
+    public init(modelIds: [String], dryRun: Bool = false) {
+        self.modelIds = modelIds
+        self.dryRun = dryRun
+    }
+}
+
+/// What a deletion freed.
+public struct StorageDeleteResult: Sendable, Equatable {
+    /// The models whose files went (or would go, in a dry run).
+    public var deletedModelIds: [String] = []
+    /// Bytes freed (or that would be).
+    public var freedBytes: Int64 = 0
+    /// The models that could not be deleted, and why.
+    public var errors: [String: SDKException] = [:]
+    /// Whether every requested model was deleted.
+    public var success: Bool { errors.isEmpty }
+}
+
 extension RunAnywhere {
-    /// Registers a downloadable model under the original SDK's label for the category.
+    /// Registers a model by URL text or Hugging Face reference (the original SDK's form).
     ///
-    /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:modality:format:sha256:sizeBytes:)``
-    /// on the shared instance.
+    /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:modality:memoryRequirement:)``.
     @discardableResult
     public static func registerModel(
-        id: String,
+        id: String? = nil,
         name: String,
-        url: URL,
+        url: String,
         framework: InferenceFramework,
-        modality: ModelCategory,
-        format: ModelFormat? = nil,
-        sha256: String? = nil,
-        sizeBytes: Int64? = nil
-    ) throws(SDKException) -> ModelInfo {
-        try sdk().registerModel(
+        modality: ModelCategory = .llm,
+        memoryRequirement: Int64? = nil
+    ) async throws(SDKException) -> ModelInfo {
+        try await sdk().registerModel(
             id: id,
             name: name,
             url: url,
             framework: framework,
             modality: modality,
-            format: format,
-            sha256: sha256,
-            sizeBytes: sizeBytes
+            memoryRequirement: memoryRequirement
         )
     }
 
     /// Registers a model of several files, the first of which the engine opens.
     ///
-    /// Calls ``RunAnywhereSDK/registerModel(multiFile:id:name:framework:category:format:)`` on
-    /// the shared instance.
+    /// Calls ``RunAnywhereSDK/registerModel(multiFile:id:name:framework:modality:memoryRequirement:contextLength:)``.
     @discardableResult
     public static func registerModel(
         multiFile files: [RemoteFile],
         id: String,
         name: String,
         framework: InferenceFramework,
-        category: ModelCategory,
-        format: ModelFormat? = nil
+        modality: ModelCategory = .llm,
+        memoryRequirement: Int64? = nil,
+        contextLength: Int? = nil
     ) throws(SDKException) -> ModelInfo {
         try sdk().registerModel(
             multiFile: files,
             id: id,
             name: name,
             framework: framework,
-            category: category,
-            format: format
+            modality: modality,
+            memoryRequirement: memoryRequirement,
+            contextLength: contextLength
         )
     }
 
-    /// Removes a model's files and keeps its registry entry.
+    /// Downloads `model`, awaiting `onProgress` for each report.
     ///
-    /// Calls ``RunAnywhereSDK/deleteStorage(_:)`` on the shared instance.
-    public static func deleteStorage(_ modelId: String) async throws(SDKException) {
-        try await sdk().deleteStorage(modelId)
+    /// Calls ``RunAnywhereSDK/downloadModel(_:onProgress:)-(ModelInfo,_)`` on the shared instance.
+    @discardableResult
+    public static func downloadModel(
+        _ model: ModelInfo,
+        onProgress: (@Sendable (DownloadProgress) async -> Void)? = nil
+    ) async throws(SDKException) -> DownloadProgress {
+        try await sdk().downloadModel(model, onProgress: onProgress)
+    }
+
+    /// The shared instance's storage report, or the error in the result.
+    public static func getStorageInfo(_ request: StorageInfoRequest) async -> StorageInfoResult {
+        guard let shared else {
+            return StorageInfoResult(info: nil, error: SDKException(.notInitialized, "The SDK is not initialized"))
+        }
+        return await shared.getStorageInfo(request)
+    }
+
+    /// Deletes the requested models' files on the shared instance.
+    public static func deleteStorage(_ request: StorageDeleteRequest) async -> StorageDeleteResult {
+        guard let shared else {
+            var result = StorageDeleteResult()
+            for id in request.modelIds {
+                result.errors[id] = SDKException(.notInitialized, "The SDK is not initialized")
+            }
+            return result
+        }
+        return await shared.deleteStorage(request)
     }
 }

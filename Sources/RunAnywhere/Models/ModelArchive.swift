@@ -78,7 +78,7 @@ public enum ArchiveType: String, Sendable, Codable, CaseIterable {
 }
 
 extension ArchiveType {
-    /// The suffix the type names, without the dot (the original SDK's name for ``rawValue``).
+    /// The suffix the type names, without the dot (the original SDK's name for `rawValue`).
     public var fileExtension: String { rawValue }
 
     /// The type a URL's suffix names (the original SDK's factory for ``init(url:)``).

@@ -33,3 +33,8 @@ extension ModelCategory {
     /// Whether models of this category can reason before answering (``LLMGenerationOptions/reasoning``).
     public var supportsThinking: Bool { self == .llm || self == .vision }
 }
+
+extension ModelCategory {
+    /// The original SDK's name for ``llm``.
+    public static let language = ModelCategory.llm
+}

@@ -73,16 +73,28 @@ public struct LoggingConfiguration: Sendable, Equatable, Codable {
     /// Whether lines go to the console (swift-log's handler); destinations get them either way.
     public var enableLocalLogging: Bool
 
-    /// A configuration.
-    public init(minLogLevel: LogLevel = .info, enableLocalLogging: Bool = true) {
+    /// A configuration (the original SDK's labels, in its order).
+    public init(enableLocalLogging: Bool = true, minLogLevel: LogLevel = .info) {
         self.minLogLevel = minLogLevel
         self.enableLocalLogging = enableLocalLogging
     }
 
-    /// The configuration an environment starts with: its ``SDKEnvironment/defaultLogLevel``,
-    /// logging locally.
+    /// Everything from `.debug`, on the console (the original SDK's development preset).
+    public static var development: LoggingConfiguration { LoggingConfiguration(minLogLevel: .debug) }
+    /// From `.info`, on the console.
+    public static var staging: LoggingConfiguration { LoggingConfiguration(minLogLevel: .info) }
+    /// From `.warning`, to destinations only: nothing on the console.
+    public static var production: LoggingConfiguration {
+        LoggingConfiguration(enableLocalLogging: false, minLogLevel: .warning)
+    }
+
+    /// The preset of `environment`.
     public static func forEnvironment(_ environment: SDKEnvironment) -> LoggingConfiguration {
-        LoggingConfiguration(minLogLevel: environment.defaultLogLevel)
+        switch environment {
+        case .development: .development
+        case .staging: .staging
+        case .production: .production
+        }
     }
 }
 
@@ -161,7 +173,7 @@ extension RunAnywhere {
 
     /// Debug mode on logs everything from `.debug` up to the console; off returns to `.info`.
     public static func setDebugMode(_ enabled: Bool) {
-        configureLogging(LoggingConfiguration(minLogLevel: enabled ? .debug : .info, enableLocalLogging: true))
+        configureLogging(LoggingConfiguration(enableLocalLogging: true, minLogLevel: enabled ? .debug : .info))
     }
 
     /// Writes out what the destinations buffer.

@@ -166,7 +166,7 @@ extension RunAnywhereSDK {
         try await lora.apply(id, scale: scale)
     }
 
-    /// Takes LoRA adapter `id` off the model (see ``LoRA/remove(_:)``).
+    /// Takes LoRA adapter `id` off the model (see ``LoRA/remove(_:)-(String)``).
     @discardableResult
     public func removeLoRA(_ id: String) async throws(SDKException) -> LoRAState {
         try await lora.remove(id)

@@ -2,7 +2,7 @@ import RunAnywhereJSON
 
 /// One parameter of a tool, the original SDK's way of describing tools: a name, a type, a
 /// description, whether it is required and the values it may take. This SDK describes
-/// parameters with a ``JSONSchema``; ``ToolDefinition/init(name:description:parameters:)-([ToolParameter])``
+/// parameters with a `JSONSchema`; `ToolDefinition(name:description:parameters:)` with a list
 /// turns a list of these into one.
 public struct ToolParameter: Sendable, Codable, Equatable {
     /// The JSON type of a parameter.

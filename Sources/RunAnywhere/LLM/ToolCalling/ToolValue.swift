@@ -1,6 +1,6 @@
 import RunAnywhereJSON
 
-/// The original SDK's name for a tool argument or result value: ``JSONValue``.
+/// The original SDK's name for a tool argument or result value: `JSONValue`.
 public typealias ToolValue = JSONValue
 
 extension JSONValue {
@@ -13,7 +13,7 @@ extension JSONValue {
     /// A Boolean value.
     public init(_ bool: Bool) { self = .bool(bool) }
 
-    /// The value as JSON text (the original SDK's name for ``jsonText(pretty:)``).
+    /// The value as JSON text (the original SDK's name for `jsonText(pretty:)`).
     public func toJSONString(pretty: Bool = false) -> String { jsonText(pretty: pretty) }
 
     /// The members of a JSON object given as text, as the original SDK's tool executors take
