@@ -410,6 +410,28 @@ struct LoRATests {
             #expect(try await sdk.lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "gpt2")).found)
             #expect(try await !sdk.lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "nope")).found)
             #expect(sdk.currentModel(CurrentModelRequest(category: .llm)).model == nil)
+            // An adapter registered by URL whose file the app fetched itself is recorded by a mark.
+            let remote = URL(string: "https://example.com/d.gguf")!
+            try sdk.lora.register(LoraAdapterCatalogEntry(id: "fetched", framework: .llamaCpp, downloadURL: remote))
+            let fetched = dir.appendingPathComponent("d.gguf")
+            let marked = try await sdk.lora.markImportCompleted(
+                LoraAdapterDownloadCompletedRequest(adapterId: "fetched", localPath: fetched)
+            )
+            #expect(marked.imported && marked.entry.localPath == fetched && marked.entry.rank == 8)
+            let notAnAdapter = dir.appendingPathComponent("notes.txt")
+            try Data("not a GGUF file".utf8).write(to: notAnAdapter)
+            await expectCode(.invalidModelFormat) {
+                try await sdk.lora.markDownloadCompleted(
+                    LoraAdapterDownloadCompletedRequest(adapterId: "fetched", localPath: notAnAdapter)
+                )
+            }
+            await expectCode(.modelNotFound) {
+                try await sdk.lora.markDownloadCompleted(
+                    LoraAdapterDownloadCompletedRequest(adapterId: "nope", localPath: fetched)
+                )
+            }
+            try await sdk.removeModel("fetched")
+            #expect(FileManager.default.fileExists(atPath: fetched.path))
 
             try await sdk.loadModel(DefaultModels.llmId)
             try await sdk.lora.apply("d")

@@ -251,6 +251,26 @@ struct SeedNamesTests {
         #expect(ArchiveType.from(url: URL(string: "https://example.com/x.tgz")!)?.fileExtension == "tar.gz")
         #expect(DeviceStorageInfo(totalBytes: 100, freeBytes: 40, usedBytes: 999).usedBytes == 60)
         #expect(StorageInfo.empty.modelCount == 0 && StorageInfo.empty.totalBytes == 0)
+        let stored = StoredModel(
+            id: "m",
+            name: "M",
+            category: .llm,
+            framework: .deterministic,
+            path: URL(fileURLWithPath: "/tmp/m"),
+            sizeBytes: 42,
+            downloadedAt: nil,
+            lastUsedAt: Date(timeIntervalSince1970: 1.5)
+        )
+        #expect(
+            ModelStorageMetrics(stored) == ModelStorageMetrics(modelID: "m", sizeOnDiskBytes: 42, lastUsedMs: 1_500)
+        )
+        let available = StorageAvailability.make(
+            isAvailable: false,
+            requiredBytes: 10,
+            availableBytes: 5,
+            recommendation: "Free 5 bytes"
+        )
+        #expect(!available.isAvailable && available.recommendation == "Free 5 bytes")
 
         var voice = VoiceAgentConfiguration(sttModelId: "stt", llmModelId: "llm")
         voice.silenceDuration = 1.25

@@ -158,6 +158,13 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = await lora.checkCompatibility(adapter) as LoraCompatibilityResult
     _ = try await lora.listCatalog(LoraAdapterCatalogListRequest()) as LoraAdapterCatalogListResult
     _ = try await lora.queryCatalog(LoraAdapterCatalogQuery(modelId: "smollm2-135m-instruct"))
+    let completed = try await lora.markDownloadCompleted(
+        LoraAdapterDownloadCompletedRequest(adapterId: "my-adapter", localPath: URL(fileURLWithPath: "/tmp/a.gguf"))
+    )
+    _ = completed.entry
+    _ = try await lora.markImportCompleted(
+        LoraAdapterDownloadCompletedRequest(adapterId: "my-adapter", localPath: URL(fileURLWithPath: "/tmp/a.gguf"))
+    )
     _ =
         try await lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "my-adapter"))
         as LoraAdapterCatalogGetResult
@@ -273,6 +280,10 @@ func portedModels() async throws {
     _ = progress.stage
     _ = DeviceStorageInfo(totalBytes: 100, freeBytes: 40, usedBytes: 60)
     _ = StorageInfo.empty
+    let app: AppStorageInfo = storageOf(StorageInfo.empty)
+    _ = app.documentsBytes
+    _ = ModelStorageMetrics(modelID: "m", sizeOnDiskBytes: 1_024, lastUsedMs: nil)
+    _ = StorageAvailability.make(isAvailable: true, requiredBytes: 1, availableBytes: 2)
 
     _ = try await RunAnywhere.downloadModel("smollm2-135m-instruct") { progress in
         _ = progress
@@ -370,3 +381,6 @@ func portedErrors(_ error: any Error) -> String {
     _ = SDKException.notImplemented("later")
     return exception.errorDescription ?? exception.localizedDescription
 }
+
+/// The app-storage part of a report, as the original SDK's `StorageInfo.appStorage`.
+func storageOf(_ info: StorageInfo) -> AppStorageInfo { info.appStorage }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The original SDK's name for an adapter and its scale: ``LoRAAdapterSelection``.
 public typealias LoRAAdapterConfig = LoRAAdapterSelection
 
@@ -172,5 +178,78 @@ extension LoRA {
         -> LoraAdapterCatalogGetResult
     {
         LoraAdapterCatalogGetResult(entry: try allRegistered().first { $0.id == request.adapterId })
+    }
+}
+
+/// An adapter file the app fetched or picked itself, to record in the catalog (the
+/// original SDK's request for ``LoRA/markDownloadCompleted(_:)``).
+public struct LoraAdapterDownloadCompletedRequest: Sendable, Codable, Equatable {
+    /// The registered adapter's id.
+    public var adapterId: String
+    /// Where its file is now.
+    public var localPath: URL
+    /// Whether it was imported (picked by the user) rather than downloaded.
+    public var imported: Bool
+    /// A note kept in the result.
+    public var statusMessage: String
+
+    /// A request recording `localPath` for `adapterId`.
+    public init(adapterId: String, localPath: URL, imported: Bool = false, statusMessage: String = "") {
+        self.adapterId = adapterId
+        self.localPath = localPath
+        self.imported = imported
+        self.statusMessage = statusMessage
+    }
+}
+
+/// The catalog entry after a completion was recorded.
+public struct LoraAdapterDownloadCompletedResult: Sendable, Equatable {
+    /// The updated entry.
+    public var entry: LoraAdapterCatalogEntry
+    /// Whether the file came from an import.
+    public var imported: Bool
+    /// The request's note.
+    public var statusMessage: String
+}
+
+extension LoRA {
+    /// Records that a registered adapter's file is at `request.localPath`: the file is checked
+    /// as an adapter, then the catalog entry points at it (and the adapter can be applied).
+    ///
+    /// - Throws: `.modelNotFound` for an unregistered id, `.invalidInput` for an id that is not
+    ///   an adapter, and what reading the file throws (`.modelFileNotFound`,
+    ///   `.invalidModelFormat`, `.modelCorrupted`).
+    @discardableResult
+    public func markDownloadCompleted(
+        _ request: LoraAdapterDownloadCompletedRequest
+    ) async throws(SDKException) -> LoraAdapterDownloadCompletedResult {
+        var model = try sdk.model(request.adapterId)
+        guard model.category == .loraAdapter else {
+            throw SDKException(
+                .invalidInput,
+                "'\(request.adapterId)' is a \(model.category.rawValue) model, not a LoRA adapter"
+            )
+        }
+        _ = try LoRAAdapterFile(contentsOf: request.localPath)
+        model.localPath = request.localPath
+        model.sizeBytes = FileSystem.allocatedSize(of: request.localPath)
+        model.downloadedAt = Date()
+        try sdk.registerModel(model, replace: true)
+        return LoraAdapterDownloadCompletedResult(
+            entry: LoraAdapterCatalogEntry(try sdk.model(request.adapterId)),
+            imported: request.imported,
+            statusMessage: request.statusMessage
+        )
+    }
+
+    /// ``markDownloadCompleted(_:)`` for a file the user picked: recorded as imported.
+    @discardableResult
+    public func markImportCompleted(
+        _ request: LoraAdapterDownloadCompletedRequest
+    ) async throws(SDKException) -> LoraAdapterDownloadCompletedResult {
+        var imported = request
+        imported.imported = true
+        if imported.statusMessage.isEmpty { imported.statusMessage = "import completed" }
+        return try await markDownloadCompleted(imported)
     }
 }

@@ -33,7 +33,7 @@ public struct LoRA: Sendable {
         self.instance = instance
     }
 
-    private var sdk: RunAnywhereSDK {
+    var sdk: RunAnywhereSDK {
         get throws(SDKException) { try instance() }
     }
 
