@@ -221,13 +221,28 @@ extension RunAnywhereSDK {
         _ id: String,
         onProgress: @Sendable (DownloadProgress) -> Void
     ) async throws(SDKException) -> ModelInfo {
+        let last = try await completedDownload(id) { onProgress($0) }
+        guard let model = last.model else {
+            throw SDKException(.internalError, "The download of '\(id)' ended without a result")
+        }
+        return model
+    }
+
+    /// Downloads `id`, awaiting `onProgress` for each report, and returns the last one, which
+    /// is `.completed`; the download's error otherwise.
+    func completedDownload(
+        _ id: String,
+        onProgress: (DownloadProgress) async -> Void
+    ) async throws(SDKException) -> DownloadProgress {
         var last: DownloadProgress?
         for await progress in try downloadModel(id) {
-            onProgress(progress)
+            await onProgress(progress)
             last = progress
         }
-        if let model = last?.model, last?.stage == .completed { return model }
-        throw last?.error ?? SDKException(.internalError, "The download of '\(id)' ended without a result")
+        guard let last, last.stage == .completed else {
+            throw last?.error ?? SDKException(.internalError, "The download of '\(id)' ended without a result")
+        }
+        return last
     }
 
     /// Cancels a running download and removes its partial files.

@@ -91,15 +91,7 @@ extension RunAnywhereSDK {
         _ model: ModelInfo,
         onProgress: (@Sendable (DownloadProgress) async -> Void)? = nil
     ) async throws(SDKException) -> DownloadProgress {
-        var last: DownloadProgress?
-        for await progress in try downloadModel(model.id) {
-            await onProgress?(progress)
-            last = progress
-        }
-        guard let last, last.stage == .completed else {
-            throw last?.error ?? SDKException(.internalError, "The download of '\(model.id)' ended without a result")
-        }
-        return last
+        try await completedDownload(model.id) { await onProgress?($0) }
     }
 
     /// The original SDK's storage report: ``getStorageInfo()`` in a result that holds its error
