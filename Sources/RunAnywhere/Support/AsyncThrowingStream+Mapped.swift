@@ -31,10 +31,21 @@ extension AsyncThrowingStream where Failure == any Error {
     /// ends it and is logged under `category`; ending the iteration of the result ends this one.
     package func endingOnError(category: String) -> AsyncStream<Element> where Element: Sendable {
         let source = self
-        return AsyncStream<Element> { continuation in
+        return .endingOnError(category: category) { source }
+    }
+}
+
+extension AsyncStream where Element: Sendable {
+    /// The elements of the stream `make` opens, as a non-throwing stream: an error, opening
+    /// included, ends it and is logged under `category`; ending the iteration cancels the rest.
+    package static func endingOnError(
+        category: String,
+        _ make: @escaping @Sendable () async throws -> AsyncThrowingStream<Element, any Error>
+    ) -> AsyncStream<Element> {
+        AsyncStream { continuation in
             let task = Task {
                 do {
-                    for try await element in source {
+                    for try await element in try await make() {
                         continuation.yield(element)
                     }
                 } catch {

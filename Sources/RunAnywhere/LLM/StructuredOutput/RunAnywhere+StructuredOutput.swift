@@ -262,22 +262,8 @@ extension RunAnywhere {
         schema: JSONSchema,
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) -> AsyncStream<StructuredOutputStreamEvent> {
-        AsyncStream { continuation in
-            let task = Task {
-                do {
-                    for try await event in try await sdk().generateStructuredStream(
-                        prompt,
-                        schema: schema,
-                        options: options
-                    ) {
-                        continuation.yield(event)
-                    }
-                } catch {
-                    SDKLogger(category: "LLM").error("The stream ended on an error: \(error)")
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        .endingOnError(category: "LLM") {
+            try await sdk().generateStructuredStream(prompt, schema: schema, options: options)
         }
     }
 
