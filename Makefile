@@ -46,13 +46,15 @@ REAL_ENGINE_TARGETS := RealEngineTests|RunAnywhereLlamaCPPTests|RunAnywhereWhisp
 # minute), then the real-engine targets with the machine to themselves, so a test that plays
 # audio in real time never shares the CPU with a parser fuzzer.
 # The real-engine run ends with the tests that held the machine longest: they are its critical path.
+# (`sed -n` reads all its input: `head` would close the pipe early and, under pipefail, fail the
+# target with sort's SIGPIPE once the log outgrows one write.)
 MACHINE_TIME_LOG := $(CURDIR)/.build/machine-time.log
 test: models example-test
 	$(ENV) && swift test --skip-build --skip '$(REAL_ENGINE_TARGETS)'
 	rm -f $(MACHINE_TIME_LOG)
 	$(ENV) && RUNANYWHERE_MACHINE_TIME_LOG=$(MACHINE_TIME_LOG) swift test --skip-build --filter '$(REAL_ENGINE_TARGETS)'
 	@echo "Held the whole machine longest (seconds, of $$(awk -F'\t' '{s+=$$1} END {printf "%.0f", s}' $(MACHINE_TIME_LOG)) in all):"
-	@sort -rn $(MACHINE_TIME_LOG) | head -10
+	@sort -rn $(MACHINE_TIME_LOG) | sed -n 1,10p
 
 # Everything that needs no engine and no model (the real-engine targets, tagged realEngine, are
 # skipped): about a minute of tests. The MCP tests need only the Python tools (the `mcp` package).
