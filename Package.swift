@@ -446,7 +446,8 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestingFileServer",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereTesting", "RunAnywhereTestSupport",
+                "RunAnywhereTestingFileServer",
                 "RunAnywhereHTTPServing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

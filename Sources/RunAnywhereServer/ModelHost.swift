@@ -40,7 +40,7 @@ actor ModelHost {
     }
 
     /// The kinds of model the server serves.
-    static let servedCategories: [ModelCategory] = [.llm, .embedding, .speechRecognition, .speechSynthesis]
+    static let servedCategories: [ModelCategory] = [.llm, .vision, .embedding, .speechRecognition, .speechSynthesis]
 
     /// The models the server offers: those named in the configuration, or every registered
     /// model of a served kind.
@@ -60,6 +60,18 @@ actor ModelHost {
     ) throws(OpenAIError)
         -> ModelInfo
     {
+        try model(id, forAnyOf: [category], param: param)
+    }
+
+    /// The offered model `id`, checked to be of one of `categories` (the first names the kind
+    /// in the error): 404 when unknown, 400 when of another kind.
+    nonisolated func model(
+        _ id: String,
+        forAnyOf categories: [ModelCategory],
+        param: String = "model"
+    ) throws(OpenAIError)
+        -> ModelInfo
+    {
         guard let model = offeredModels().first(where: { $0.id == id }) else {
             throw OpenAIError(
                 .notFound,
@@ -68,9 +80,10 @@ actor ModelHost {
                 code: "model_not_found"
             )
         }
-        guard model.category == category else {
+        guard categories.contains(model.category) else {
+            let wanted = categories.map(\.displayName).joined(separator: " or ")
             throw OpenAIError.invalid(
-                "'\(id)' is a \(model.category.displayName) model; this endpoint needs a \(category.displayName) model",
+                "'\(id)' is a \(model.category.displayName) model; this endpoint needs a \(wanted) model",
                 param: param,
                 code: "model_not_supported"
             )
@@ -169,6 +182,7 @@ actor ModelHost {
         loading.insert(category)  // a request arriving meanwhile waits for the unload
         switch category {
         case .llm: try? await sdk.unloadModel()
+        case .vision: try? await sdk.unloadVLMModel()
         case .embedding: try? await sdk.unloadEmbeddingModel()
         default: break
         }
@@ -199,6 +213,12 @@ actor ModelHost {
                 contextLength: configuration.contextLength,
                 threads: configuration.threads,
                 slots: configuration.slots
+            )
+        case .vision:
+            try await sdk.loadVLMModel(
+                model.id,
+                contextLength: configuration.contextLength,
+                threads: configuration.threads
             )
         case .embedding:
             try await sdk.loadEmbeddingModel(model.id)
@@ -240,10 +260,11 @@ extension ModelCategory {
     var servedCapabilities: [String] {
         switch self {
         case .llm: ["chat", "completions"]
+        case .vision: ["chat", "vision"]
         case .embedding: ["embeddings"]
         case .speechRecognition: ["transcription"]
         case .speechSynthesis: ["speech"]
-        case .voiceActivityDetection, .vision, .speakerEmbedding, .loraAdapter: []
+        case .voiceActivityDetection, .speakerEmbedding, .loraAdapter: []
         }
     }
 }

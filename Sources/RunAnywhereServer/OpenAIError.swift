@@ -83,7 +83,7 @@ extension OpenAIError {
         switch error.code {
         case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .emptyText, .invalidGrammar, .invalidSchema,
             .unsupportedSchema, .invalidTool, .toolNotFound, .contextLengthExceeded, .invalidStructuredOutput,
-            .voiceNotFound, .invalidDocument:
+            .voiceNotFound, .invalidDocument, .invalidImage:
             status = .badRequest
         case .modelNotFound:
             status = .notFound

@@ -80,14 +80,15 @@ struct ServerRoutes: Sendable {
             case .object(var schemas) = components["schemas"]
         else { return OpenAPIDocument.json }
         let offered = state.host.offeredModels()
-        let requests: [(String, ModelCategory)] = [
-            ("CreateChatCompletionRequest", .llm), ("CreateCompletionRequest", .llm),
-            ("CreateEmbeddingRequest", .embedding), ("CreateTranscriptionRequest", .speechRecognition),
-            ("CreateSpeechRequest", .speechSynthesis), ("OllamaChatRequest", .llm), ("OllamaGenerateRequest", .llm),
-            ("OllamaEmbedRequest", .embedding),
+        let chat: Set<ModelCategory> = [.llm, .vision]
+        let requests: [(String, Set<ModelCategory>)] = [
+            ("CreateChatCompletionRequest", chat), ("CreateCompletionRequest", [.llm]),
+            ("CreateEmbeddingRequest", [.embedding]), ("CreateTranscriptionRequest", [.speechRecognition]),
+            ("CreateSpeechRequest", [.speechSynthesis]), ("OllamaChatRequest", chat), ("OllamaGenerateRequest", chat),
+            ("OllamaEmbedRequest", [.embedding]),
         ]
-        for (name, category) in requests {
-            let ids = offered.filter { $0.category == category }.map { JSONValue.string($0.id) }
+        for (name, categories) in requests {
+            let ids = offered.filter { categories.contains($0.category) }.map { JSONValue.string($0.id) }
             guard !ids.isEmpty, case .object(var schema) = schemas[name],
                 case .object(var properties) = schema["properties"],
                 case .object(var model) = properties["model"]

@@ -273,7 +273,7 @@ struct ChatTemplateTests {
         try #"[{"role": "robot", "content": "hi"}]"#.write(to: bad, atomically: true, encoding: .utf8)
         let refused = try cli(["chat-template", "render", "--template", templateFile.path, "--messages", bad.path])
         #expect(refused.status == 1)
-        #expect(refused.err.contains("Unknown role 'robot'"))
+        #expect(refused.err.contains("Invalid role 'robot'"))
     }
 
     static func firstDifference(_ ours: String, _ expected: String) -> String {

@@ -456,7 +456,7 @@ struct OpenAIServerTests {
             try await client.post(
                 "/v1/chat/completions",
                 json: ["model": llm, "messages": [["role": "user", "content": [["type": "image_url"]]]]]
-            ).expectError(400, code: "model_not_supported")
+            ).expectError(400, param: "messages[0].content")
             try await client.post("/v1/chat/completions", json: ["model": "missing", "messages": messages])
                 .expectError(404, code: "model_not_found")
             try await client.post(
@@ -534,7 +534,7 @@ struct OpenAIServerTests {
             let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
             let chat = schemas?["CreateChatCompletionRequest"] as? [String: Any]
             let model = (chat?["properties"] as? [String: Any])?["model"] as? [String: Any]
-            #expect(model?["enum"] as? [String] == [llm])
+            #expect(model?["enum"] as? [String] == [llm, DeterministicModels.vlm])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import Testing
 
 @testable import RunAnywhere
@@ -8,45 +9,6 @@ import Testing
 /// The real-engine tests run the real photographs and the decoder.
 @Suite("Image headers")
 struct ImageHeaderTests {
-    /// A PNG chunk with its length and CRC.
-    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + body
-        let crc = typed.withUnsafeBytes { ImageHeader.crc32($0) }
-        return bigEndian(UInt32(body.count)) + typed + bigEndian(crc)
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// An RGB PNG of `width × height` whose pixel data is stored uncompressed (deflate's
-    /// stored blocks), so no zlib is needed to write it.
-    static func png(width: Int, height: Int, colorType: UInt8 = 2, depth: UInt8 = 8) -> [UInt8] {
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [depth, colorType, 0, 0, 0]
-        let row = [UInt8](repeating: 0, count: 1 + min(width, 64) * 3)
-        let raw = Array((0..<min(height, 64)).map { _ in row }.joined())
-        let stored: [UInt8] =
-            [
-                0x78, 0x01, 0x01, UInt8(raw.count & 0xFF), UInt8(raw.count >> 8), UInt8(~raw.count & 0xFF),
-                UInt8((~raw.count >> 8) & 0xFF),
-            ] + raw + [0, 0, 0, 1]
-        return signature + chunk("IHDR", header) + chunk("IDAT", stored) + chunk("IEND", [])
-    }
-
-    /// A minimal JPEG's segments: SOI, a frame header of `width × height`, a scan with a few
-    /// entropy-coded bytes (one stuffed 0xFF and one restart marker), EOI.
-    static func jpeg(width: Int, height: Int, frame: UInt8 = 0xC0, precision: UInt8 = 8) -> [UInt8] {
-        let sof: [UInt8] = [
-            0xFF, frame, 0, 17, precision, UInt8(height >> 8), UInt8(height & 0xFF),
-            UInt8(width >> 8), UInt8(width & 0xFF), 3, 1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1,
-        ]
-        let sos: [UInt8] = [0xFF, 0xDA, 0, 12, 3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0]
-        let scan: [UInt8] = [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56]
-        return [0xFF, 0xD8] + [0xFF, 0xE0, 0, 4, 0, 0] + sof + sos + scan + [0xFF, 0xD9]
-    }
-
     private func expectInvalid(
         _ bytes: [UInt8],
         mentioning words: String,
@@ -64,23 +26,25 @@ struct ImageHeaderTests {
     @Test("A whole PNG gives its format and size")
     func readsAPNG() throws {
         #expect(
-            try ImageHeader(Data(Self.png(width: 80, height: 60))) == ImageHeader(format: .png, width: 80, height: 60)
+            try ImageHeader(Data(TestImages.png(width: 80, height: 60)))
+                == ImageHeader(format: .png, width: 80, height: 60)
         )
-        let grey = try ImageHeader(Data(Self.png(width: 3, height: 5, colorType: 0, depth: 16)))
+        let grey = try ImageHeader(Data(TestImages.png(width: 3, height: 5, colorType: 0, depth: 16)))
         #expect(grey.width == 3 && grey.height == 5)
     }
 
     @Test("A whole JPEG gives its format and size, baseline or progressive")
     func readsAJPEG() throws {
         #expect(
-            try ImageHeader(Data(Self.jpeg(width: 640, height: 427))) == .init(format: .jpeg, width: 640, height: 427)
+            try ImageHeader(Data(TestImages.jpeg(width: 640, height: 427)))
+                == .init(format: .jpeg, width: 640, height: 427)
         )
-        #expect(try ImageHeader(Data(Self.jpeg(width: 9, height: 7, frame: 0xC2))).width == 9)
+        #expect(try ImageHeader(Data(TestImages.jpeg(width: 9, height: 7, frame: 0xC2))).width == 9)
     }
 
     @Test("A PNG cut anywhere is refused as cut short")
     func truncatedPNG() {
-        let whole = Self.png(width: 8, height: 8)
+        let whole = TestImages.png(width: 8, height: 8)
         for length in [9, 20, 33, whole.count / 2, whole.count - 13, whole.count - 1] {
             expectInvalid(Array(whole.prefix(length)), mentioning: "cut short")
         }
@@ -88,7 +52,7 @@ struct ImageHeaderTests {
 
     @Test("A JPEG cut anywhere is refused as cut short")
     func truncatedJPEG() {
-        let whole = Self.jpeg(width: 8, height: 8)
+        let whole = TestImages.jpeg(width: 8, height: 8)
         for length in [3, 5, 12, 30, whole.count - 3, whole.count - 1] {
             expectInvalid(Array(whole.prefix(length)), mentioning: "cut short")
         }
@@ -96,7 +60,7 @@ struct ImageHeaderTests {
 
     @Test("A changed byte in a PNG chunk fails its checksum")
     func damagedPNG() {
-        var bytes = Self.png(width: 8, height: 8)
+        var bytes = TestImages.png(width: 8, height: 8)
         bytes[50] ^= 0x40
         expectInvalid(bytes, mentioning: "checksum")
     }
@@ -104,29 +68,35 @@ struct ImageHeaderTests {
     @Test("PNGs whose header or chunks make no sense are damaged")
     func malformedPNG() {
         // No IHDR first.
-        expectInvalid(Self.signature + Self.chunk("IEND", []), mentioning: "IHDR")
+        expectInvalid(TestImages.signature + TestImages.chunk("IEND", []), mentioning: "IHDR")
         // Colour type 2 (RGB) cannot have 4-bit samples.
-        expectInvalid(Self.png(width: 4, height: 4, depth: 4), mentioning: "colour type")
+        expectInvalid(TestImages.png(width: 4, height: 4, depth: 4), mentioning: "colour type")
         // Palette colour without a palette.
-        expectInvalid(Self.png(width: 4, height: 4, colorType: 3), mentioning: "palette")
+        expectInvalid(TestImages.png(width: 4, height: 4, colorType: 3), mentioning: "palette")
         // No image data.
-        let header = Self.bigEndian(4) + Self.bigEndian(4) + [8, 2, 0, 0, 0]
-        expectInvalid(Self.signature + Self.chunk("IHDR", header) + Self.chunk("IEND", []), mentioning: "IDAT")
+        let header = TestImages.bigEndian(4) + TestImages.bigEndian(4) + [8, 2, 0, 0, 0]
+        expectInvalid(
+            TestImages.signature + TestImages.chunk("IHDR", header) + TestImages.chunk("IEND", []),
+            mentioning: "IDAT"
+        )
         // A chunk type that is not four letters.
-        expectInvalid(Self.signature + Self.chunk("IHDR", header) + [0, 0, 0, 0, 1, 2, 3, 4], mentioning: "chunk")
+        expectInvalid(
+            TestImages.signature + TestImages.chunk("IHDR", header) + [0, 0, 0, 0, 1, 2, 3, 4],
+            mentioning: "chunk"
+        )
     }
 
     @Test("JPEGs the decoder does not read say so")
     func unsupportedJPEG() {
-        expectInvalid(Self.jpeg(width: 8, height: 8, frame: 0xC3), mentioning: "SOF3")  // lossless
-        expectInvalid(Self.jpeg(width: 8, height: 8, frame: 0xC9), mentioning: "SOF9")  // arithmetic
-        expectInvalid(Self.jpeg(width: 8, height: 8, precision: 12), mentioning: "12-bit")
-        expectInvalid(Self.jpeg(width: 8, height: 0), mentioning: "8×0")
+        expectInvalid(TestImages.jpeg(width: 8, height: 8, frame: 0xC3), mentioning: "SOF3")  // lossless
+        expectInvalid(TestImages.jpeg(width: 8, height: 8, frame: 0xC9), mentioning: "SOF9")  // arithmetic
+        expectInvalid(TestImages.jpeg(width: 8, height: 8, precision: 12), mentioning: "12-bit")
+        expectInvalid(TestImages.jpeg(width: 8, height: 0), mentioning: "8×0")
     }
 
     @Test("A JPEG with a broken segment or no image data is damaged")
     func malformedJPEG() {
-        var broken = Self.jpeg(width: 8, height: 8)
+        var broken = TestImages.jpeg(width: 8, height: 8)
         broken[5] = 0x05  // the APP0 segment's length no longer ends on a marker
         expectInvalid(broken, mentioning: "damaged")
         expectInvalid([0xFF, 0xD8, 0xFF, 0xD9], mentioning: "before any image data")
@@ -136,8 +106,8 @@ struct ImageHeaderTests {
     func secondFrameHeader() {
         // The decoder allocates for the first frame (46000 × 15000 here, gigabytes); a walk that
         // kept the last frame's size would have let it through on the 8 × 8 one.
-        let huge = Self.jpeg(width: 46000, height: 15000)
-        let small = Self.jpeg(width: 8, height: 8)
+        let huge = TestImages.jpeg(width: 46000, height: 15000)
+        let small = TestImages.jpeg(width: 8, height: 8)
         let twoFrames = Array(huge.dropLast(2)) + Array(small.dropFirst(8).dropLast(2)) + [0xFF, 0xD9]
         expectInvalid(twoFrames, mentioning: "second frame header")
         let twoSmall = Array(small.dropLast(2)) + Array(small.dropFirst(8).dropLast(2)) + [0xFF, 0xD9]
@@ -146,15 +116,15 @@ struct ImageHeaderTests {
 
     @Test("Images over the size limit are refused before anything decodes them")
     func hugeImages() {
-        expectInvalid(Self.png(width: 20000, height: 20000), mentioning: "megapixels")
-        expectInvalid(Self.png(width: 16385, height: 1), mentioning: "per side")
-        expectInvalid(Self.jpeg(width: 65535, height: 65535), mentioning: "megapixels")
+        expectInvalid(TestImages.png(width: 20000, height: 20000), mentioning: "megapixels")
+        expectInvalid(TestImages.png(width: 16385, height: 1), mentioning: "per side")
+        expectInvalid(TestImages.jpeg(width: 65535, height: 65535), mentioning: "megapixels")
         // 8192² RGBA at 16 bits would be 512 MiB decoded, from a file of kilobytes; at 8 bits RGB it is allowed.
         expectInvalid(
-            Self.png(width: 8192, height: 8192, colorType: 6, depth: 16),
+            TestImages.png(width: 8192, height: 8192, colorType: 6, depth: 16),
             mentioning: "decoding it would take"
         )
-        #expect(throws: Never.self) { try ImageHeader(Data(Self.png(width: 8192, height: 8192))) }
+        #expect(throws: Never.self) { try ImageHeader(Data(TestImages.png(width: 8192, height: 8192))) }
         #expect(throws: SDKException.self) {
             try VLMImage.fromRawRGB(Data(count: 3), width: 100_000, height: 100_000).prepared()
         }
@@ -187,7 +157,7 @@ struct ImageHeaderTests {
 
     @Test("Base64 images decode, with or without a data URL prefix")
     func base64() throws {
-        let bytes = Data(Self.png(width: 2, height: 2))
+        let bytes = Data(TestImages.png(width: 2, height: 2))
         #expect(try VLMImage.fromBase64(bytes.base64EncodedString()).source == .encoded(bytes))
         #expect(
             try VLMImage.fromBase64("data:image/png;base64," + bytes.base64EncodedString()).source == .encoded(bytes)
@@ -197,7 +167,7 @@ struct ImageHeaderTests {
 
     @Test("An encoded image of the wrong declared format is refused")
     func declaredFormat() throws {
-        let png = Data(Self.png(width: 2, height: 2))
+        let png = Data(TestImages.png(width: 2, height: 2))
         #expect(try VLMImage.fromEncoded(png, format: .png).prepared().header.format == .png)
         #expect(throws: SDKException.self) { try VLMImage.fromEncoded(png, format: .jpeg).prepared() }
     }
@@ -208,7 +178,7 @@ struct ImageHeaderTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a.png")
-        try Data(Self.png(width: 5, height: 4)).write(to: file)
+        try Data(TestImages.png(width: 5, height: 4)).write(to: file)
         let (image, header) = try VLMImage.fromFile(file).prepared()
         #expect(header == ImageHeader(format: .png, width: 5, height: 4))
         #expect(image.source == .encoded(try Data(contentsOf: file)))

@@ -163,7 +163,7 @@ package struct ImageHeader: Sendable, Equatable {
     }
 
     /// The CRC-32 PNG chunks carry (ISO 3309, as in zlib).
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         crcTable.withUnsafeBufferPointer { table in
             for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }

@@ -126,7 +126,7 @@ extension RunAnywhereSDK {
     ///   `.generationFailed`. Cancellation is not an error: the result's `finishReason` is
     ///   `.cancelled`.
     public func processImage(_ image: VLMImage, options: VLMGenerationOptions) async throws(SDKException) -> VLMResult {
-        try await runtime().vlm.generate(Self.input(image, options), options: options.generation)
+        try await visionChat([.user(options.prompt, images: [image])], options: options.generation)
     }
 
     /// Streams the answer about `image` token by token; the last event is `.completed` with
@@ -135,10 +135,7 @@ extension RunAnywhereSDK {
         _ image: VLMImage,
         options: VLMGenerationOptions
     ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
-        let vlm = try runtime().vlm
-        try options.generation.validate()
-        _ = try await vlm.loadedService()
-        return vlm.stream(Self.input(image, options), options: options.generation)
+        try await visionChatStream([.user(options.prompt, images: [image])], options: options.generation)
     }
 
     /// Describes `image` (or answers `prompt` about it) with the loaded vision-language model:
@@ -158,7 +155,35 @@ extension RunAnywhereSDK {
         images: [VLMImage],
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException) -> VLMResult {
-        try await runtime().vlm.generate(.messages([.user(prompt, images: images)]), options: options)
+        try await visionChat([.user(prompt, images: images)], options: options)
+    }
+
+    /// The loaded vision-language model's context size in tokens, or `nil` when none is loaded.
+    public var currentVLMContextLength: Int? {
+        get async { try? await runtime().vlm.loadedService().contextLength }
+    }
+
+    /// The next assistant turn of a conversation on the loaded vision-language model, whether
+    /// or not its turns carry images (``ChatMessage/images``); ``chat(_:options:)`` sends only
+    /// conversations with images there.
+    ///
+    /// - Throws: as ``processImage(_:options:)``.
+    public func visionChat(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
+        try await runtime().vlm.generate(.messages(messages), options: options)
+    }
+
+    /// Streams ``visionChat(_:options:)`` token by token; the last event is `.completed`.
+    public func visionChatStream(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        let vlm = try runtime().vlm
+        try options.validate()
+        _ = try await vlm.loadedService()
+        return vlm.stream(.messages(messages), options: options)
     }
 
     /// Stops the vision-language model's running generations after their current token.
@@ -167,9 +192,6 @@ extension RunAnywhereSDK {
         await runtime.vlm.cancelAll()
     }
 
-    private static func input(_ image: VLMImage, _ options: VLMGenerationOptions) -> LLMCapability.Input {
-        .messages([.user(options.prompt, images: [image])])
-    }
 }
 
 extension RunAnywhere {
@@ -265,6 +287,26 @@ extension RunAnywhere {
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException) -> VLMResult {
         try await sdk().generate(prompt, images: images, options: options)
+    }
+
+    /// The next assistant turn of a conversation on the vision-language model.
+    ///
+    /// Calls ``RunAnywhereSDK/visionChat(_:options:)`` on the shared instance.
+    public static func visionChat(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> LLMGenerationResult {
+        try await sdk().visionChat(messages, options: options)
+    }
+
+    /// Streams the next assistant turn on the vision-language model.
+    ///
+    /// Calls ``RunAnywhereSDK/visionChatStream(_:options:)`` on the shared instance.
+    public static func visionChatStream(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await sdk().visionChatStream(messages, options: options)
     }
 
     /// Stops the shared instance's vision-language generations.

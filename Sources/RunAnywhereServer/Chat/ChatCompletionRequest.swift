@@ -5,7 +5,8 @@ import RunAnywhere
 /// (`user`, `logit_bias`, `presence_penalty`, …) are ignored; fields we use are type-checked.
 struct ChatCompletionRequest: Decodable, Sendable {
     var model: String
-    var messages: [Message]
+    /// Read by the SDK's one reader of OpenAI-style messages (`ChatMessage(openAI:)`).
+    var messages: [JSONValue]
     var stream: Bool?
     var streamOptions: StreamOptions?
     var maxTokens: Int?
@@ -74,51 +75,6 @@ struct ChatCompletionRequest: Decodable, Sendable {
         }
     }
 
-    /// One message: `content` is a string, an array of content parts, or null (an assistant
-    /// turn that only calls tools).
-    struct Message: Decodable, Sendable {
-        var role: String
-        var content: Content?
-        var toolCalls: [ToolCallValue]?
-        var toolCallId: String?
-
-        enum CodingKeys: String, CodingKey {
-            case role, content
-            case toolCalls = "tool_calls"
-            case toolCallId = "tool_call_id"
-        }
-    }
-
-    enum Content: Decodable, Sendable {
-        case text(String)
-        case parts([ContentPart])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                self = .text(text)
-            } else {
-                self = .parts(try container.decode([ContentPart].self))
-            }
-        }
-    }
-
-    struct ContentPart: Decodable, Sendable {
-        var type: String
-        var text: String?
-    }
-
-    struct ToolCallValue: Decodable, Sendable {
-        var id: String
-        var type: String?
-        var function: FunctionCall
-
-        struct FunctionCall: Decodable, Sendable {
-            var name: String
-            var arguments: String
-        }
-    }
-
     struct ResponseFormat: Decodable, Sendable {
         var type: String
         var jsonSchema: JSONSchemaFormat?
@@ -176,86 +132,27 @@ struct ChatCompletionRequest: Decodable, Sendable {
 }
 
 extension ChatCompletionRequest {
-    /// The conversation in the SDK's terms, or a 400 naming the message at fault.
+    /// The conversation in the SDK's terms, or a 400 naming the message and field at fault.
+    /// Each `tool` message must answer a call an earlier assistant message made.
     func conversation() throws(OpenAIError) -> [ChatMessage] {
-        var callNames: [String: String] = [:]
+        var callIds: Set<String> = []
         var result: [ChatMessage] = []
-        for (index, message) in messages.enumerated() {
+        for (index, value) in messages.enumerated() {
             let param = "messages[\(index)]"
-            let text: String
-            switch message.content {
-            case .none:
-                // Only an assistant turn that calls tools may leave its content out.
-                guard message.role == "assistant", message.toolCalls?.isEmpty == false else {
-                    throw .invalid("Missing required parameter: '\(param).content'", param: "\(param).content")
-                }
-                text = ""
-            case .text(let value):
-                text = value
-            case .parts(let parts):
-                var pieces: [String] = []
-                for part in parts {
-                    switch part.type {
-                    case "text":
-                        guard let value = part.text else {
-                            throw .invalid("A text content part needs 'text'", param: "\(param).content")
-                        }
-                        pieces.append(value)
-                    case "image_url", "input_image":
-                        throw .invalid(
-                            "Images need a vision-language model; '\(model)' reads text only",
-                            param: "\(param).content",
-                            code: "model_not_supported"
-                        )
-                    default:
-                        throw .invalid("Unsupported content part type '\(part.type)'", param: "\(param).content")
-                    }
-                }
-                text = pieces.joined(separator: "\n")
+            let message: ChatMessage
+            do {
+                message = try ChatMessage.read(openAI: value)
+            } catch {
+                throw .invalid(error.message, param: error.field.map { "\(param).\($0)" } ?? param)
             }
-            switch message.role {
-            case "system", "developer":
-                result.append(.system(text))
-            case "user":
-                result.append(.user(text))
-            case "assistant":
-                var calls: [ToolCall] = []
-                for call in message.toolCalls ?? [] {
-                    guard call.type == nil || call.type == "function" else {
-                        throw .invalid("Only function tool calls are supported", param: "\(param).tool_calls")
-                    }
-                    let arguments: JSONValue
-                    do {
-                        arguments = try JSONValue(
-                            parsing: call.function.arguments.isEmpty ? "{}" : call.function.arguments
-                        )
-                    } catch {
-                        throw .invalid(
-                            "The arguments of tool call '\(call.id)' are not JSON",
-                            param: "\(param).tool_calls"
-                        )
-                    }
-                    callNames[call.id] = call.function.name
-                    calls.append(ToolCall(id: call.id, name: call.function.name, arguments: arguments))
-                }
-                result.append(ChatMessage(role: .assistant, content: text, toolCalls: calls.isEmpty ? nil : calls))
-            case "tool":
-                guard let id = message.toolCallId else {
-                    throw .invalid("A tool message needs 'tool_call_id'", param: "\(param).tool_call_id")
-                }
-                guard callNames[id] != nil else {
-                    throw .invalid(
-                        "tool_call_id '\(id)' answers no tool call of an earlier assistant message",
-                        param: "\(param).tool_call_id"
-                    )
-                }
-                result.append(ChatMessage(role: .tool, content: text, toolCallId: id))
-            default:
+            if let id = message.toolCallId, !callIds.contains(id) {
                 throw .invalid(
-                    "Invalid role '\(message.role)': expected system, developer, user, assistant or tool",
-                    param: "\(param).role"
+                    "tool_call_id '\(id)' answers no tool call of an earlier assistant message",
+                    param: "\(param).tool_call_id"
                 )
             }
+            callIds.formUnion(message.toolCalls?.map(\.id) ?? [])
+            result.append(message)
         }
         guard !result.isEmpty else { throw .invalid("'messages' must not be empty", param: "messages") }
         return result

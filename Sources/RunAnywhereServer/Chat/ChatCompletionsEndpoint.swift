@@ -4,7 +4,8 @@ import RunAnywhere
 import Synchronization
 
 /// `POST /v1/chat/completions`: plain chat, JSON-schema output and tool calls, whole or
-/// streamed as server-sent events in OpenAI's chunk format.
+/// streamed as server-sent events in OpenAI's chunk format. A vision-language model takes
+/// `image_url` parts (base64 `data:` URLs) in its user turns.
 struct ChatCompletionsEndpoint: Sendable {
     let state: ServerState
 
@@ -53,6 +54,13 @@ struct ChatCompletionsEndpoint: Sendable {
     func prompt(_ request: Request) async throws -> Response {
         let body = try await state.decode(ChatCompletionRequest.self, from: request)
         let job = try prepare(body)
+        guard job.model.category == .llm else {
+            throw OpenAIError.invalid(
+                "'\(job.model.id)' is a vision-language model; /apply-template formats for language models",
+                param: "model",
+                code: "model_not_supported"
+            )
+        }
         let prompt = try await state.withModel(job.model) {
             switch job.mode {
             case .tools(let tools, let choice, let parallel):
@@ -69,7 +77,7 @@ struct ChatCompletionsEndpoint: Sendable {
     }
 
     private func prepare(_ body: ChatCompletionRequest) throws(OpenAIError) -> Job {
-        let model = try state.host.model(body.model, for: .llm)
+        let model = try state.host.model(body.model, forAnyOf: [.llm, .vision])
         if body.streamOptions != nil, body.stream != true {
             throw .invalid(
                 "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
@@ -77,6 +85,7 @@ struct ChatCompletionsEndpoint: Sendable {
             )
         }
         let messages = try body.conversation()
+        try Self.checkImages(messages, for: model)
         let parameters = GenerationParameters(
             maxTokens: body.maxCompletionTokens ?? body.maxTokens,
             maxTokensParam: body.maxCompletionTokens != nil ? "max_completion_tokens" : "max_tokens",
@@ -98,6 +107,13 @@ struct ChatCompletionsEndpoint: Sendable {
             throw .invalid("tool_choice 'required' needs at least one tool", param: "tool_choice")
         }
         let schema = try Self.schema(of: body.responseFormat)
+        if model.category == .vision, !tools.isEmpty || schema != nil {
+            throw .invalid(
+                "Tools and response formats run on language models here; '\(model.id)' is a vision-language model",
+                param: tools.isEmpty ? "response_format" : "tools",
+                code: "model_not_supported"
+            )
+        }
         let mode: Mode
         if !tools.isEmpty, choice != .none {
             guard schema == nil else {
@@ -116,6 +132,33 @@ struct ChatCompletionsEndpoint: Sendable {
             mode: mode,
             includeUsage: body.streamOptions?.includeUsage ?? false
         )
+    }
+
+    /// Images go to a vision-language model only, and each is read and checked here, so a bad
+    /// one is a 400 before anything loads or streams.
+    /// `param` names the request's field for the message at an index.
+    static func checkImages(
+        _ messages: [ChatMessage],
+        for model: ModelInfo,
+        param: (Int) -> String = { "messages[\($0)]" }
+    ) throws(OpenAIError) {
+        for (index, message) in messages.enumerated() {
+            guard let images = message.images, !images.isEmpty else { continue }
+            guard model.category == .vision else {
+                throw .invalid(
+                    "Images need a vision-language model; '\(model.id)' reads text only",
+                    param: param(index),
+                    code: "model_not_supported"
+                )
+            }
+            for image in images {
+                do {
+                    _ = try image.prepared()
+                } catch {
+                    throw OpenAIError(error, param: param(index))
+                }
+            }
+        }
     }
 
     private static func schema(
@@ -148,8 +191,10 @@ struct ChatCompletionsEndpoint: Sendable {
     }
 
     private func generationOptions(_ job: Job) async throws(OpenAIError) -> LLMGenerationOptions {
-        let contextLength = await state.sdk.currentLLMContextLength ?? LLMLoadConfiguration.defaultContextCap
-        return try job.parameters.options(contextLength: contextLength)
+        let loaded =
+            job.model.category == .vision
+            ? await state.sdk.currentVLMContextLength : await state.sdk.currentLLMContextLength
+        return try job.parameters.options(contextLength: loaded ?? LLMLoadConfiguration.defaultContextCap)
     }
 
     private func structuredOptions(strict: Bool) -> StructuredOutputOptions {
@@ -174,7 +219,10 @@ struct ChatCompletionsEndpoint: Sendable {
         var finishReason: String
         switch job.mode {
         case .text:
-            generation = try await sdk.chat(job.messages, options: options)
+            generation =
+                job.model.category == .vision
+                ? try await sdk.visionChat(job.messages, options: options)
+                : try await sdk.chat(job.messages, options: options)
             message = Self.withReasoning(
                 ["role": "assistant", "content": .string(generation.text), "refusal": nil],
                 generation
@@ -265,7 +313,11 @@ struct ChatCompletionsEndpoint: Sendable {
             switch job.mode {
             case .text:
                 var final: LLMGenerationResult?
-                for try await event in try await state.sdk.chatStream(job.messages, options: options) {
+                let events =
+                    job.model.category == .vision
+                    ? try await state.sdk.visionChatStream(job.messages, options: options)
+                    : try await state.sdk.chatStream(job.messages, options: options)
+                for try await event in events {
                     switch event {
                     case .token(let text, let isThinking):
                         chunks.send(delta: [isThinking ? "reasoning_content" : "content": .string(text)])

@@ -3,7 +3,8 @@ import Hummingbird
 import RunAnywhere
 
 /// Ollama's `POST /api/chat` and `POST /api/generate`: text, `format` (JSON or a schema),
-/// `tools` and `think`, streamed as newline-delimited JSON unless `stream` is false.
+/// `tools` and `think`, and `images` for a vision-language model, streamed as
+/// newline-delimited JSON unless `stream` is false.
 struct OllamaGenerationEndpoint: Sendable {
     let state: ServerState
 
@@ -62,7 +63,7 @@ struct OllamaGenerationEndpoint: Sendable {
 
     func chat(_ request: Request) async throws -> Response {
         let body = try await state.decode(ChatBody.self, from: request)
-        let model = try state.host.model(Ollama.modelId(body.model), for: .llm)
+        let model = try state.host.model(Ollama.modelId(body.model), forAnyOf: [.llm, .vision])
         var tools: [ToolDefinition] = []
         for (index, value) in (body.tools ?? []).enumerated() {
             do {
@@ -73,6 +74,8 @@ struct OllamaGenerationEndpoint: Sendable {
         }
         let keepAlive = try Ollama.keepAlive(body.keepAlive)
         let messages = try Self.conversation(body.messages ?? [])
+        try ChatCompletionsEndpoint.checkImages(messages, for: model) { "messages[\($0)].images" }
+        try Self.checkVision(model, tools: !tools.isEmpty, format: body.format, raw: false)
         guard !messages.isEmpty else { return try await loadOnly(body.model, model, keepAlive, chat: true) }
         let job = Job(
             name: body.model,
@@ -92,7 +95,7 @@ struct OllamaGenerationEndpoint: Sendable {
 
     func generate(_ request: Request) async throws -> Response {
         let body = try await state.decode(GenerateBody.self, from: request)
-        let model = try state.host.model(Ollama.modelId(body.model), for: .llm)
+        let model = try state.host.model(Ollama.modelId(body.model), forAnyOf: [.llm, .vision])
         if let suffix = body.suffix, !suffix.isEmpty {
             throw OpenAIError.invalid("\(body.model) does not support insert (suffix)", param: "suffix")
         }
@@ -102,15 +105,15 @@ struct OllamaGenerationEndpoint: Sendable {
                 param: "template"
             )
         }
-        if body.images?.isEmpty == false {
-            throw OpenAIError.invalid("\(body.model) takes no images", param: "images", code: "model_not_supported")
-        }
+        try Self.checkVision(model, tools: false, format: body.format, raw: body.raw == true)
         let keepAlive = try Ollama.keepAlive(body.keepAlive)
         let prompt = body.prompt ?? ""
         guard !prompt.isEmpty else { return try await loadOnly(body.model, model, keepAlive, chat: false) }
         var messages: [ChatMessage] = []
         if let system = body.system, !system.isEmpty { messages.append(.system(system)) }
-        messages.append(.user(prompt))
+        let images = try Self.images(body.images ?? [], param: "images")
+        messages.append(ChatMessage(role: .user, content: prompt, images: images.isEmpty ? nil : images))
+        try ChatCompletionsEndpoint.checkImages(messages, for: model) { _ in "images" }
         let job = Job(
             name: body.model,
             model: model,
@@ -127,6 +130,36 @@ struct OllamaGenerationEndpoint: Sendable {
         return try await run(job)
     }
 
+    /// A vision-language model answers text and images; tools, formats and raw prompts run on
+    /// language models.
+    private static func checkVision(_ model: ModelInfo, tools: Bool, format: JSONValue?, raw: Bool) throws(OpenAIError)
+    {
+        guard model.category == .vision else { return }
+        let param: String? =
+            if tools { "tools" } else if format != nil && format != .null { "format" } else if raw { "raw" } else {
+                nil
+            }
+        guard let param else { return }
+        throw .invalid(
+            "Tools, formats and raw prompts run on language models here; '\(model.id)' is a vision-language model",
+            param: param,
+            code: "model_not_supported"
+        )
+    }
+
+    /// Ollama's `images`: base64 PNG or JPEG files.
+    private static func images(_ values: [String], param: String) throws(OpenAIError) -> [VLMImage] {
+        var images: [VLMImage] = []
+        for (index, text) in values.enumerated() {
+            do {
+                images.append(try VLMImage.fromBase64(text))
+            } catch {
+                throw OpenAIError(error, param: "\(param)[\(index)]")
+            }
+        }
+        return images
+    }
+
     /// An empty request: load the model (Ollama's way to preload), or with `keep_alive: 0`
     /// unload it.
     private func loadOnly(
@@ -137,10 +170,10 @@ struct OllamaGenerationEndpoint: Sendable {
     ) async throws -> Response {
         var reason = "load"
         if keepAlive == .duration(.zero) {
-            await state.host.unloadIfIdle(.llm)
+            await state.host.unloadIfIdle(model.category)
             reason = "unload"
         } else {
-            if let keepAlive { await state.host.setKeepAlive(keepAlive, for: .llm) }
+            if let keepAlive { await state.host.setKeepAlive(keepAlive, for: model.category) }
             try await state.withModel(model) {}
         }
         var value: JSONObject = ["model": .string(name), "created_at": .string(Ollama.timestamp())]
@@ -155,14 +188,15 @@ struct OllamaGenerationEndpoint: Sendable {
     }
 
     private func run(_ job: Job) async throws -> Response {
-        if let keepAlive = job.keepAlive { await state.host.setKeepAlive(keepAlive, for: .llm) }
+        let category = job.model.category
+        if let keepAlive = job.keepAlive { await state.host.setKeepAlive(keepAlive, for: category) }
         let arrival = ContinuousClock.now
         guard job.stream else {
             let value = try await state.withModel(job.model) {
                 let loadMs = arrival.duration(to: .now).milliseconds
                 return try await complete(job, options: try await self.options(job), loadMs: loadMs)
             }
-            if job.keepAlive == .duration(.zero) { await state.host.unloadIfIdle(.llm) }
+            if job.keepAlive == .duration(.zero) { await state.host.unloadIfIdle(category) }
             return .json(value)
         }
         let lease = try await state.holdModel(job.model)
@@ -177,13 +211,15 @@ struct OllamaGenerationEndpoint: Sendable {
         return .lineStream { lines in
             await stream(job, options: options, loadMs: loadMs, to: lines)
             await lease.release()
-            if job.keepAlive == .duration(.zero) { await state.host.unloadIfIdle(.llm) }
+            if job.keepAlive == .duration(.zero) { await state.host.unloadIfIdle(category) }
         }
     }
 
     private func options(_ job: Job) async throws(OpenAIError) -> LLMGenerationOptions {
-        let contextLength = await state.sdk.currentLLMContextLength ?? LLMLoadConfiguration.defaultContextCap
-        var options = try Ollama.options(job.options, contextLength: contextLength)
+        let loaded =
+            job.model.category == .vision
+            ? await state.sdk.currentVLMContextLength : await state.sdk.currentLLMContextLength
+        var options = try Ollama.options(job.options, contextLength: loaded ?? LLMLoadConfiguration.defaultContextCap)
         options.reasoning = job.reasoning
         if job.rawPrompt != nil { options.applyChatTemplate = false }
         return options
@@ -223,6 +259,8 @@ struct OllamaGenerationEndpoint: Sendable {
         let generation =
             if let raw = job.rawPrompt {
                 try await sdk.generate(raw, options: options)
+            } else if job.model.category == .vision {
+                try await sdk.visionChat(job.messages, options: options)
             } else {
                 try await sdk.chat(job.messages, options: options)
             }
@@ -248,6 +286,8 @@ struct OllamaGenerationEndpoint: Sendable {
                 let events =
                     if let raw = job.rawPrompt {
                         try await state.sdk.generateStream(raw, options: options)
+                    } else if job.model.category == .vision {
+                        try await state.sdk.visionChatStream(job.messages, options: options)
                     } else {
                         try await state.sdk.chatStream(job.messages, options: options)
                     }
@@ -338,16 +378,21 @@ struct OllamaGenerationEndpoint: Sendable {
             case .string(let text): content = text
             default: throw .invalid("\(param).content must be a string", param: "\(param).content")
             }
-            if let images = fields["images"]?.arrayValue, !images.isEmpty {
-                throw .invalid(
-                    "This server's language models take no images",
-                    param: "\(param).images",
-                    code: "model_not_supported"
-                )
+            var images: [VLMImage] = []
+            if let values = fields["images"]?.arrayValue, !values.isEmpty {
+                guard role == "user" else {
+                    throw .invalid("Only a user message may carry images", param: "\(param).images")
+                }
+                let texts = values.compactMap(\.stringValue)
+                guard texts.count == values.count else {
+                    throw .invalid("\(param).images must be base64 strings", param: "\(param).images")
+                }
+                images = try Self.images(texts, param: "\(param).images")
             }
             switch role {
             case "system": result.append(.system(content))
-            case "user": result.append(.user(content))
+            case "user":
+                result.append(ChatMessage(role: .user, content: content, images: images.isEmpty ? nil : images))
             case "assistant":
                 var calls: [ToolCall] = []
                 for (number, call) in (fields["tool_calls"]?.arrayValue ?? []).enumerated() {

@@ -56,7 +56,13 @@ struct OllamaModelsEndpoint: Sendable {
             let expiry = await state.host.expiry(of: model.category) ?? Date(timeIntervalSinceNow: 100 * 365 * 86_400)
             entry["expires_at"] = .string(Ollama.timestamp(expiry))
             entry["size_vram"] = 0
-            if model.category == .llm, let context = await state.sdk.currentLLMContextLength {
+            let context =
+                switch model.category {
+                case .llm: await state.sdk.currentLLMContextLength
+                case .vision: await state.sdk.currentVLMContextLength
+                default: Int?.none
+                }
+            if let context {
                 entry["context_length"] = .integer(Int64(context))
             }
             entries.append(.object(entry))
@@ -78,6 +84,7 @@ struct OllamaModelsEndpoint: Sendable {
         var capabilities: [JSONValue] = []
         switch model.category {
         case .llm: capabilities = ["completion", "tools"]
+        case .vision: capabilities = ["completion", "vision"]
         case .embedding: capabilities = ["embedding"]
         default: break
         }
