@@ -81,17 +81,14 @@ extension ToolCallingLoop {
         first: ToolChatPlan,
         service: any LLMService
     ) async throws(SDKException) -> ToolCallingResult {
-        var messages = conversation
+        var transcript = Transcript(messages: conversation)
         var plan = first
-        var calls: [ToolCall] = []
-        var results: [ToolResult] = []
-        var selections: [ToolSelection] = []
         var choice = toolOptions.toolChoice
-        var iteration = 0
         while true {
-            iteration += 1
+            transcript.iterations += 1
+            let iteration = transcript.iterations
             if iteration > 1 {
-                guard let next = try await templatePlan(messages, choice: choice, service: service) else {
+                guard let next = try await templatePlan(transcript.messages, choice: choice, service: service) else {
                     throw SDKException(.generationFailed, "The model's template stopped writing tools")
                 }
                 plan = next
@@ -112,22 +109,22 @@ extension ToolCallingLoop {
             let turn = Turn(text: content, generation: generation, selections: [])
             let syntax = "template:" + plan.syntax
             if turnCalls.isEmpty {
-                messages.append(.assistant(content))
-                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: syntax)
+                transcript.messages.append(.assistant(content))
+                return finish(content, transcript, turn, syntax: syntax)
             }
             for call in turnCalls {
                 if choice != .tool(call.name) { emit(.toolCallStarted(name: call.name)) }
                 emit(.toolCall(call))
             }
-            calls += turnCalls
-            selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
-            messages.append(ChatMessage(role: .assistant, content: content, toolCalls: turnCalls))
+            transcript.calls += turnCalls
+            transcript.selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
+            transcript.messages.append(ChatMessage(role: .assistant, content: content, toolCalls: turnCalls))
             guard toolOptions.executeTools else {
-                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: syntax)
+                return finish(content, transcript, turn, syntax: syntax)
             }
-            results += await answer(turnCalls, in: &messages)
+            transcript.results += await answer(turnCalls, in: &transcript.messages)
             if iteration >= toolOptions.maxIterations {
-                return finish("", iteration, true, turn, calls, results, selections, messages, syntax: syntax)
+                return finish("", transcript, turn, reachedLimit: true, syntax: syntax)
             }
             choice = .auto
         }

@@ -72,24 +72,20 @@ struct ToolCallingLoop: Sendable {
             chatTemplate: service.chatTemplate
         )
         let format = first.format
-        var messages = first.messages
+        var transcript = Transcript(messages: first.messages)
         let request = conversation.last { $0.role == .user }?.content ?? ""
-
-        var calls: [ToolCall] = []
-        var results: [ToolResult] = []
-        var selections: [ToolSelection] = []
         var choice = useTools ? toolOptions.toolChoice : .none
-        var iteration = 0
         while true {
-            iteration += 1
+            transcript.iterations += 1
+            let iteration = transcript.iterations
             let prompt: String
             do {
-                prompt = try await service.formatChat(messages, addAssistantTurn: true)
+                prompt = try await service.formatChat(transcript.messages, addAssistantTurn: true)
             } catch {
                 throw SDKException.wrap(error, as: .generationFailed, "Formatting the conversation failed")
             }
             let turn = try await runTurn(prompt: prompt, choice: choice, format: format, request: request)
-            selections += turn.selections
+            transcript.selections += turn.selections
             let parsed = format.parse(turn.text, tools: tools)
             if parsed.dropped > 0 {
                 Self.logger.warning(
@@ -104,44 +100,23 @@ struct ToolCallingLoop: Sendable {
             }
             if turnCalls.isEmpty {
                 let answer = parsed.content.trimmed()
-                messages.append(.assistant(answer))
-                return finish(
-                    answer,
-                    iteration,
-                    false,
-                    turn,
-                    calls,
-                    results,
-                    selections,
-                    messages,
-                    syntax: format.rawValue
-                )
+                transcript.messages.append(.assistant(answer))
+                return finish(answer, transcript, turn, syntax: format.rawValue)
             }
             for call in turnCalls { emit(.toolCall(call)) }
-            calls += turnCalls
-            messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls, tools: tools))
+            transcript.calls += turnCalls
+            transcript.messages.append(format.assistantMessage(content: parsed.content, calls: turnCalls, tools: tools))
             guard toolOptions.executeTools else {
-                let text = parsed.content.trimmed()
-                return finish(
-                    text,
-                    iteration,
-                    false,
-                    turn,
-                    calls,
-                    results,
-                    selections,
-                    messages,
-                    syntax: format.rawValue
-                )
+                return finish(parsed.content.trimmed(), transcript, turn, syntax: format.rawValue)
             }
             let turnResults = await execute(turnCalls)
             for toolResult in turnResults {
                 emit(.toolResult(toolResult))
-                messages.append(format.toolMessage(toolResult))
+                transcript.messages.append(format.toolMessage(toolResult))
             }
-            results += turnResults
+            transcript.results += turnResults
             if iteration >= toolOptions.maxIterations {
-                return finish("", iteration, true, turn, calls, results, selections, messages, syntax: format.rawValue)
+                return finish("", transcript, turn, reachedLimit: true, syntax: format.rawValue)
             }
             choice = .auto
         }
@@ -154,21 +129,18 @@ struct ToolCallingLoop: Sendable {
         _ conversation: [ChatMessage],
         shown: AtomicFlag
     ) async throws(SDKException) -> ToolCallingResult {
-        var messages = conversation
-        var calls: [ToolCall] = []
-        var results: [ToolResult] = []
-        var selections: [ToolSelection] = []
+        var transcript = Transcript(messages: conversation)
         var choice = tools.isEmpty ? ToolChoice.none : toolOptions.toolChoice
-        var iteration = 0
         while true {
-            iteration += 1
+            transcript.iterations += 1
+            let iteration = transcript.iterations
             var options = self.options
             options.pinnedTarget = .remote
             options.nativeTools = choice == .none ? [] : tools
             options.nativeToolChoice = choice
             var generation: LLMGenerationResult?
             do {
-                for try await event in llm.stream(.messages(messages), options: options) {
+                for try await event in llm.stream(.messages(transcript.messages), options: options) {
                     switch event {
                     case .token(let text, let isThinking):
                         guard !isThinking, !text.isEmpty else { continue }
@@ -192,49 +164,58 @@ struct ToolCallingLoop: Sendable {
                 turnCalls.append(ToolCall(id: id, name: call.name, arguments: call.arguments))
             }
             let content = generation.text.trimmed()
-            messages.append(
+            transcript.messages.append(
                 ChatMessage(role: .assistant, content: content, toolCalls: turnCalls.isEmpty ? nil : turnCalls)
             )
             if turnCalls.isEmpty {
-                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: "remote")
+                return finish(content, transcript, turn, syntax: "remote")
             }
             shown.set()
             for call in turnCalls {
                 emit(.toolCallStarted(name: call.name))
                 emit(.toolCall(call))
             }
-            calls += turnCalls
-            selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
+            transcript.calls += turnCalls
+            transcript.selections += turnCalls.map { ToolSelection(tool: $0.name, method: .model) }
             guard toolOptions.executeTools else {
-                return finish(content, iteration, false, turn, calls, results, selections, messages, syntax: "remote")
+                return finish(content, transcript, turn, syntax: "remote")
             }
-            results += await answer(turnCalls, in: &messages)
+            transcript.results += await answer(turnCalls, in: &transcript.messages)
             if iteration >= toolOptions.maxIterations {
-                return finish("", iteration, true, turn, calls, results, selections, messages, syntax: "remote")
+                return finish("", transcript, turn, reachedLimit: true, syntax: "remote")
             }
             choice = .auto
         }
     }
 
+    /// What a loop has done so far: the conversation as the model reads it, every call,
+    /// result and routing decision, and the turns taken.
+    struct Transcript {
+        var messages: [ChatMessage]
+        var calls: [ToolCall] = []
+        var results: [ToolResult] = []
+        var selections: [ToolSelection] = []
+        var iterations = 0
+    }
+
+    /// The loop's result, announced as `.completed`: `text` ends the conversation, `turn` is
+    /// the last model turn, `reachedLimit` says the iterations ran out, `syntax` which call
+    /// syntax the model wrote.
     func finish(
         _ text: String,
-        _ iterations: Int,
-        _ limit: Bool,
+        _ transcript: Transcript,
         _ turn: Turn,
-        _ calls: [ToolCall],
-        _ results: [ToolResult],
-        _ selections: [ToolSelection],
-        _ messages: [ChatMessage],
+        reachedLimit: Bool = false,
         syntax: String?
     ) -> ToolCallingResult {
         var value = ToolCallingResult(
             text: text,
-            toolCalls: calls,
-            toolResults: results,
-            selections: selections,
-            iterations: iterations,
-            reachedMaxIterations: limit,
-            messages: messages,
+            toolCalls: transcript.calls,
+            toolResults: transcript.results,
+            selections: transcript.selections,
+            iterations: transcript.iterations,
+            reachedMaxIterations: reachedLimit,
+            messages: transcript.messages,
             generation: turn.generation
         )
         value.callSyntax = syntax
