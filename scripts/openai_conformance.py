@@ -272,7 +272,10 @@ def check_chat_tool_call_streamed(ctx: Context) -> None:
                 calls[delta.index] = {"id": delta.id, "name": delta.function.name, "arguments": ""}
             if delta.function and delta.function.arguments:
                 calls[delta.index]["arguments"] += delta.function.arguments
+                calls[delta.index]["pieces"] = calls[delta.index].get("pieces", 0) + 1
     expect(finish_reasons == ["tool_calls"], f"finish_reasons are {finish_reasons}, want ['tool_calls']")
+    expect(calls and calls[0].get("pieces", 0) > 1,
+           f"the arguments came in {calls[0].get('pieces', 0) if calls else 0} piece(s), not as the model wrote them")
     expect(sorted(calls) == list(range(len(calls))) and calls, f"tool call indexes are {sorted(calls)}")
     call = calls[0]
     expect(call["name"] == "get_weather", f"tool call 0 is {call['name']!r}")

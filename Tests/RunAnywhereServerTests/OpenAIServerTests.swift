@@ -230,6 +230,50 @@ struct OpenAIServerTests {
         }
     }
 
+    @Test("A streamed call sends its id and name first, then its arguments in pieces that join into the whole reply's")
+    func toolCallStream() async throws {
+        try await withServer { client, _ in
+            var body: [String: Any] = [
+                "model": llm, "messages": [["role": "user", "content": "Weather in Paris?"]],
+                "tools": [Self.weatherTool(named: "get_weather")], "max_tokens": 64, "temperature": 0,
+                "tool_choice": ["type": "function", "function": ["name": "get_weather"]],
+            ]
+            let whole = try await client.post("/v1/chat/completions", json: body)
+            let message = (try (whole.json["choices"] as? [[String: Any]])?.first)?["message"] as? [String: Any]
+            let expected = try #require(
+                ((message?["tool_calls"] as? [[String: Any]])?.first?["function"] as? [String: Any])?["arguments"]
+                    as? String
+            )
+            body["stream"] = true
+            let streamed = try await client.post("/v1/chat/completions", json: body)
+            #expect(streamed.status == 200, "\(streamed.text)")
+            #expect(streamed.events.last == "[DONE]")
+            var pieces: [[String: Any]] = []
+            var finish: String?
+            for event in streamed.events.dropLast() {
+                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+                let choice = (chunk["choices"] as? [[String: Any]])?.first
+                finish = (choice?["finish_reason"] as? String) ?? finish
+                let delta = choice?["delta"] as? [String: Any]
+                pieces += (delta?["tool_calls"] as? [[String: Any]]) ?? []
+            }
+            #expect(finish == "tool_calls")
+            let first = try #require(pieces.first)
+            #expect(first["index"] as? Int == 0)
+            #expect((first["id"] as? String)?.hasPrefix("call_") == true)
+            #expect(first["type"] as? String == "function")
+            #expect((first["function"] as? [String: Any])?["name"] as? String == "get_weather")
+            #expect((first["function"] as? [String: Any])?["arguments"] as? String == "")
+            let rest = pieces.dropFirst()
+            #expect(rest.count > 1, "the arguments come in pieces as the model writes them")
+            #expect(rest.allSatisfy { $0["index"] as? Int == 0 && $0["id"] == nil })
+            let joined = rest.compactMap { ($0["function"] as? [String: Any])?["arguments"] as? String }.joined()
+            let parsedJoined = try JSONSerialization.jsonObject(with: Data(joined.utf8)) as? NSDictionary
+            let parsedWhole = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? NSDictionary
+            #expect(parsedJoined == parsedWhole, "\(joined) against \(expected)")
+        }
+    }
+
     @Test(
         "A call the token limit cuts is no client error: the reply ends with finish_reason length; parallel_tool_calls false gives one call"
     )

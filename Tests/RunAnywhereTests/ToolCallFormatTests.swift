@@ -170,6 +170,48 @@ struct ToolCallFormatTests {
         #expect(parsed.dropped == 1)
     }
 
+    @Test(
+        "Arguments stream in pieces that join into each call's arguments, in every format that writes JSON",
+        arguments: ToolCallFormat.allCases
+    )
+    func argumentDeltas(format: ToolCallFormat) throws {
+        let message = format.assistantMessage(content: "Let me see.", calls: Self.calls, tools: Self.tools)
+        var tracker = ToolCallDeltaTracker(syntax: format.syntax)
+        guard tracker.streams else {
+            #expect([.pythonic, .xml].contains(format), "only formats that write arguments as JSON stream them")
+            return
+        }
+        // The output grows a character at a time, as tokens come.
+        var output = ""
+        var pieces: [ToolCallDelta] = []
+        for character in message.content {
+            output.append(character)
+            pieces += tracker.deltas(in: output)
+        }
+        #expect(tracker.deltas(in: output).isEmpty, "nothing is sent twice")
+        let indices = Set(pieces.map(\.index))
+        #expect(indices == Set(Self.calls.indices))
+        for (index, call) in Self.calls.enumerated() {
+            let mine = pieces.filter { $0.index == index }
+            #expect(mine.allSatisfy { $0.name == call.name })
+            let joined = mine.map(\.arguments).joined()
+            #expect(try JSONValue(parsing: joined) == call.arguments, "\(format): \(joined)")
+            #expect(mine.count > 1 || joined == "{}", "arguments come in pieces, not whole")
+        }
+    }
+
+    @Test("A call cut inside its arguments has streamed what was written; braces in strings count for nothing")
+    func cutArgumentsStream() {
+        var tracker = ToolCallDeltaTracker(syntax: ToolCallFormat.hermes.syntax)
+        let text = #"<tool_call>{"name": "get_weather", "arguments": {"city": "a}b{\"c", "days": 2"#
+        let pieces = tracker.deltas(in: text)
+        #expect(pieces.map(\.arguments).joined() == #"{"city": "a}b{\"c", "days": 2"#)
+        #expect(pieces.first?.name == "get_weather")
+        var before = ToolCallDeltaTracker(syntax: ToolCallFormat.hermes.syntax)
+        #expect(before.deltas(in: #"<tool_call>{"name": "get_wea"#).isEmpty, "no piece before the name is whole")
+        #expect(before.deltas(in: #"<tool_call>{"arguments": {"x": 1}, "name": "ping"}"#).map(\.name) == ["ping"])
+    }
+
     @Test("Format hints read as the original SDK reads them")
     func hints() {
         #expect(ToolCallFormat(hint: "LFM2") == .pythonic)

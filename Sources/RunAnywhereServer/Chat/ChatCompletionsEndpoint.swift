@@ -349,7 +349,7 @@ struct ChatCompletionsEndpoint: Sendable {
                 generation = try Self.required(final).generation
             case .tools(let tools, let choice, let parallel):
                 var final: ToolCallingResult?
-                var index = 0
+                var calls = ToolCallChunks()
                 let stream = try state.sdk.generateWithToolsStream(
                     messages: job.messages,
                     tools: tools,
@@ -360,28 +360,10 @@ struct ChatCompletionsEndpoint: Sendable {
                     switch event {
                     case .token(let text):
                         chunks.send(delta: ["content": .string(text)])
+                    case .toolCallDelta(let piece):
+                        for delta in calls.delta(piece) { chunks.send(delta: delta) }
                     case .toolCall(let call):
-                        // As OpenAI streams a call: id, type and name with empty arguments first,
-                        // then the arguments.
-                        chunks.send(delta: [
-                            "tool_calls": [
-                                [
-                                    "index": .integer(Int64(index)),
-                                    "id": .string(call.id),
-                                    "type": "function",
-                                    "function": ["name": .string(call.name), "arguments": ""],
-                                ]
-                            ]
-                        ])
-                        chunks.send(delta: [
-                            "tool_calls": [
-                                [
-                                    "index": .integer(Int64(index)),
-                                    "function": ["arguments": .string(call.arguments.jsonText())],
-                                ]
-                            ]
-                        ])
-                        index += 1
+                        for delta in calls.call(call) { chunks.send(delta: delta) }
                     case .completed(let result):
                         final = result
                     case .toolCallStarted, .toolResult:

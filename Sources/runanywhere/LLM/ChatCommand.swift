@@ -118,7 +118,7 @@ struct ChatCommand: SDKCommand {
             for try await event in events {
                 switch event {
                 case .token(let piece): CLI.write(piece)
-                case .toolCallStarted: break
+                case .toolCallStarted, .toolCallDelta: break
                 case .toolCall(let call): CLI.printError("[call \(call.name) \(call.arguments.jsonText())]")
                 case .toolResult(let result): CLI.printError("[result \(result.name): \(result.messageContent)]")
                 case .completed(let result): answer = result.text

@@ -111,6 +111,93 @@ struct JSONToolCallSyntax: ToolCallSyntax {
         return output
     }
 
+    /// The calls begun in `text`, read as far as they go: each one's tool name once its string
+    /// is whole, and its arguments object's text up to where the output ends (or up to its
+    /// closing brace). A call whose arguments are not an object (OpenAI's JSON string) has none.
+    func partialCalls(in text: String) -> [PartialToolCall]? {
+        var calls: [PartialToolCall] = []
+        var rest = text[...]
+        while let open = nextCall(in: rest) {
+            let from = close.isEmpty ? open.lowerBound : open.upperBound
+            guard let brace = rest[from...].firstIndex(of: "{") else { break }
+            let bytes = Array(rest[brace...].utf8)
+            let (call, end) = scanCallObject(bytes)
+            calls.append(call)
+            guard let end else { break }
+            rest = rest[rest.utf8.index(brace, offsetBy: end)...]
+        }
+        return calls
+    }
+
+    /// One call object's name and arguments text, from its opening brace; and the offset
+    /// just past its closing brace, or `nil` when the output ends inside it.
+    ///
+    /// Strings are skipped whole (escapes included), so braces and colons inside them count
+    /// for nothing; keys are read at the call's own depth (one deeper inside a wrapper).
+    private func scanCallObject(_ bytes: [UInt8]) -> (PartialToolCall, end: Int?) {
+        let nameKeys = lenient ? Self.nameAliases : [nameKey]
+        let argumentKeys = lenient ? Self.argumentsAliases : [argumentsKey]
+        let callDepth = wrapperKey == nil ? 1 : 2
+        var call = PartialToolCall()
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var stringStart = 0
+        var candidate: String?
+        var key: String?
+        var argumentsStart: Int?
+        for (offset, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    guard depth == callDepth else { continue }
+                    let value = (try? JSONValue(parsing: String(decoding: bytes[stringStart...offset], as: UTF8.self)))?
+                        .stringValue
+                    if let key {
+                        if nameKeys.contains(key), call.name == nil { call.name = value }
+                    } else {
+                        candidate = value
+                    }
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                stringStart = offset
+            case UInt8(ascii: ":") where depth == callDepth:
+                key = candidate
+            case UInt8(ascii: ",") where depth == callDepth:
+                key = nil
+                candidate = nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if byte == UInt8(ascii: "{"), depth == callDepth, let key, argumentKeys.contains(key),
+                    argumentsStart == nil
+                {
+                    argumentsStart = offset
+                }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == callDepth, let start = argumentsStart, !call.argumentsComplete, call.arguments.isEmpty {
+                    call.arguments = String(decoding: bytes[start...offset], as: UTF8.self)
+                    call.argumentsComplete = true
+                }
+                if depth == 0 { return (call, offset + 1) }
+            default:
+                break
+            }
+        }
+        if let start = argumentsStart, !call.argumentsComplete {
+            call.arguments = String(decoding: bytes[start...], as: UTF8.self)
+        }
+        return (call, nil)
+    }
+
     /// Where the next call starts: its open tag, or for a bare object a `{` whose first
     /// member is the call's key however it is spaced (a grammar lets the model write
     /// `{ "name": …`), up to that key's colon.

@@ -26,9 +26,24 @@ protocol ToolCallSyntax: Sendable {
 
     /// A tool's result as the tool turn carries it.
     func response(_ content: String) -> String
+
+    /// The calls begun in `text` (output so far), each with its arguments' JSON text as
+    /// written up to now; `nil` when this syntax does not write arguments as JSON.
+    func partialCalls(in text: String) -> [PartialToolCall]?
+}
+
+/// A call the model is writing: its tool's name once written whole, and its arguments' JSON
+/// text so far (whole once `argumentsComplete`).
+struct PartialToolCall: Equatable {
+    var name: String?
+    var arguments = ""
+    var argumentsComplete = false
 }
 
 extension ToolCallSyntax {
+    /// Syntaxes that do not write arguments as JSON stream no argument pieces.
+    func partialCalls(in text: String) -> [PartialToolCall]? { nil }
+
     /// The rule that repeats `block` up to `maxCalls` times, one per line.
     static func repeatedBlocks(_ block: String, maxCalls: Int, root: String) -> String {
         let more = maxCalls > 1 ? #" ("\n" "# + block + " ){0,\(maxCalls - 1)}" : ""

@@ -312,7 +312,8 @@ struct ToolCallingLoop: Sendable {
     }
 
     /// One generation on an already formatted prompt, its answer text streamed as tokens
-    /// (call text held back) when `streamText`.
+    /// (call text held back) when `streamText`, and the calls' arguments streamed as
+    /// `.toolCallDelta` pieces when the format writes them as JSON.
     private func generate(
         _ prompt: String,
         grammar: LLMGrammar?,
@@ -323,17 +324,32 @@ struct ToolCallingLoop: Sendable {
         options.applyChatTemplate = false
         options.systemPrompt = nil
         options.grammar = grammar
-        guard streamText else { return try await llm.generate(.prompt(prompt), options: options) }
+        var deltas = ToolCallDeltaTracker(syntax: format.syntax)
+        guard streamText || deltas.streams else { return try await llm.generate(.prompt(prompt), options: options) }
         var holdback = CallTextHoldback(tag: format.openTag)
+        var output = ""
+        var announced = 0
         do {
             for try await event in llm.stream(.prompt(prompt), options: options) {
                 switch event {
                 case .token(let text, let isThinking):
                     guard !isThinking else { continue }
-                    if let ready = holdback.consume(text) { emit(.token(ready)) }
+                    output += text
+                    if streamText, let ready = holdback.consume(text) { emit(.token(ready)) }
+                    for delta in deltas.deltas(in: output) {
+                        // Unless the tool was announced before the turn, a call starts with its first piece.
+                        if streamText, delta.index == announced {
+                            emit(.toolCallStarted(name: delta.name))
+                            announced += 1
+                        }
+                        emit(.toolCallDelta(delta))
+                    }
                 case .completed(let result):
+                    guard streamText else { return result }
                     if let rest = holdback.finish() { emit(.token(rest)) }
-                    if result.text.contains(format.openTag), let started = firstCallName(result.text, format) {
+                    if announced == 0, result.text.contains(format.openTag),
+                        let started = firstCallName(result.text, format)
+                    {
                         emit(.toolCallStarted(name: started))
                     }
                     return result
