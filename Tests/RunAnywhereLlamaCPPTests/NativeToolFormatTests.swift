@@ -45,9 +45,37 @@ struct NativeToolFormatTests {
         case failed(String)
     }
 
+    /// What the model would write to call the tool, and the chat prepared for the question;
+    /// else why there is none.
+    enum Written {
+        case text(PreparedChat, String)
+        case none(Outcome)
+    }
+
     /// Prepares the question with the tool, renders the finished turn that calls it, cuts
     /// the model's part out of that text, and parses it back.
     static func roundTrip(_ template: ChatTemplate) throws -> Outcome {
+        let prepared: PreparedChat
+        let text: String
+        switch try written(template) {
+        case .none(let outcome): return outcome
+        case .text(let chat, let output): (prepared, text) = (chat, output)
+        }
+        let reply: ParsedReply
+        do {
+            reply = try prepared.parse(text)
+        } catch {
+            return .failed("\(error.message) [\(text.prefix(160).debugDescription)]")
+        }
+        guard reply.toolCalls.map(\.name) == [call.name], reply.toolCalls.first?.arguments == call.arguments else {
+            return .failed("read back \(reply.toolCalls)")
+        }
+        return .roundTrip
+    }
+
+    /// The call as the model would write it: the finished turn that calls the tool, rendered
+    /// by the template, with the prompt and the turn's closing cut off.
+    static func written(_ template: ChatTemplate) throws -> Written {
         // Thinking off: the finished turn in the history carries no reasoning either.
         let thinkingOff: [String: JSONValue] = ["enable_thinking": false]
         let prepared = try template.prepare(
@@ -65,14 +93,14 @@ struct NativeToolFormatTests {
         let marker = "XYZZY"
         let plain = try template.prepare(messages: [question, .assistant(marker)], tools: [weather], options: finished)
             .prompt
-        guard let markerRange = plain.range(of: marker) else { return .failed("no plain answer") }
+        guard let markerRange = plain.range(of: marker) else { return .none(.failed("no plain answer")) }
         var output: Substring
         if called.hasPrefix(prepared.prompt) {
             output = called.dropFirst(prepared.prompt.count)
         } else if called.hasPrefix(plain[..<markerRange.lowerBound]) {
             output = called.dropFirst(plain[..<markerRange.lowerBound].count)
         } else {
-            return .failed("the finished turn does not continue the prompt")
+            return .none(.failed("the finished turn does not continue the prompt"))
         }
         let closing = plain[markerRange.upperBound...]
         if !closing.isEmpty, output.hasSuffix(closing) { output = output.dropLast(closing.count) }
@@ -80,17 +108,37 @@ struct NativeToolFormatTests {
         // (Leading space is the format's own: GPT-OSS writes " to=functions.…".)
         while output.last?.isWhitespace == true { output.removeLast() }
         let text = String(output).replacing(/(<\|[^|]*\|>|<｜[^｜]*｜>|<\/s>)+$/, with: "")
-        guard !text.isEmpty else { return .notWritten }
-        let reply: ParsedReply
-        do {
-            reply = try prepared.parse(text)
-        } catch {
-            return .failed("\(error.message) [\(text.prefix(160).debugDescription)]")
+        guard !text.isEmpty else { return .none(.notWritten) }
+        return .text(prepared, text)
+    }
+
+    @Test("A call in each family's own syntax streams its arguments in pieces that join into the call's")
+    func argumentsStream() throws {
+        let sources = try ChatTemplateTests.sdistTemplates().filter { Self.families.contains($0.name) }
+        var streamed: [String] = []
+        var whole: [String] = []
+        for source in sources {
+            let template = try ChatTemplate(source: source.source)
+            guard try Self.roundTrip(template) == .roundTrip,
+                case .text(let prepared, let text) = try Self.written(template)
+            else { continue }
+            var tracker = ToolCallDeltaTracker()
+            var pieces: [ToolCallDelta] = []
+            var output = ""
+            for character in text {
+                output.append(character)
+                if let partial = try? prepared.parse(output, partial: true) {
+                    pieces += tracker.deltas(of: partial.written)
+                }
+            }
+            pieces += tracker.deltas(of: try prepared.parse(text).written)
+            let joined = pieces.map(\.arguments).joined()
+            #expect(pieces.allSatisfy { $0.index == 0 && $0.name == Self.call.name }, "\(source.name)")
+            #expect((try? JSONValue(parsing: joined)) == Self.call.arguments, "\(source.name): \(joined)")
+            if pieces.count > 1 { streamed.append(source.name) } else { whole.append(source.name) }
         }
-        guard reply.toolCalls.map(\.name) == [call.name], reply.toolCalls.first?.arguments == call.arguments else {
-            return .failed("read back \(reply.toolCalls)")
-        }
-        return .roundTrip
+        print("arguments streamed in pieces: \(streamed.count) families; whole: \(whole)")
+        #expect(streamed.count >= sources.count / 2, "streamed \(streamed), whole \(whole)")
     }
 
     @Test("Every format llama-server reads writes a call that parses back to the same call")

@@ -10,6 +10,9 @@ public struct ParsedReply: Sendable, Equatable {
     /// The calls, in order, their arguments parsed; a call's id is the one the model wrote
     /// (Mistral's formats have one), else empty.
     public var toolCalls: [ToolCall]
+    /// Every call begun, read or not: its name once written and its arguments' JSON text as
+    /// far as it goes (whole but for the last call of partial output). Streams the arguments.
+    var written: [PartialToolCall] = []
 
     /// Reads an OpenAI-style assistant message (`content`, `reasoning_content`, `tool_calls`);
     /// `partial` leaves out a call whose arguments are still being written.
@@ -21,6 +24,13 @@ public struct ParsedReply: Sendable, Equatable {
         for (index, call) in calls.enumerated() {
             let name = call["function"]?["name"]?.stringValue ?? ""
             let argumentsText = call["function"]?["arguments"]?.stringValue ?? ""
+            written.append(
+                PartialToolCall(
+                    name: name.isEmpty ? nil : name,
+                    arguments: argumentsText,
+                    argumentsComplete: !partial || index < calls.count - 1
+                )
+            )
             // Unfinished output may end inside a call's name: only a call with arguments counts.
             if partial, argumentsText.isEmpty { continue }
             let arguments: JSONValue

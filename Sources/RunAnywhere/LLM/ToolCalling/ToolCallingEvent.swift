@@ -4,9 +4,10 @@ public enum ToolCallingEvent: Sendable, Equatable {
     case token(String)
     /// The model started a call to this tool (its arguments follow).
     case toolCallStarted(name: String)
-    /// A piece of a call's arguments as the model writes them, in formats that write
-    /// arguments as JSON (Hermes, Llama 3, generic, json, OpenAI functions): the pieces of one
-    /// call join into its arguments' JSON text. `.toolCall` follows with the checked call.
+    /// A piece of a call's arguments as the model writes them, in the formats that write
+    /// arguments as JSON (Hermes, Llama 3, generic, json, OpenAI functions, and a model's own
+    /// template syntax as its parser reads it): the pieces of one call join into its
+    /// arguments' JSON text. `.toolCall` follows with the checked call.
     case toolCallDelta(ToolCallDelta)
     /// A complete call, arguments validated.
     case toolCall(ToolCall)

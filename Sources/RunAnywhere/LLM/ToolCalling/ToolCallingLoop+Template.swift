@@ -95,7 +95,13 @@ extension ToolCallingLoop {
             }
             if case .tool(let name) = choice { emit(.toolCallStarted(name: name)) }
             let streamText = choice == .auto || choice == .none
-            let (generation, reply) = try await templateTurn(plan, streamText: streamText)
+            var named: String?
+            if case .tool(let name) = choice { named = name }
+            let (generation, reply, announced) = try await templateTurn(
+                plan,
+                streamText: streamText,
+                announcedTool: named
+            )
             var turnCalls: [ToolCall] = []
             // Only as many calls as allowed: one when parallel calls are off.
             for (index, call) in reply.toolCalls.enumerated()
@@ -112,8 +118,8 @@ extension ToolCallingLoop {
                 transcript.messages.append(.assistant(content))
                 return finish(content, transcript, turn, syntax: syntax)
             }
-            for call in turnCalls {
-                if choice != .tool(call.name) { emit(.toolCallStarted(name: call.name)) }
+            for (index, call) in turnCalls.enumerated() {
+                if choice != .tool(call.name), index >= announced { emit(.toolCallStarted(name: call.name)) }
                 emit(.toolCall(call))
             }
             transcript.calls += turnCalls
@@ -130,17 +136,20 @@ extension ToolCallingLoop {
         }
     }
 
-    /// One model turn on the plan's prompt under its grammar, read back by its parser. With
-    /// `streamText`, the answer is streamed as it grows (the parser reads the unfinished
-    /// output at each token, so call text is never shown).
+    /// One model turn on the plan's prompt under its grammar, read back by its parser, which
+    /// reads the unfinished output at each token: with `streamText` the answer is streamed as
+    /// it grows (call text is never shown), and each call's arguments stream as
+    /// `.toolCallDelta` pieces, its `.toolCallStarted` first unless it is `announcedTool`.
+    /// Returns how many calls were announced that way.
     ///
     /// What the model wrote is never refused: output the token limit cut is read as
     /// unfinished (its complete calls kept, a cut one dropped), and finished output the
     /// parser cannot read whole is read the same way.
     private func templateTurn(
         _ plan: ToolChatPlan,
-        streamText: Bool
-    ) async throws(SDKException) -> (LLMGenerationResult, ParsedReply) {
+        streamText: Bool,
+        announcedTool: String?
+    ) async throws(SDKException) -> (LLMGenerationResult, ParsedReply, announced: Int) {
         var options = self.options
         options.applyChatTemplate = false
         options.systemPrompt = nil
@@ -148,29 +157,34 @@ extension ToolCallingLoop {
         options.preservedTokens = plan.preservedTokens
         options.stopSequences += plan.additionalStops.filter { !options.stopSequences.contains($0) }
         var generation: LLMGenerationResult?
-        if streamText {
-            var answer = ""
-            var shown = ""
-            do {
-                for try await event in llm.stream(.prompt(plan.prompt), options: options) {
-                    switch event {
-                    case .token(let text, let isThinking):
-                        guard !isThinking else { continue }
-                        answer += text
-                        guard let content = try? plan.parse(answer, true).content, content.hasPrefix(shown),
-                            content.count > shown.count
-                        else { continue }
-                        emit(.token(String(content.dropFirst(shown.count))))
-                        shown = content
-                    case .completed(let result):
-                        generation = result
+        var answer = ""
+        var shown = ""
+        var deltas = ToolCallDeltaTracker()
+        var announced = 0
+        do {
+            for try await event in llm.stream(.prompt(plan.prompt), options: options) {
+                switch event {
+                case .token(let text, let isThinking):
+                    guard !isThinking else { continue }
+                    answer += text
+                    guard let partial = try? plan.parse(answer, true) else { continue }
+                    if streamText, partial.content.hasPrefix(shown), partial.content.count > shown.count {
+                        emit(.token(String(partial.content.dropFirst(shown.count))))
+                        shown = partial.content
                     }
+                    for delta in deltas.deltas(of: partial.written) {
+                        if delta.index == announced {
+                            if delta.name != announcedTool { emit(.toolCallStarted(name: delta.name)) }
+                            announced += 1
+                        }
+                        emit(.toolCallDelta(delta))
+                    }
+                case .completed(let result):
+                    generation = result
                 }
-            } catch {
-                throw SDKException.wrap(error, as: .generationFailed, "Generation failed")
             }
-        } else {
-            generation = try await llm.generate(.prompt(plan.prompt), options: options)
+        } catch {
+            throw SDKException.wrap(error, as: .generationFailed, "Generation failed")
         }
         guard var generation else { throw SDKException(.generationFailed, "The generation ended without a result") }
         let cut = generation.finishReason == .length || generation.finishReason == .contextFull
@@ -185,6 +199,6 @@ extension ToolCallingLoop {
         }
         generation.text = reply.content.trimmed()
         generation.thinkingContent = reply.reasoning
-        return (generation, reply)
+        return (generation, reply, announced)
     }
 }
