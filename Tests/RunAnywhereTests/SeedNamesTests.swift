@@ -29,6 +29,21 @@ struct SeedNamesTests {
         #expect(Set([error, error]).count == 1)
     }
 
+    @Test("An exception keeps the call stack where it was made, named only when read, and compares without it")
+    func stackTrace() {
+        func make() -> SDKException { SDKException(.invalidInput, "bad") }
+        let here = make()
+        let elsewhere = SDKException(.invalidInput, "bad")
+        #expect(here == elsewhere, "where an exception was made is not part of what it says")
+        #expect(Set([here, elsewhere]).count == 1)
+        let frames = here.stackTrace
+        #expect(frames.count > 3)
+        #expect(frames.allSatisfy { $0.contains("[0x") })
+        // The innermost frames are in the test binary (named by image and offset, since an
+        // executable's own symbols are not exported: llvm-symbolizer names them).
+        #expect(frames.first?.contains("PackageTests") == true, "\(frames.prefix(3))")
+    }
+
     @Test("The seed's error codes match in a switch as the codes they alias")
     func codeAliases() {
         func kind(_ code: ErrorCode) -> String {

@@ -30,6 +30,11 @@ extension SDKException: LocalizedError {
     /// The message, as `LocalizedError` and the original SDK give it.
     public var errorDescription: String? { message }
 
+    /// The call stack where the exception was made, one frame per line, innermost first, as
+    /// the original SDK keeps it (a debugging aid, never sent anywhere). The return addresses
+    /// are captured when the exception is made and named only here.
+    public var stackTrace: [String] { callStack.symbols }
+
     /// The category and code, as the original SDK gives them: `[model] model_not_found`.
     public var failureReason: String? { "[\(category.rawValue)] \(code.rawValue)" }
 

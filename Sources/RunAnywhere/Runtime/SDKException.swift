@@ -21,6 +21,8 @@ public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
     public let recoverySuggestion: String?
     /// A description of the error that caused this one, if any.
     public let underlying: String?
+    /// Where the exception was made (``stackTrace`` names the frames).
+    let callStack = CallStack.capture()
 
     /// The area of the SDK the error belongs to.
     public var category: Category { code.category }
