@@ -21,6 +21,8 @@
 public struct ControlPlaneModule: BackendModule {
     /// The module's name.
     public let name = "control-plane"
+    /// None: the control plane runs no models.
+    public var frameworks: [InferenceFramework] { [] }
     /// How long one request may take before it fails as `.remoteTimeout`.
     public let requestTimeout: Duration
     /// Events per telemetry upload (at most 1,000).

@@ -44,6 +44,8 @@ extension InferenceFramework {
 public struct SystemVoiceModule: BackendModule {
     /// The module's name, `system-voice`.
     public let name = "system-voice"
+    /// Models of the system voice's framework.
+    public var frameworks: [InferenceFramework] { [.systemVoice] }
 
     /// Creates the module.
     public init() {}

@@ -197,6 +197,54 @@ struct SeedNamesTests {
         }
     }
 
+    @Test(
+        "ModelInfo.make infers the artifact from the URL; a model's source and its side files are read from what it is"
+    )
+    func modelFactoryAndFiles() async throws {
+        let url = try #require(URL(string: "https://example.com/models/voice-joe.tar.bz2"))
+        let archived = ModelInfo.make(
+            id: "joe",
+            name: "Joe",
+            category: .speechSynthesis,
+            format: .onnx,
+            framework: "sherpa",
+            downloadURL: url,
+            downloadSizeBytes: 1000
+        )
+        guard case .archive(let archive) = archived.artifact else {
+            Issue.record("an archive URL gives an archive artifact, got \(String(describing: archived.artifact))")
+            return
+        }
+        #expect(archive.type == .tarBz2)
+        #expect(archive.primaryFile == "voice-joe")
+        #expect(archived.sizeBytes == 1000)
+        #expect(archived.source == .remote)
+        let local = ModelInfo.make(id: "mine", name: "Mine", category: .llm, format: .gguf, framework: "llamacpp")
+        #expect(local.artifact == nil)
+        #expect(local.source == .local)
+        #expect(local.resolvedPrimaryModelPath == nil, "nothing on disk")
+
+        try await withDeterministicSDK { sdk in
+            let model = try sdk.model("test-llm")
+            let primary = try #require(model.resolvedPrimaryModelPath)
+            #expect(model.resolvedTokenizerPath == nil)
+            let folder = URL(fileURLWithPath: primary).deletingLastPathComponent()
+            try Data("{}".utf8).write(to: folder.appendingPathComponent("tokenizer.json"))
+            try Data("a\nb\n".utf8).write(to: folder.appendingPathComponent("vocab.txt"))
+            #expect(model.resolvedTokenizerPath == folder.appendingPathComponent("tokenizer.json").path)
+            #expect(model.resolvedVocabularyPath == folder.appendingPathComponent("vocab.txt").path)
+            #expect(model.resolvedConfigPath == nil)
+            #expect(model.resolvedVisionProjectorPath == nil)
+            let loaded = await sdk.loadModel(ModelLoadRequest(modelId: "test-llm"))
+            #expect(loaded.resolvedPrimaryModelPath == primary)
+            #expect(loaded.resolvedModelFilePath(role: .tokenizer) == model.resolvedTokenizerPath)
+            #expect(sdk.currentModel(CurrentModelRequest(category: .llm)).resolvedVocabularyPath != nil)
+            // The energy detector judges 512-sample frames at 16 kHz.
+            #expect(await sdk.vadFrameLength == 0.032)
+        }
+        #expect(DeterministicBackend().frameworks == [.deterministic])
+    }
+
     @Test("Request-shaped model calls load into the model's capability and return errors instead of throwing")
     func modelRequests() async throws {
         try await withDeterministicSDK { sdk in

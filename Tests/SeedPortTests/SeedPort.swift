@@ -262,6 +262,20 @@ func portedModels() async throws {
     _ = info.isDownloadedOnDisk as Bool
     info.setArtifact(ModelInfo.inferredArtifact(from: url, format: .gguf))
     info.setLocalPath(nil)
+    let made = ModelInfo.make(
+        id: "made",
+        name: "Made",
+        category: .language,
+        format: .gguf,
+        framework: .llamaCpp,
+        downloadURL: url,
+        contextLength: 2048
+    )
+    _ = made.source == ModelSource.remote
+    _ = made.resolvedPrimaryModelPath as String?
+    _ = made.resolvedTokenizerPath as String?
+    _ = loaded.resolvedModelFilePath(role: .visionProjector) as String?
+    _ = InferenceFramework.knownCases as [InferenceFramework]
     let files = [ModelFileDescriptor(url: url, filename: "model.gguf", isRequired: true)]
     _ = try RunAnywhere.registerModel(
         multiFile: files,
@@ -377,7 +391,9 @@ func portedErrors(_ error: any Error) -> String {
     case .contextTooLong: return "too long"
     default: break
     }
-    _ = SDKException.make(code: .modelNotFound, message: "gone", category: .model, underlying: nil, shouldLog: false)
+    _ =
+        SDKException.make(code: .modelNotFound, message: "gone", category: .model, underlying: nil, shouldLog: false)
+        .stackTrace as [String]
     _ = SDKException.notImplemented("later")
     return exception.errorDescription ?? exception.localizedDescription
 }

@@ -14,4 +14,11 @@ public protocol BackendModule: Sendable {
     func register(with registry: ServiceRegistry)
     /// What the module knows about its engine, for `runanywhere doctor`.
     func engineInfo() -> EngineInfo
+    /// The frameworks whose models the module runs; by default the one named like the module.
+    var frameworks: [InferenceFramework] { get }
+}
+
+extension BackendModule {
+    /// The framework named like the module (`llamacpp` runs `.llamaCpp` models).
+    public var frameworks: [InferenceFramework] { [InferenceFramework(name)] }
 }

@@ -76,6 +76,14 @@ extension InferenceFramework {
     /// registers it (`llamacpp`); the module's ``EngineInfo`` carries its full name.
     public var displayName: String { rawValue }
 
+    /// The frameworks the shared instance can run (the original SDK's list of known cases):
+    /// those of its registered modules, in order. Frameworks are an open set, one per engine
+    /// module, so this is what the app was built with, not a fixed list.
+    public static var knownCases: [InferenceFramework] {
+        var seen: Set<InferenceFramework> = []
+        return RunAnywhere.registeredModules.flatMap(\.frameworks).filter { seen.insert($0).inserted }
+    }
+
     /// The framework of a name, case-insensitively (the original SDK's initializer); `nil` for
     /// an empty name.
     public init?(caseInsensitive name: String) {

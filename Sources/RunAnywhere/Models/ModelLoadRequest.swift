@@ -30,9 +30,6 @@ public struct ModelLoadResult: Sendable, Equatable {
     /// Why the load failed; `nil` when it succeeded.
     public var error: SDKException?
 
-    /// The path of the model's main file, once loaded (the original SDK's name).
-    public var resolvedPrimaryModelPath: String? { model?.localPath?.path }
-
     /// Creates a result.
     public init(modelId: String, model: ModelInfo?, error: SDKException?) {
         self.modelId = modelId

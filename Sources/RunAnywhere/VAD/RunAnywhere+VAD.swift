@@ -20,6 +20,13 @@ extension RunAnywhereSDK {
         get async { try? await runtime().vad.currentModel }
     }
 
+    /// How long each frame the detector judges is, in seconds: the loaded VAD model's (Silero:
+    /// 512 samples at 16 kHz, 0.032 s), else the energy detector's. (The original SDK's
+    /// `VADConfiguration.frameLengthSeconds`; here the frame belongs to the detector.)
+    public var vadFrameLength: TimeInterval? {
+        get async { try? await runtime().vad.frameDuration }
+    }
+
     /// Sets thresholds and minimum durations for everything that follows.
     public func configureVAD(_ configuration: VADConfiguration) async throws(SDKException) {
         try await runtime().vad.configure(configuration)

@@ -60,6 +60,14 @@ actor VADCapability {
 
     var currentConfiguration: VADConfiguration { configuration }
 
+    /// How long one frame of the detector in use is: the loaded model's, else the energy detector's.
+    var frameDuration: TimeInterval {
+        get async {
+            let service: any VADService = await lifecycle.currentService ?? energy
+            return Double(service.frameSize) / Double(service.sampleRate)
+        }
+    }
+
     /// Forgets the stream so far: timestamps restart at 0.
     func reset() async {
         tracker = nil
