@@ -201,6 +201,43 @@ extension RealEngineTests {
             }
         }
 
+        @Test(
+            "An archive registered by the original SDK's URL form finds its model file where its structure says, and loads"
+        )
+        func archiveByStructure() async throws {
+            let vad = try #require(try DefaultModels.model(DefaultModels.vadId).localPath)
+            try await withDownloadServer { server, sdk in
+                let work = server.root.appendingPathComponent("work")
+                let inner = work.appendingPathComponent("silero")
+                try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: vad, to: inner.appendingPathComponent("silero_vad.onnx"))
+                try Data("Silero VAD v5, MIT licence\n".utf8).write(to: inner.appendingPathComponent("README"))
+                let archive = server.root.appendingPathComponent("silero-vad.tar.gz")
+                try run("tar", ["czf", archive.path, "silero"], in: work)
+                let registered = try await sdk.registerModel(
+                    archive: server.url(for: "silero-vad.tar.gz").absoluteString,
+                    structure: .nestedDirectory,
+                    name: "Silero by structure",
+                    framework: .sherpaOnnx,
+                    modality: .voiceActivityDetection
+                )
+                #expect(registered.id == "silero-vad")
+                #expect(registered.format == .unknown, "the format is known once the archive is unpacked")
+                let reports = await collect(try sdk.downloadModel("silero-vad"))
+                #expect(reports.last?.stage == .completed, "\(reports.last?.error.map(String.init(describing:)) ?? "")")
+                let model = try sdk.model("silero-vad")
+                let folder = sdk.paths.home.appendingPathComponent("models/sherpa/silero-vad")
+                #expect(model.localPath == folder.appendingPathComponent("silero/silero_vad.onnx"))
+                #expect(model.format == .onnx)
+                #expect(model.artifact?.primaryPath == "silero/silero_vad.onnx")
+                try await sdk.loadVADModel("silero-vad")
+                let result = try await sdk.detectVoiceActivity(
+                    PCMAudio(samples: [Float](repeating: 0, count: 512), sampleRate: 16_000)
+                )
+                #expect(!result.isSpeech)
+            }
+        }
+
         @Test("Two 500 answers are retried and the third request succeeds")
         func serverErrorsAreRetried() async throws {
             try await withDownloadServer { server, sdk in

@@ -47,6 +47,61 @@ struct DownloadUnitTests {
         }
     }
 
+    /// A folder holding empty files at `paths`, for `body`.
+    func withLayout(_ paths: [String], _ body: (URL) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in paths {
+            let file = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try Data().write(to: file)
+        }
+        try body(folder)
+    }
+
+    @Test("An unpacked archive's model file is found where its structure says, and an unclear layout is refused")
+    func archiveStructures() throws {
+        try withLayout(["pack/model.gguf", "pack/README.md"]) { folder in
+            let structures: [ArchiveStructure] = [.singleFileNested, .unknown, .nestedDirectory]
+            for structure in structures {
+                let primary = try structure.primaryFile(in: folder)
+                #expect(primary == "pack/model.gguf", "\(structure)")
+            }
+            let flat = try #require(throws: SDKException.self) {
+                try ArchiveStructure.directoryBased.primaryFile(in: folder)
+            }
+            #expect(flat.code == .invalidArchive)
+        }
+        // Voices and vocabularies are .bin files too: weights of another kind come first.
+        try withLayout(["voice/model.onnx", "voice/voices.bin", "voice/tokens.txt", "voice/espeak-ng-data/phontab"]) {
+            folder in
+            let primary = try ArchiveStructure.nestedDirectory.primaryFile(in: folder)
+            #expect(primary == "voice/model.onnx")
+        }
+        // A projector is never the primary file; hidden entries are skipped.
+        try withLayout(["smolvlm.gguf", "mmproj-smolvlm.gguf", ".cache/other.gguf"]) { folder in
+            let primary = try ArchiveStructure.directoryBased.primaryFile(in: folder)
+            #expect(primary == "smolvlm.gguf")
+        }
+        try withLayout(["encoder.onnx", "decoder.onnx", "tokens.txt"]) { folder in
+            let several = try #require(throws: SDKException.self) {
+                try ArchiveStructure.directoryBased.primaryFile(in: folder)
+            }
+            #expect(several.code == .invalidArchive)
+            #expect(several.message.contains("decoder.onnx, encoder.onnx"))
+        }
+        try withLayout(["a/model.onnx", "b/model.onnx"]) { folder in
+            #expect(throws: SDKException.self) { try ArchiveStructure.nestedDirectory.primaryFile(in: folder) }
+        }
+        try withLayout(["notes.txt", "deep/er/still/model.gguf"]) { folder in
+            let none = try #require(throws: SDKException.self) { try ArchiveStructure.unknown.primaryFile(in: folder) }
+            #expect(none.message.contains("no model file"))
+        }
+    }
+
     @Test("Archive types are told from file names")
     func archiveTypes() {
         #expect(ArchiveType(fileName: "voice.tar.bz2") == .tarBz2)

@@ -276,6 +276,14 @@ func portedModels() async throws {
     _ = made.resolvedTokenizerPath as String?
     _ = loaded.resolvedModelFilePath(role: .visionProjector) as String?
     _ = InferenceFramework.knownCases as [InferenceFramework]
+    _ = try await RunAnywhere.registerModel(
+        archive: "https://example.com/voice.tar.bz2",
+        structure: ArchiveStructure.nestedDirectory,
+        name: "Voice",
+        framework: .llamaCpp,
+        modality: .language,
+        archive: ArchiveType.tarBz2
+    )
     let files = [ModelFileDescriptor(url: url, filename: "model.gguf", isRequired: true)]
     _ = try RunAnywhere.registerModel(
         multiFile: files,

@@ -210,9 +210,11 @@ package final class DownloadManager: Sendable {
     private func perform(
         _ job: DownloadJob,
         model: ModelInfo,
-        artifact: ModelArtifact,
+        artifact registered: ModelArtifact,
         workDir: URL
     ) async throws(SDKException) -> ModelInfo {
+        // The artifact as staged: an archive's primary file, when found on unpacking, is filled in.
+        var artifact = registered
         let config = configuration
         let fm = FileManager.default
 
@@ -287,7 +289,7 @@ package final class DownloadManager: Sendable {
                 try await verifyChecksums(of: files, at: parts, job: job, downloaded: downloaded)
                 action = machine.verified()
             case .stage(let downloaded):
-                try await stageFiles(
+                artifact = try await stageFiles(
                     of: artifact,
                     from: parts,
                     into: stage,
@@ -314,10 +316,16 @@ package final class DownloadManager: Sendable {
 
     /// Inspects the staged model and moves it into the store.
     private func install(
-        _ model: ModelInfo,
+        _ registered: ModelInfo,
         artifact: ModelArtifact,
         stagedAt stage: URL
     ) throws(SDKException) -> ModelInfo {
+        var model = registered
+        if model.artifact != artifact {
+            // The primary file was found on unpacking: it names the format if registration could not.
+            model.artifact = artifact
+            if model.format == .unknown { model.format = ModelFormat.guess(fromFileName: artifact.primaryPath) }
+        }
         let primary = stage.appendingPathComponent(artifact.primaryPath)
         var updated = try registry.inspectors.inspect(model, file: primary)
         if let projector = model.visionProjectorFile {
@@ -379,6 +387,8 @@ package final class DownloadManager: Sendable {
 
     /// Fills `stage` with the model's folder as it will be installed: the downloaded files
     /// renamed, or the archive unpacked (every entry checked) and its listed files present.
+    /// Returns the artifact as staged: an archive whose primary file was left to be found
+    /// names the one found.
     private func stageFiles(
         of artifact: ModelArtifact,
         from parts: [URL],
@@ -386,7 +396,7 @@ package final class DownloadManager: Sendable {
         job: DownloadJob,
         downloaded: Int64,
         config: DownloadConfiguration
-    ) async throws(SDKException) {
+    ) async throws(SDKException) -> ModelArtifact {
         let fm = FileManager.default
         try? fm.removeItem(at: stage)
         do {
@@ -432,7 +442,11 @@ package final class DownloadManager: Sendable {
                 }
             }
             _ = try result.get()
-            for path in [archive.primaryFile] + archive.expectedFiles
+            var staged = archive
+            if staged.primaryFile.isEmpty, let structure = staged.structure {
+                staged.primaryFile = try structure.primaryFile(in: stage)
+            }
+            for path in [staged.primaryFile] + staged.expectedFiles
             where !FileSystem.isReadableFile(stage.appendingPathComponent(path)) {
                 throw SDKException(
                     .invalidArchive,
@@ -441,7 +455,9 @@ package final class DownloadManager: Sendable {
                 )
             }
             try? fm.removeItem(at: parts[0])
+            return .archive(staged)
         }
+        return artifact
     }
 
     /// Runs one call of a strategy; an error that is not an ``SDKException`` becomes

@@ -48,6 +48,50 @@ extension RunAnywhereSDK {
         return model
     }
 
+    /// The original SDK's registration of an archive by URL text: the file engines open is
+    /// found once it is unpacked, where `structure` says (``ArchiveStructure/primaryFile(in:)``),
+    /// and the format from that file's suffix. The id defaults to the archive's name without
+    /// its suffix; `archiveType` to what the suffix says; `memoryRequirement` is recorded as
+    /// the model's size. (The original's `supportsThinking` and `supportsLora` have no field
+    /// here: thinking is read from the chat template, adapters are checked when applied.)
+    ///
+    /// - Throws: `.invalidInput` for a URL that is not http(s) or an archive of unknown type,
+    ///   `.invalidModelId`, `.modelAlreadyExists`.
+    @discardableResult
+    public func registerModel(
+        archive url: String,
+        structure: ArchiveStructure,
+        id: String? = nil,
+        name: String,
+        framework: InferenceFramework,
+        modality: ModelCategory = .llm,
+        archive archiveType: ArchiveType? = nil,
+        memoryRequirement: Int64? = nil
+    ) async throws(SDKException) -> ModelInfo {
+        guard let address = URL(string: url), address.scheme == "https" || address.scheme == "http" else {
+            throw SDKException(.invalidInput, "'\(url)' is not an http(s) URL")
+        }
+        let archive = try ModelArchive(url: address, type: archiveType, primaryFile: "", structure: structure)
+        var stem = address.lastPathComponent
+        for suffix in [".\(archive.type.rawValue)", ".tgz", ".tbz2", ".txz"] where stem.lowercased().hasSuffix(suffix) {
+            stem.removeLast(suffix.count)
+            break
+        }
+        var model = try registerModel(
+            archive: archive,
+            id: id ?? Self.modelId(forFile: stem),
+            name: name,
+            framework: framework,
+            category: modality,
+            format: .unknown
+        )
+        if let memoryRequirement {
+            model.sizeBytes = memoryRequirement
+            try registerModel(model, replace: true)
+        }
+        return model
+    }
+
     /// ``registerModel(multiFile:primaryFile:id:name:framework:category:format:)`` in the
     /// original SDK's shape: the first file is the one the engine opens, the category is
     /// labelled `modality`, and a context length and size may be given.
@@ -191,6 +235,32 @@ extension RunAnywhere {
             url: url,
             framework: framework,
             modality: modality,
+            memoryRequirement: memoryRequirement
+        )
+    }
+
+    /// Registers an archive whose primary file is found where `structure` says, once unpacked.
+    ///
+    /// Calls ``RunAnywhereSDK/registerModel(archive:structure:id:name:framework:modality:archive:memoryRequirement:)``.
+    @discardableResult
+    public static func registerModel(
+        archive url: String,
+        structure: ArchiveStructure,
+        id: String? = nil,
+        name: String,
+        framework: InferenceFramework,
+        modality: ModelCategory = .llm,
+        archive archiveType: ArchiveType? = nil,
+        memoryRequirement: Int64? = nil
+    ) async throws(SDKException) -> ModelInfo {
+        try await sdk().registerModel(
+            archive: url,
+            structure: structure,
+            id: id,
+            name: name,
+            framework: framework,
+            modality: modality,
+            archive: archiveType,
             memoryRequirement: memoryRequirement
         )
     }

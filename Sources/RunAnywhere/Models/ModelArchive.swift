@@ -18,15 +18,20 @@ public struct ModelArchive: Sendable, Codable, Equatable {
     public var sha256: String?
     /// Size of the archive in bytes, when known.
     public var sizeBytes: Int64?
+    /// How the archive is laid out, when ``primaryFile`` is left empty: the file engines open
+    /// is then found once it is unpacked (``ArchiveStructure/primaryFile(in:)``).
+    public var structure: ArchiveStructure?
 
-    /// Describes an archive; `type` defaults to what the URL's suffix says.
+    /// Describes an archive; `type` defaults to what the URL's suffix says. With a
+    /// `structure`, `primaryFile` may be empty: it is found once the archive is unpacked.
     public init(
         url: URL,
         type: ArchiveType? = nil,
         primaryFile: String,
         expectedFiles: [String] = [],
         sha256: String? = nil,
-        sizeBytes: Int64? = nil
+        sizeBytes: Int64? = nil,
+        structure: ArchiveStructure? = nil
     ) throws(SDKException) {
         guard let type = type ?? ArchiveType(url: url) else {
             throw SDKException(
@@ -41,6 +46,7 @@ public struct ModelArchive: Sendable, Codable, Equatable {
         self.expectedFiles = expectedFiles
         self.sha256 = sha256?.lowercased()
         self.sizeBytes = sizeBytes
+        self.structure = structure
     }
 }
 

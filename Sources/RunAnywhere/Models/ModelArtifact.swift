@@ -64,7 +64,9 @@ public enum ModelArtifact: Sendable, Codable, Equatable {
         case .file:
             break
         case .archive(let archive):
-            for path in [archive.primaryFile] + archive.expectedFiles {
+            // An archive with a structure may leave its primary file to be found once unpacked.
+            let found = archive.primaryFile.isEmpty && archive.structure != nil
+            for path in (found ? [] : [archive.primaryFile]) + archive.expectedFiles {
                 try Self.validateRelativePath(path, what: "archive entry")
             }
         case .files(let files, let primary):
