@@ -527,7 +527,8 @@ let package = Package(
         .testTarget(
             name: "SeedPortTests",
             dependencies: [
-                "RunAnywhere", "RunAnywhereJSONSchema", "RunAnywhereLlamaCPP", "RunAnywhereRAG", "RunAnywhereSolutions",
+                "RunAnywhere", "RunAnywhereControlPlane", "RunAnywhereJSONSchema", "RunAnywhereLlamaCPP",
+                "RunAnywhereRAG", "RunAnywhereSolutions",
             ]
         ),
         // Against scripts/mcp_test_server.py, on the Python `mcp` package of scripts/env.sh's tools folder.

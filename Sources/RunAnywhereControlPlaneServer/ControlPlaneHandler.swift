@@ -23,8 +23,8 @@ struct ControlPlaneHandler: APIProtocol {
         guard case .json(let body) = input.body, !body.refreshToken.isEmpty else {
             return .badRequest(.init(body: .json(Self.error("invalid_request", "refresh_token is required"))))
         }
-        guard let deviceId = state.redeem(refreshToken: body.refreshToken),
-            let tokens = state.issueTokens(apiKey: nil, deviceId: deviceId)
+        guard let session = state.redeem(refreshToken: body.refreshToken),
+            let tokens = state.issueTokens(apiKey: nil, deviceId: session.deviceId, refreshed: session)
         else {
             return .unauthorized(
                 .init(body: .json(Self.error("invalid_refresh_token", "The refresh token is unknown or expired")))

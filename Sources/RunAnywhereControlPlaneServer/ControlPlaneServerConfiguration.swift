@@ -17,6 +17,9 @@ public struct ControlPlaneServerConfiguration: Sendable {
     public var refreshTokenLifetime: Duration
     /// The models every device is assigned.
     public var assignments: [ModelAssignment]
+    /// Who each API key belongs to, told to the device with its tokens; a key without an
+    /// entry belongs to no one the server names.
+    public var keyOwners: [String: ControlPlaneKeyOwner]
 
     /// Creates a configuration.
     ///
@@ -27,13 +30,15 @@ public struct ControlPlaneServerConfiguration: Sendable {
     ///   - accessTokenLifetime: How long an access token lasts (15 minutes by default).
     ///   - refreshTokenLifetime: How long a refresh token lasts (30 days by default).
     ///   - assignments: The models every device is assigned.
+    ///   - keyOwners: Who each API key belongs to.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8090,
         apiKeys: Set<String>,
         accessTokenLifetime: Duration = .seconds(900),
         refreshTokenLifetime: Duration = .seconds(30 * 86_400),
-        assignments: [ModelAssignment] = []
+        assignments: [ModelAssignment] = [],
+        keyOwners: [String: ControlPlaneKeyOwner] = [:]
     ) {
         self.host = host
         self.port = port
@@ -41,5 +46,20 @@ public struct ControlPlaneServerConfiguration: Sendable {
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.assignments = assignments
+        self.keyOwners = keyOwners
+    }
+}
+
+/// The user and organization an API key belongs to.
+public struct ControlPlaneKeyOwner: Sendable, Equatable {
+    /// The user's id.
+    public var userId: String?
+    /// The organization's id.
+    public var organizationId: String?
+
+    /// Creates an owner.
+    public init(userId: String? = nil, organizationId: String? = nil) {
+        self.userId = userId
+        self.organizationId = organizationId
     }
 }

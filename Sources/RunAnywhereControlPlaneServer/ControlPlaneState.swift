@@ -8,6 +8,8 @@ final class ControlPlaneState: Sendable {
     struct Token: Sendable {
         var deviceId: String?
         var expiresAt: ContinuousClock.Instant
+        /// Who the API key the session began with belongs to.
+        var owner: ControlPlaneKeyOwner?
     }
 
     struct Device: Sendable {
@@ -52,40 +54,51 @@ final class ControlPlaneState: Sendable {
         }
     }
 
-    /// New tokens for a device; `nil` when the key is not accepted.
-    func issueTokens(apiKey: String?, deviceId: String?) -> Components.Schemas.TokenResponse? {
+    /// New tokens for a device, for an API key or (`apiKey` nil) a session refreshed from
+    /// `refreshed`; `nil` when the key is not accepted.
+    func issueTokens(apiKey: String?, deviceId: String?, refreshed: Token? = nil) -> Components.Schemas.TokenResponse? {
         memory.withLock { memory in
+            let owner: ControlPlaneKeyOwner?
             if let apiKey {
                 guard memory.configuration.apiKeys.contains(apiKey) else { return nil }
                 memory.statistics.authentications += 1
+                owner = memory.configuration.keyOwners[apiKey]
             } else {
                 memory.statistics.refreshes += 1
+                owner = refreshed?.owner
             }
             let configuration = memory.configuration
             let access = "at-" + Self.randomToken()
             let refresh = "rt-" + Self.randomToken()
-            memory.accessTokens[access] = Token(deviceId: deviceId, expiresAt: .now + configuration.accessTokenLifetime)
+            memory.accessTokens[access] = Token(
+                deviceId: deviceId,
+                expiresAt: .now + configuration.accessTokenLifetime,
+                owner: owner
+            )
             memory.refreshTokens[refresh] = Token(
                 deviceId: deviceId,
-                expiresAt: .now + configuration.refreshTokenLifetime
+                expiresAt: .now + configuration.refreshTokenLifetime,
+                owner: owner
             )
             return Components.Schemas.TokenResponse(
                 accessToken: access,
                 tokenType: .bearer,
                 expiresIn: max(1, Int(configuration.accessTokenLifetime.components.seconds)),
                 refreshToken: refresh,
-                refreshExpiresIn: max(1, Int(configuration.refreshTokenLifetime.components.seconds))
+                refreshExpiresIn: max(1, Int(configuration.refreshTokenLifetime.components.seconds)),
+                userId: owner?.userId,
+                organizationId: owner?.organizationId
             )
         }
     }
 
-    /// Consumes a refresh token; the device it was issued for, or `nil` when it is unknown or expired.
-    func redeem(refreshToken: String) -> String?? {
+    /// Consumes a refresh token; the session it was issued for, or `nil` when it is unknown or expired.
+    func redeem(refreshToken: String) -> Token? {
         memory.withLock { memory in
             guard let token = memory.refreshTokens.removeValue(forKey: refreshToken), token.expiresAt > .now else {
                 return nil
             }
-            return .some(token.deviceId)
+            return token
         }
     }
 

@@ -222,17 +222,26 @@ struct ControlPlaneTests {
         }
     }
 
-    @Test("An expired access token is renewed once and the call goes through; a refused refresh falls back to the key")
+    @Test(
+        "An expired access token is renewed once and the call goes through; a refused refresh falls back to the key; the key's owner is known throughout"
+    )
     func tokenRefresh() async throws {
-        try await withControlPlane { server in
+        let owner = ControlPlaneKeyOwner(userId: "user-7", organizationId: "org-3")
+        let configuration = ControlPlaneServerConfiguration(port: 0, apiKeys: [apiKey], keyOwners: [apiKey: owner])
+        try await withControlPlane(configuration) { server in
             try await withControlPlaneSDK(baseURL: server.baseURL) { sdk in
+                #expect(sdk.controlPlaneStatus.userId == nil, "nothing is known before the control plane says")
                 try await sdk.completeServicesInitialization()
+                #expect(sdk.controlPlaneStatus.userId == "user-7")
+                #expect(sdk.controlPlaneStatus.organizationId == "org-3")
                 try await generate(2, in: sdk)
                 server.expireAccessTokens()
                 let receipt = try await sdk.flushTelemetry()
                 #expect(receipt.accepted >= 2)
                 #expect(server.statistics.expiredTokenRefusals == 1)
                 #expect(server.statistics.refreshes == 1)
+                #expect(sdk.controlPlaneStatus.userId == "user-7", "a refreshed session keeps its owner")
+                #expect(sdk.controlPlaneStatus.organizationId == "org-3")
 
                 // Both tokens gone: the SDK authenticates again with its API key.
                 server.expireAccessTokens()

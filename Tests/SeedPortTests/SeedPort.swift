@@ -5,6 +5,7 @@
 // left out, as a porter does when the compiler says it is not needed.
 import Foundation
 import RunAnywhere
+import RunAnywhereControlPlane
 import RunAnywhereJSONSchema
 import RunAnywhereLlamaCPP
 import RunAnywhereRAG
@@ -26,6 +27,10 @@ func portedInitialization() async throws {
     _ = RunAnywhere.environment as SDKEnvironment?
     _ = RunAnywhere.deviceId as String
     _ = RunAnywhere.events as EventBus
+    _ = RunAnywhere.isAuthenticated as Bool
+    _ = RunAnywhere.getUserId() as String?
+    _ = RunAnywhere.getOrganizationId() as String?
+    _ = RunAnywhere.isDeviceRegistered() as Bool
     await RunAnywhere.reset()
 
     let environment = SDKEnvironment.staging

@@ -72,11 +72,7 @@ extension RunAnywhereSDK {
             throw SDKException(.invalidInput, "'\(url)' is not an http(s) URL")
         }
         let archive = try ModelArchive(url: address, type: archiveType, primaryFile: "", structure: structure)
-        var stem = address.lastPathComponent
-        for suffix in [".\(archive.type.rawValue)", ".tgz", ".tbz2", ".txz"] where stem.lowercased().hasSuffix(suffix) {
-            stem.removeLast(suffix.count)
-            break
-        }
+        let stem = archive.type.stem(of: address.lastPathComponent)
         var model = try registerModel(
             archive: archive,
             id: id ?? Self.modelId(forFile: stem),

@@ -81,6 +81,16 @@ public enum ArchiveType: String, Sendable, Codable, CaseIterable {
             return nil
         }
     }
+
+    /// `fileName` without this type's suffix (`voice.tar.bz2` and `voice.tbz2` give `voice`).
+    func stem(of fileName: String) -> String {
+        var name = fileName
+        for suffix in [".\(rawValue)", ".tgz", ".tbz2", ".txz"] where name.lowercased().hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        return name
+    }
 }
 
 extension ArchiveType {

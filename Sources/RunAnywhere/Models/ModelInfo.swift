@@ -187,11 +187,7 @@ extension ModelInfo {
     /// original SDK's parameter; the URL alone decides here.
     public static func inferredArtifact(from url: URL, format: ModelFormat? = nil) -> ModelArtifact {
         guard let type = ArchiveType(url: url) else { return .file(RemoteFile(url: url)) }
-        var name = url.lastPathComponent
-        for suffix in [".\(type.rawValue)", ".tgz", ".tbz2", ".txz"] where name.lowercased().hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-            break
-        }
+        let name = type.stem(of: url.lastPathComponent)
         guard let archive = try? ModelArchive(url: url, type: type, primaryFile: name) else {
             return .file(RemoteFile(url: url))
         }

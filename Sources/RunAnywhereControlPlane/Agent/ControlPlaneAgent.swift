@@ -274,7 +274,13 @@ actor ControlPlaneAgent: InstanceService {
 
     /// The stored access token while it has at least 5 s left; otherwise new tokens.
     private func accessToken() async throws(SDKException) -> String {
-        if tokens == nil { tokens = loadTokens() }
+        if tokens == nil, let stored = loadTokens() {
+            tokens = stored
+            statusBox.withLock { status in
+                status.userId = stored.userId
+                status.organizationId = stored.organizationId
+            }
+        }
         if let tokens, tokens.accessExpiresAt.timeIntervalSinceNow > 5 { return tokens.accessToken }
         return try await renew()
     }
@@ -315,6 +321,10 @@ actor ControlPlaneAgent: InstanceService {
 
     private func store(_ fresh: ControlPlaneTokens) {
         tokens = fresh
+        statusBox.withLock { status in
+            status.userId = fresh.userId
+            status.organizationId = fresh.organizationId
+        }
         do {
             let stored = StoredTokens(keyDigest: keyDigest, tokens: fresh)
             try secrets().setData(try JSONEncoder().encode(stored), for: Self.tokensSecret)

@@ -24,6 +24,10 @@ public struct ControlPlaneStatus: Sendable, Equatable {
     public var state: State
     /// The device id it registered under.
     public var deviceId: String?
+    /// The user the API key belongs to, as the control plane said when it issued tokens.
+    public var userId: String?
+    /// The organization the API key belongs to, as the control plane said.
+    public var organizationId: String?
     /// Whether the device was new to the control plane at its last registration.
     public var deviceWasNew: Bool?
     /// The ids of the models assigned to this device, as last fetched.

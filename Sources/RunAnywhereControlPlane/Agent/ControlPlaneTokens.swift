@@ -16,12 +16,25 @@ public import Foundation
     public var refreshToken: String
     /// When the refresh token stops working.
     public var refreshExpiresAt: Date
+    /// The user the API key belongs to, when the control plane says.
+    public var userId: String?
+    /// The organization the API key belongs to, when the control plane says.
+    public var organizationId: String?
 
     /// Creates tokens.
-    public init(accessToken: String, accessExpiresAt: Date, refreshToken: String, refreshExpiresAt: Date) {
+    public init(
+        accessToken: String,
+        accessExpiresAt: Date,
+        refreshToken: String,
+        refreshExpiresAt: Date,
+        userId: String? = nil,
+        organizationId: String? = nil
+    ) {
         self.accessToken = accessToken
         self.accessExpiresAt = accessExpiresAt
         self.refreshToken = refreshToken
         self.refreshExpiresAt = refreshExpiresAt
+        self.userId = userId
+        self.organizationId = organizationId
     }
 }

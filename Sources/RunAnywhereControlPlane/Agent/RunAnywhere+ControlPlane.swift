@@ -77,6 +77,13 @@ extension RunAnywhere {
     /// status carries a device id.
     public static func isDeviceRegistered() -> Bool { controlPlaneStatus.deviceId != nil }
 
+    /// The user the shared instance's API key belongs to (the original SDK's name), as the
+    /// control plane said when it issued tokens; `nil` before that or when it names none.
+    public static func getUserId() -> String? { controlPlaneStatus.userId }
+
+    /// The organization the shared instance's API key belongs to (the original SDK's name).
+    public static func getOrganizationId() -> String? { controlPlaneStatus.organizationId }
+
     /// Connects the shared instance to its control plane and fetches the assignments.
     ///
     /// Calls `RunAnywhereSDK.syncControlPlane()` on the shared instance.

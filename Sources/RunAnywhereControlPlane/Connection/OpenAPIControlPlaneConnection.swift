@@ -198,7 +198,9 @@ struct OpenAPIControlPlaneConnection: ControlPlaneConnection {
             accessToken: json.accessToken,
             accessExpiresAt: now.addingTimeInterval(TimeInterval(json.expiresIn)),
             refreshToken: json.refreshToken,
-            refreshExpiresAt: now.addingTimeInterval(TimeInterval(json.refreshExpiresIn))
+            refreshExpiresAt: now.addingTimeInterval(TimeInterval(json.refreshExpiresIn)),
+            userId: json.userId.flatMap { $0.isEmpty ? nil : $0 },
+            organizationId: json.organizationId.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 

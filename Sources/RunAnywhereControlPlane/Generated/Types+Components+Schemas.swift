@@ -127,6 +127,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TokenResponse/refresh_expires_in`.
             package var refreshExpiresIn: Swift.Int
+            /// The user the API key belongs to, when the control plane knows one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenResponse/user_id`.
+            package var userId: Swift.String?
+            /// The organization the API key belongs to, when the control plane knows one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenResponse/organization_id`.
+            package var organizationId: Swift.String?
             /// Creates a new `TokenResponse`.
             ///
             /// - Parameters:
@@ -135,18 +143,24 @@ extension Components {
             ///   - expiresIn: Seconds the access token is valid for.
             ///   - refreshToken:
             ///   - refreshExpiresIn: Seconds the refresh token is valid for.
+            ///   - userId: The user the API key belongs to, when the control plane knows one.
+            ///   - organizationId: The organization the API key belongs to, when the control plane knows one.
             package init(
                 accessToken: Swift.String,
                 tokenType: Components.Schemas.TokenResponse.TokenTypePayload,
                 expiresIn: Swift.Int,
                 refreshToken: Swift.String,
-                refreshExpiresIn: Swift.Int
+                refreshExpiresIn: Swift.Int,
+                userId: Swift.String? = nil,
+                organizationId: Swift.String? = nil
             ) {
                 self.accessToken = accessToken
                 self.tokenType = tokenType
                 self.expiresIn = expiresIn
                 self.refreshToken = refreshToken
                 self.refreshExpiresIn = refreshExpiresIn
+                self.userId = userId
+                self.organizationId = organizationId
             }
             package enum CodingKeys: String, CodingKey {
                 case accessToken = "access_token"
@@ -154,6 +168,8 @@ extension Components {
                 case expiresIn = "expires_in"
                 case refreshToken = "refresh_token"
                 case refreshExpiresIn = "refresh_expires_in"
+                case userId = "user_id"
+                case organizationId = "organization_id"
             }
         }
         /// - Remark: Generated from `#/components/schemas/DeviceRegistration`.
