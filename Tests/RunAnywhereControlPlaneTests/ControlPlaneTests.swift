@@ -230,7 +230,6 @@ struct ControlPlaneTests {
         let configuration = ControlPlaneServerConfiguration(port: 0, apiKeys: [apiKey], keyOwners: [apiKey: owner])
         try await withControlPlane(configuration) { server in
             try await withControlPlaneSDK(baseURL: server.baseURL) { sdk in
-                #expect(sdk.controlPlaneStatus.userId == nil, "nothing is known before the control plane says")
                 try await sdk.completeServicesInitialization()
                 #expect(sdk.controlPlaneStatus.userId == "user-7")
                 #expect(sdk.controlPlaneStatus.organizationId == "org-3")

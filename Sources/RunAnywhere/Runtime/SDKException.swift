@@ -20,9 +20,28 @@ public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
     /// What the caller can do about it, when something can be done.
     public let recoverySuggestion: String?
     /// A description of the error that caused this one, if any.
-    public let underlying: String?
+    public var underlying: String? { context.underlying }
     /// Where the exception was made (``stackTrace`` names the frames).
-    let callStack = CallStack.capture()
+    var callStack: CallStack { context.callStack }
+    /// The cause and the call stack, behind one reference, so the value stays small: with
+    /// the call stack stored inline (64 bytes), Swift 6.3.1 debug builds crashed copying the
+    /// error out of `#expect(throws: SDKException.self) { try value.decode(as: T.self) }`.
+    private let context: Context
+
+    /// An exception's cause and call stack; equal when the causes are.
+    private final class Context: Sendable, Hashable {
+        let underlying: String?
+        let callStack: CallStack
+
+        init(underlying: String?) {
+            self.underlying = underlying
+            self.callStack = CallStack.capture()
+        }
+
+        static func == (lhs: Context, rhs: Context) -> Bool { lhs.underlying == rhs.underlying }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(underlying) }
+    }
 
     /// The area of the SDK the error belongs to.
     public var category: Category { code.category }
@@ -32,7 +51,7 @@ public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.recoverySuggestion = recovery
-        self.underlying = underlying.map { String(describing: $0) }
+        self.context = Context(underlying: underlying.map { String(describing: $0) })
     }
 
     /// One line: code, message and, when present, the suggestion.
