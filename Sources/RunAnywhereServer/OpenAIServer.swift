@@ -193,6 +193,38 @@ final class ServerState: Sendable {
         }
     }
 
+    /// The context size of the loaded model of `category`: language and vision-language
+    /// models have one; `nil` for other kinds or when none is loaded.
+    func loadedContextLength(_ category: ModelCategory) async -> Int? {
+        switch category {
+        case .llm: await sdk.currentLLMContextLength
+        case .vision: await sdk.currentVLMContextLength
+        default: nil
+        }
+    }
+
+    /// The next assistant turn on `model`'s capability: the vision-language model for a VLM
+    /// (images or not), else the language model.
+    func chat(
+        _ messages: [ChatMessage],
+        on model: ModelInfo,
+        options: LLMGenerationOptions
+    ) async throws -> LLMGenerationResult {
+        model.category == .vision
+            ? try await sdk.visionChat(messages, options: options) : try await sdk.chat(messages, options: options)
+    }
+
+    /// ``chat(_:on:options:)`` streamed token by token.
+    func chatStream(
+        _ messages: [ChatMessage],
+        on model: ModelInfo,
+        options: LLMGenerationOptions
+    ) async throws -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        model.category == .vision
+            ? try await sdk.visionChatStream(messages, options: options)
+            : try await sdk.chatStream(messages, options: options)
+    }
+
     /// Runs `body` while holding `model` (loaded, admitted against the kind's capacity).
     func withModel<T: Sendable>(_ model: ModelInfo, _ body: () async throws -> T) async throws -> T {
         try await host.acquire(model)

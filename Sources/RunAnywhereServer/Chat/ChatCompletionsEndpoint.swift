@@ -191,9 +191,7 @@ struct ChatCompletionsEndpoint: Sendable {
     }
 
     private func generationOptions(_ job: Job) async throws(OpenAIError) -> LLMGenerationOptions {
-        let loaded =
-            job.model.category == .vision
-            ? await state.sdk.currentVLMContextLength : await state.sdk.currentLLMContextLength
+        let loaded = await state.loadedContextLength(job.model.category)
         return try job.parameters.options(contextLength: loaded ?? LLMLoadConfiguration.defaultContextCap)
     }
 
@@ -219,10 +217,7 @@ struct ChatCompletionsEndpoint: Sendable {
         var finishReason: String
         switch job.mode {
         case .text:
-            generation =
-                job.model.category == .vision
-                ? try await sdk.visionChat(job.messages, options: options)
-                : try await sdk.chat(job.messages, options: options)
+            generation = try await state.chat(job.messages, on: job.model, options: options)
             message = Self.withReasoning(
                 ["role": "assistant", "content": .string(generation.text), "refusal": nil],
                 generation
@@ -313,11 +308,7 @@ struct ChatCompletionsEndpoint: Sendable {
             switch job.mode {
             case .text:
                 var final: LLMGenerationResult?
-                let events =
-                    job.model.category == .vision
-                    ? try await state.sdk.visionChatStream(job.messages, options: options)
-                    : try await state.sdk.chatStream(job.messages, options: options)
-                for try await event in events {
+                for try await event in try await state.chatStream(job.messages, on: job.model, options: options) {
                     switch event {
                     case .token(let text, let isThinking):
                         chunks.send(delta: [isThinking ? "reasoning_content" : "content": .string(text)])

@@ -216,9 +216,7 @@ struct OllamaGenerationEndpoint: Sendable {
     }
 
     private func options(_ job: Job) async throws(OpenAIError) -> LLMGenerationOptions {
-        let loaded =
-            job.model.category == .vision
-            ? await state.sdk.currentVLMContextLength : await state.sdk.currentLLMContextLength
+        let loaded = await state.loadedContextLength(job.model.category)
         var options = try Ollama.options(job.options, contextLength: loaded ?? LLMLoadConfiguration.defaultContextCap)
         options.reasoning = job.reasoning
         if job.rawPrompt != nil { options.applyChatTemplate = false }
@@ -259,10 +257,8 @@ struct OllamaGenerationEndpoint: Sendable {
         let generation =
             if let raw = job.rawPrompt {
                 try await sdk.generate(raw, options: options)
-            } else if job.model.category == .vision {
-                try await sdk.visionChat(job.messages, options: options)
             } else {
-                try await sdk.chat(job.messages, options: options)
+                try await state.chat(job.messages, on: job.model, options: options)
             }
         return (generation.text, [], generation)
     }
@@ -286,10 +282,8 @@ struct OllamaGenerationEndpoint: Sendable {
                 let events =
                     if let raw = job.rawPrompt {
                         try await state.sdk.generateStream(raw, options: options)
-                    } else if job.model.category == .vision {
-                        try await state.sdk.visionChatStream(job.messages, options: options)
                     } else {
-                        try await state.sdk.chatStream(job.messages, options: options)
+                        try await state.chatStream(job.messages, on: job.model, options: options)
                     }
                 var final: LLMGenerationResult?
                 for try await event in events {

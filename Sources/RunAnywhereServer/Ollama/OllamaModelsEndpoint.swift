@@ -56,13 +56,7 @@ struct OllamaModelsEndpoint: Sendable {
             let expiry = await state.host.expiry(of: model.category) ?? Date(timeIntervalSinceNow: 100 * 365 * 86_400)
             entry["expires_at"] = .string(Ollama.timestamp(expiry))
             entry["size_vram"] = 0
-            let context =
-                switch model.category {
-                case .llm: await state.sdk.currentLLMContextLength
-                case .vision: await state.sdk.currentVLMContextLength
-                default: Int?.none
-                }
-            if let context {
+            if let context = await state.loadedContextLength(model.category) {
                 entry["context_length"] = .integer(Int64(context))
             }
             entries.append(.object(entry))
