@@ -19,14 +19,17 @@ struct GrammarTests {
         """#
     )
 
-    @Test("Every sampled reply follows the grammar, at any temperature and seed, and ends when it is complete")
-    func outputFollowsTheGrammar() async throws {
-        try await withSDK { sdk in
-            try await sdk.loadModel(DefaultModels.llmId)
+    @Test(
+        "Every sampled reply follows the grammar, at any temperature and seed, and ends when it is complete",
+        arguments: SecondFamilyTests.families
+    )
+    func outputFollowsTheGrammar(model: String) async throws {
+        try await withSDK(models: [model]) { sdk in
+            try await SecondFamilyTests.load(model, in: sdk)
             for seed in UInt32(1)...6 {
                 let options = LLMGenerationOptions(maxTokens: 8, temperature: 1.2, seed: seed, grammar: Self.yesNo)
                 let result = try await sdk.generate("Is the sea salty?", options: options)
-                #expect(["yes", "no"].contains(result.text), "seed \(seed): \(result.text)")
+                #expect(["yes", "no"].contains(result.text), "\(model), seed \(seed): \(result.text)")
                 #expect(result.finishReason == .stop)
             }
             for seed in UInt32(1)...4 {
@@ -48,11 +51,12 @@ struct GrammarTests {
     }
 
     @Test(
-        "A grammar that does not parse is invalidGrammar before any token; an empty one is refused before the engine"
+        "A grammar that does not parse is invalidGrammar before any token; an empty one is refused before the engine",
+        arguments: SecondFamilyTests.families
     )
-    func invalidGrammars() async throws {
-        try await withSDK { sdk in
-            try await sdk.loadModel(DefaultModels.llmId)
+    func invalidGrammars(model: String) async throws {
+        try await withSDK(models: [model]) { sdk in
+            try await SecondFamilyTests.load(model, in: sdk)
             let bad = [
                 LLMGrammar(#"root ::= undefined-rule"#),
                 LLMGrammar(#"root ::= "unclosed"#),
@@ -84,10 +88,13 @@ struct GrammarTests {
         }
     }
 
-    @Test("Hitting maxTokens or ignoring end of sequence mid-grammar ends the generation without crashing")
-    func incompleteGrammarEndsCleanly() async throws {
-        try await withSDK { sdk in
-            try await sdk.loadModel(DefaultModels.llmId)
+    @Test(
+        "Hitting maxTokens or ignoring end of sequence mid-grammar ends the generation without crashing",
+        arguments: SecondFamilyTests.families
+    )
+    func incompleteGrammarEndsCleanly(model: String) async throws {
+        try await withSDK(models: [model]) { sdk in
+            try await SecondFamilyTests.load(model, in: sdk)
             let sentence = "one two three four five six seven eight nine ten"
             let long = LLMGrammar("root ::= \"\(sentence)\"")
             let cut = try await sdk.generate("Count.", options: LLMGenerationOptions(maxTokens: 2, grammar: long))
@@ -107,10 +114,13 @@ struct GrammarTests {
         }
     }
 
-    @Test("Constrained streaming gives the same text as a plain constrained generation, and greedy is reproducible")
-    func streamingAndDeterminism() async throws {
-        try await withSDK { sdk in
-            try await sdk.loadModel(DefaultModels.llmId)
+    @Test(
+        "Constrained streaming gives the same text as a plain constrained generation, and greedy is reproducible",
+        arguments: SecondFamilyTests.families
+    )
+    func streamingAndDeterminism(model: String) async throws {
+        try await withSDK(models: [model]) { sdk in
+            try await SecondFamilyTests.load(model, in: sdk)
             let options = LLMGenerationOptions(maxTokens: 48, temperature: 0, grammar: Self.person)
             let first = try await sdk.generate("Describe a person as JSON.", options: options)
             let second = try await sdk.generate("Describe a person as JSON.", options: options)

@@ -20,6 +20,20 @@ struct SecondFamilyTests {
         try #require(try ChatTemplateTests.sdistTemplates().first { $0.name == "google-gemma-2-2b-it.jinja" }).source
     }
 
+    /// Both model families, for the suites whose behaviour does not hang on how well a model
+    /// follows instructions: SmolLM2 (Llama architecture) and Gemma 3 270M.
+    static let families = [DefaultModels.llmId, gemma]
+
+    /// Loads `model` into `sdk` as the tests use it: Gemma under its turn format (its file has
+    /// no template), any other model as it is.
+    static func load(_ model: String, in sdk: RunAnywhereSDK) async throws {
+        if model == gemma {
+            try await sdk.loadModel(model, contextLength: 1024, chatTemplate: try gemmaTemplate())
+        } else {
+            try await sdk.loadModel(model)
+        }
+    }
+
     /// An SDK with Gemma loaded under its template (or `template`), and SmolLM2 registered.
     func withGemma<T>(template: String?? = .none, _ body: (RunAnywhereSDK) async throws -> T) async throws -> T {
         let chosen = try template ?? Self.gemmaTemplate()

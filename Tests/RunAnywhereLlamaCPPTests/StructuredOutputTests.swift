@@ -69,16 +69,19 @@ struct StructuredOutputTests {
         ),
     ]
 
-    @Test("Real-world schemas give valid instances at several seeds, checked by the Swift validator")
-    func realWorldSchemas() async throws {
-        try await withSDK { sdk in
-            try await sdk.loadModel(DefaultModels.llmId)
+    @Test(
+        "Real-world schemas give valid instances at several seeds, checked by the Swift validator, on both model families",
+        arguments: SecondFamilyTests.families
+    )
+    func realWorldSchemas(model: String) async throws {
+        try await withSDK(models: [model]) { sdk in
+            try await SecondFamilyTests.load(model, in: sdk)
             for entry in Self.schemas {
                 let schema = try JSONSchema(parsing: entry.schema)
                 for seed in UInt32(1)...2 {
                     let options = LLMGenerationOptions.tuned(maxTokens: 200, temperature: 0.7, seed: seed)
                     let result = try await sdk.generateStructured(entry.prompt, schema: schema, options: options)
-                    #expect(result.isValid, "\(entry.name), seed \(seed): \(result.validation) \(result.text)")
+                    #expect(result.isValid, "\(model) \(entry.name), seed \(seed): \(result.validation) \(result.text)")
                     let value = try #require(result.value, "\(entry.name): \(result.text)")
                     #expect(schema.validate(value).isEmpty)
                     #expect(result.generation.finishReason == .stop)
