@@ -29,6 +29,22 @@ struct SeedNamesTests {
         #expect(Set([error, error]).count == 1)
     }
 
+    @Test("An exception keeps its cause as the error itself, and the seed's categories name this SDK's")
+    func underlyingAndCategories() {
+        let cause = CocoaError(.fileNoSuchFile)
+        let wrapped = SDKException(.fileSystemError, "Cannot read", underlying: cause)
+        #expect((wrapped.underlying as? CocoaError)?.code == .fileNoSuchFile)
+        #expect(wrapped.underlyingDescription == String(describing: cause))
+        #expect(wrapped == SDKException(.fileSystemError, "Cannot read", underlying: cause))
+        #expect(wrapped != SDKException(.fileSystemError, "Cannot read"))
+        #expect(SDKException(.fileSystemError, "x").underlying == nil)
+        #expect(ErrorCategory.io == .storage && ErrorCategory.component == .backend)
+        #expect(ErrorCategory.configuration == .initialization)
+        #expect(SDKException(.remoteUnauthorized, "401").category == .auth)
+        let made = SDKException.make(code: .fileSystemError, message: "x", category: .io, shouldLog: false)
+        #expect(made.category == .io)
+    }
+
     @Test("An exception keeps the call stack where it was made, named only when read, and compares without it")
     func stackTrace() {
         func make() -> SDKException { SDKException(.invalidInput, "bad") }
@@ -120,6 +136,11 @@ struct SeedNamesTests {
             environment: .production
         )
         #expect(production.baseURL?.host == "api.example.com")
+        // The seed's overloads are production unless told otherwise.
+        let unsaid = try SDKInitParams(apiKey: "sk-12345678", baseURL: URL(string: "https://api.example.com")!)
+        #expect(unsaid.environment == .production)
+        #expect(try SDKInitParams(apiKey: "sk-12345678", baseURL: "https://api.example.com").environment == .production)
+        #expect(throws: SDKException.self) { try SDKInitParams(apiKey: nil, baseURL: nil) }
         #expect(throws: SDKException.self) {
             try SDKInitParams(
                 apiKey: "sk-12345678",
@@ -446,12 +467,15 @@ struct SeedNamesTests {
 
     /// Collects the lines of one category.
     final class Collector: LogDestination {
-        let identifier = "seed-names-collector"
+        let identifier: String
         let isAvailable = true
         let category: String
         let entries = Mutex<[LogEntry]>([])
         let flushes = Mutex(0)
-        init(category: String) { self.category = category }
+        init(category: String, identifier: String? = nil) {
+            self.category = category
+            self.identifier = identifier ?? "seed-names-\(category)"
+        }
         func write(_ entry: LogEntry) {
             guard entry.category == category else { return }
             entries.withLock { $0.append(entry) }
@@ -478,6 +502,34 @@ struct SeedNamesTests {
         #expect(entries.first?.source.contains("SeedNamesTests.swift") == true)
         #expect(collector.flushes.withLock { $0 } >= 1)
         #expect(LoggingConfiguration.forEnvironment(.production) == .production)
+    }
+
+    @Test("The seed's error logging says where it was called from and carries its extra text")
+    func errorLogging() {
+        let marker = "seed-log-\(UInt64.random(in: 0...UInt64.max))"
+        let category = "SeedNames-\(marker)"
+        let collector = Collector(category: category)
+        let shared = Collector(category: SDKLogger.shared.category, identifier: "seed-names-shared-\(marker)")
+        RunAnywhere.addLogDestination(collector)
+        RunAnywhere.addLogDestination(shared)
+        // Other suites set the level anywhere from .debug to .error: errors are always kept.
+        // Not the factory, which logs what it makes on the shared logger itself.
+        let missing = SDKException(.modelNotFound, marker)
+        SDKLogger(category: category).logError(missing, additionalInfo: "while loading")
+        SDKLogger(category: category).logError(missing, additionalInfo: nil)
+        SDKException(.fileSystemError, marker, underlying: CocoaError(.fileNoSuchFile)).log()
+        RunAnywhere.removeLogDestination(identifier: collector.identifier)
+        RunAnywhere.removeLogDestination(identifier: shared.identifier)
+        let lines = collector.entries.withLock { $0 }
+        #expect(lines.count == 2)
+        #expect(lines.first?.metadata["additional_info"] == "while loading")
+        #expect(lines.first?.metadata["error_code"] == "model_not_found")
+        #expect(lines.last?.metadata["additional_info"] == nil)
+        let logged = shared.entries.withLock { $0 }.filter { $0.message == marker }
+        #expect(logged.count == 1)
+        #expect(logged.first?.level == .error)
+        #expect(logged.first?.source.contains("SeedNamesTests.swift") == true, "\(logged)")
+        #expect(logged.first?.metadata["underlying_error"]?.isEmpty == false)
         #expect(!LoggingConfiguration.production.enableLocalLogging)
     }
 

@@ -14,11 +14,7 @@ import RunAnywhereSolutions
 /// The initialization and state calls of `RunAnywhere.swift`, `SDKEnvironment` and `SDKInitParams`.
 func portedInitialization() async throws {
     try RunAnywhere.initialize(apiKey: "sk-example-key", baseURL: "https://api.example.com", environment: .production)
-    try RunAnywhere.initialize(
-        apiKey: "sk-example-key",
-        baseURL: URL(string: "https://api.example.com")!,
-        environment: .production
-    )
+    try RunAnywhere.initialize(apiKey: "sk-example-key", baseURL: URL(string: "https://api.example.com")!)
     try await RunAnywhere.completeServicesInitialization()
     _ = RunAnywhere.isInitialized as Bool
     _ = RunAnywhere.areServicesReady as Bool
@@ -48,11 +44,7 @@ func portedInitialization() async throws {
     _ = environment.requiresAuthentication as Bool
     _ = SDKInitParams(forDevelopmentWithAPIKey: "dev-key")
     _ = try SDKInitParams(apiKey: "sk-example-key", baseURL: "https://api.example.com", environment: .production)
-    _ = try SDKInitParams(
-        apiKey: "sk-example-key",
-        baseURL: URL(string: "https://api.example.com")!,
-        environment: .production
-    )
+    _ = try SDKInitParams(apiKey: "sk-example-key", baseURL: URL(string: "https://api.example.com")!)
 }
 
 /// `EventBus` and `RunAnywhere+SDKEvents`.
@@ -142,8 +134,9 @@ func portedGeneration(schema: JSONSchema) async throws {
         _ = event
     }
     _ = StructuredOutputValidation(isValid: true, containsJson: true, errorMessage: nil, rawOutput: "{}")
+    _ = StructuredOutputValidation(isValid: false, errorMessage: "not JSON")
     let arguments: [String: ToolValue] = ["city": ToolValue("Oslo"), "days": ToolValue(3), "metric": ToolValue(true)]
-    _ = ToolValue(2.5).toJSONString(pretty: false)
+    if let json = ToolValue(2.5).toJSONString(pretty: false) { _ = json }
     _ = ToolValue.array([ToolValue("a")])
     _ = try ToolValue.parseObjectJSON(#"{"city": "Oslo"}"#) as [String: ToolValue]
     _ = ToolValue.jsonString(from: arguments) as String
@@ -162,6 +155,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = try await lora.remove(LoRARemoveRequest(adapterIds: ["my-adapter"])) as LoRAState
     _ = await lora.checkCompatibility(adapter) as LoraCompatibilityResult
     _ = try await lora.listCatalog(LoraAdapterCatalogListRequest()) as LoraAdapterCatalogListResult
+    _ = try await lora.listCatalog().entries
     _ = try await lora.queryCatalog(LoraAdapterCatalogQuery(modelId: "smollm2-135m-instruct"))
     let completed = try await lora.markDownloadCompleted(
         LoraAdapterDownloadCompletedRequest(adapterId: "my-adapter", localPath: URL(fileURLWithPath: "/tmp/a.gguf"))
@@ -351,7 +345,7 @@ func portedRest() async throws {
     logger.warning("warning")
     logger.error("error")
     SDKLogger.shared.fault("fault")
-    SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: ["model": "x"])
+    SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: "while loading x")
     _ = LogLevel.fault
     RunAnywhere.configureLogging(LoggingConfiguration.forEnvironment(.development))
     RunAnywhere.setLocalLoggingEnabled(true)
@@ -407,6 +401,9 @@ func portedErrors(_ error: any Error) -> String {
     _ =
         SDKException.make(code: .modelNotFound, message: "gone", category: .model, underlying: nil, shouldLog: false)
         .stackTrace as [String]
+    let io = SDKException.make(code: .fileSystemError, message: "disk", category: .io, underlying: error)
+    if let cause: any Error = io.underlying { _ = cause.localizedDescription }
+    if io.category == .io || io.category == .auth { io.log() }
     _ = SDKException.notImplemented("later")
     return exception.errorDescription ?? exception.localizedDescription
 }

@@ -131,9 +131,13 @@ public enum RunAnywhere {
         if !won { Task { await sdk.shutdown() } }
     }
 
-    /// Phase 1 with the base URL as a `URL` (the original SDK's overload); see
-    /// ``initialize(apiKey:baseURL:environment:storageDirectory:)``.
-    public static func initialize(apiKey: String, baseURL: URL, environment: SDKEnvironment) throws(SDKException) {
+    /// Phase 1 with the base URL as a `URL` (the original SDK's overload, production unless
+    /// told otherwise); see ``initialize(apiKey:baseURL:environment:storageDirectory:)``.
+    public static func initialize(
+        apiKey: String,
+        baseURL: URL,
+        environment: SDKEnvironment = .production
+    ) throws(SDKException) {
         try initialize(apiKey: apiKey, baseURL: baseURL.absoluteString, environment: environment)
     }
 

@@ -15,6 +15,20 @@ public typealias ErrorCode = SDKException.Code
 /// The original SDK's name for ``SDKException/Category``.
 public typealias ErrorCategory = SDKException.Category
 
+// The original SDK's categories that are spelled otherwise here, for `make(code:message:category:…)`
+// and for comparing an exception's category. A `switch` over seed categories needs `default:`.
+extension SDKException.Category {
+    /// The original SDK's `.component` (a component's engine): ``backend`` here.
+    public static var component: Self { .backend }
+    /// The original SDK's `.io` (files and streams): ``storage`` here.
+    public static var io: Self { .storage }
+    /// The original SDK's `.auth` (rejected or expired credentials from a server): ``network``
+    /// here, beside the other remote failures; a malformed API key is ``initialization``.
+    public static var auth: Self { .network }
+    /// The original SDK's `.configuration`: ``initialization`` here.
+    public static var configuration: Self { .initialization }
+}
+
 extension SDKException: LocalizedError {
     /// Creates an exception with the original SDK's labels; `category` is accepted for source
     /// compatibility, the code's own category is kept.
@@ -42,14 +56,15 @@ extension SDKException: LocalizedError {
     /// original SDK's `ErrorCode.isExpected` says; such errors are not logged by ``make(code:message:category:underlying:shouldLog:)``.
     public var isExpected: Bool { code.isExpected }
 
-    /// Logs the error: at info level when it is expected, at error level otherwise (the
-    /// original SDK's `log()`).
-    public func log() {
+    /// Logs the error: at info level when it is expected, at error level otherwise, with
+    /// where it was logged from (the original SDK's `log(file:line:function:)`).
+    public func log(file: String = #fileID, line: UInt = #line, function: String = #function) {
         let level: LogLevel = isExpected ? .info : .error
-        let metadata: [String: Logger.MetadataValue] = [
+        var metadata: Logger.Metadata = [
             "error_code": .string(code.rawValue), "error_category": .string(category.rawValue),
         ]
-        SDKLogger.shared.log(level, message, metadata: metadata)
+        if let underlyingDescription { metadata["underlying_error"] = .string(underlyingDescription) }
+        SDKLogger.shared.log(level, message, metadata: metadata, file: file, function: function, line: line)
     }
 
     /// Creates an exception and logs it unless `shouldLog` is false or the code is expected

@@ -19,8 +19,10 @@ public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// What the caller can do about it, when something can be done.
     public let recoverySuggestion: String?
-    /// A description of the error that caused this one, if any.
-    public var underlying: String? { context.underlying }
+    /// The error that caused this one, if any (the original SDK's `underlying`).
+    public var underlying: (any Error)? { context.underlying }
+    /// A description of ``underlying``, if there is one.
+    public var underlyingDescription: String? { context.underlyingDescription }
     /// Where the exception was made (``stackTrace`` names the frames).
     var callStack: CallStack { context.callStack }
     /// The cause and the call stack, behind one reference, so the value stays small: with
@@ -28,19 +30,24 @@ public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
     /// error out of `#expect(throws: SDKException.self) { try value.decode(as: T.self) }`.
     private let context: Context
 
-    /// An exception's cause and call stack; equal when the causes are.
+    /// An exception's cause and call stack; equal when the causes' descriptions are (an
+    /// `any Error` has no equality of its own).
     private final class Context: Sendable, Hashable {
-        let underlying: String?
+        let underlying: (any Error)?
+        let underlyingDescription: String?
         let callStack: CallStack
 
-        init(underlying: String?) {
+        init(underlying: (any Error)?) {
             self.underlying = underlying
+            self.underlyingDescription = underlying.map { String(describing: $0) }
             self.callStack = CallStack.capture()
         }
 
-        static func == (lhs: Context, rhs: Context) -> Bool { lhs.underlying == rhs.underlying }
+        static func == (lhs: Context, rhs: Context) -> Bool {
+            lhs.underlyingDescription == rhs.underlyingDescription
+        }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(underlying) }
+        func hash(into hasher: inout Hasher) { hasher.combine(underlyingDescription) }
     }
 
     /// The area of the SDK the error belongs to.
@@ -51,7 +58,7 @@ public struct SDKException: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.recoverySuggestion = recovery
-        self.context = Context(underlying: underlying.map { String(describing: $0) })
+        self.context = Context(underlying: underlying)
     }
 
     /// One line: code, message and, when present, the suggestion.

@@ -17,11 +17,12 @@ public struct SDKInitParams: Sendable, Equatable {
     /// The environment.
     public let environment: SDKEnvironment
 
-    /// Validates and creates the parameters.
+    /// Validates and creates the parameters; the environment is production unless told
+    /// otherwise, as in the original SDK.
     ///
     /// - Throws: ``SDKException`` with `.invalidAPIKey` or `.invalidBaseURL` when the
     ///   environment's rules are not met.
-    public init(apiKey: String?, baseURL: String?, environment: SDKEnvironment) throws(SDKException) {
+    public init(apiKey: String?, baseURL: String?, environment: SDKEnvironment = .production) throws(SDKException) {
         let key = apiKey?.trimmed()
         let urlText = baseURL?.trimmed()
         if environment.requiresAPIKey {
@@ -67,8 +68,9 @@ public struct SDKInitParams: Sendable, Equatable {
 
 // The original SDK's initializers, ending in the validating one above.
 extension SDKInitParams {
-    /// Validates and creates the parameters from a `URL` (the original SDK's overload).
-    public init(apiKey: String, baseURL: URL, environment: SDKEnvironment) throws(SDKException) {
+    /// Validates and creates the parameters from a `URL` (the original SDK's overload,
+    /// production unless told otherwise).
+    public init(apiKey: String, baseURL: URL, environment: SDKEnvironment = .production) throws(SDKException) {
         try self.init(apiKey: apiKey, baseURL: baseURL.absoluteString, environment: environment)
     }
 

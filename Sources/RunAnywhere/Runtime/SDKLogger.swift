@@ -214,4 +214,17 @@ extension SDKLogger {
         }
         log(.error, "\(error)", metadata: metadata, file: file, function: function, line: line)
     }
+
+    /// Logs an error value at error level with a line of extra information (the original
+    /// SDK's `logError(_:additionalInfo:file:line:function:)`, whose information is text).
+    public func logError(
+        _ error: any Error,
+        additionalInfo: String?,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) {
+        let info = additionalInfo.map { ["additional_info": $0] } ?? [:]
+        logError(error, additionalInfo: info, file: file, line: line, function: function)
+    }
 }

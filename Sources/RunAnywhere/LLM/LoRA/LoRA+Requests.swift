@@ -148,7 +148,7 @@ extension LoRA {
 
     /// Every registered adapter.
     public func listCatalog(
-        _ request: LoraAdapterCatalogListRequest
+        _ request: LoraAdapterCatalogListRequest = LoraAdapterCatalogListRequest()
     ) async throws(SDKException)
         -> LoraAdapterCatalogListResult
     {

@@ -31,9 +31,9 @@ public struct StructuredOutputValidation: Sendable, Codable, Equatable {
 }
 
 extension StructuredOutputValidation {
-    /// The original SDK's initializer. The output itself is the result's text here, so
-    /// `rawOutput` is not stored.
-    public init(isValid: Bool, containsJson: Bool, errorMessage: String?, rawOutput: String? = nil) {
+    /// The original SDK's initializer, its fields defaulting as the original's do (no JSON,
+    /// no message). The output itself is the result's text here, so `rawOutput` is not stored.
+    public init(isValid: Bool, containsJson: Bool = false, errorMessage: String? = nil, rawOutput: String? = nil) {
         self.init(isValid: isValid, containsJSON: containsJson, errorMessage: errorMessage)
     }
 

@@ -13,8 +13,9 @@ extension JSONValue {
     /// A Boolean value.
     public init(_ bool: Bool) { self = .bool(bool) }
 
-    /// The value as JSON text (the original SDK's name for `jsonText(pretty:)`).
-    public func toJSONString(pretty: Bool = false) -> String { jsonText(pretty: pretty) }
+    /// The value as JSON text (the original SDK's name and optional result for
+    /// `jsonText(pretty:)`, which never fails: this is never `nil`).
+    public func toJSONString(pretty: Bool = false) -> String? { jsonText(pretty: pretty) }
 
     /// The members of a JSON object given as text, as the original SDK's tool executors take
     /// them.
