@@ -64,6 +64,11 @@ struct AcceleratorTests {
             #expect(accelerators.first?.kind == .cpu)
             #expect(accelerators.first?.engines == ["deterministic"])
             #expect(!accelerators.contains { $0.kind == .gpu && $0.usable })
+            // The seed's result carries the same accelerators beside the profile.
+            let result = hardware.getProfile()
+            #expect(result.accelerators == accelerators)
+            #expect(result.accelerators.first?.name == result.profile.cpu)
+            #expect(result.hasProfile && result.profile.cores > 0)
             let reason = try #require(hardware.gpuUnavailableReason)
             #expect(reason.contains("deterministic") && reason.contains("CPU-only"))
             do throws(SDKException) {

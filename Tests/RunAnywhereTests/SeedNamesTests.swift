@@ -326,6 +326,19 @@ struct SeedNamesTests {
         for bad in ["", "e", "english", "en--US", "12", "en-toolongsubtag", "é"] {
             #expect(STTLanguage.fromBcp47(bad) == .unspecified, "\(bad)")
         }
+        func output(_ language: String?) -> STTOutput {
+            STTOutput(
+                text: "hi",
+                segments: [],
+                language: language,
+                confidence: nil,
+                modelId: "m",
+                audioDuration: 1,
+                processingTimeMs: 1
+            )
+        }
+        #expect(output("en-GB").detectedLanguageCode.bcp47Code == "en")
+        #expect(output(nil).detectedLanguageCode == .unspecified)
 
         let archive = ModelInfo.inferredArtifact(from: URL(string: "https://example.com/voice.tar.bz2")!)
         #expect(archive.primaryPath == "voice")
@@ -402,6 +415,23 @@ struct SeedNamesTests {
             #expect(try sdk.model("multi").contextLength == 4_096)
             #expect(throws: SDKException.self) {
                 try sdk.registerModel(multiFile: [], id: "none", name: "N", framework: .deterministic)
+            }
+            let source = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID()).gguf")
+            try Data(repeating: 7, count: 4_096).write(to: source)
+            defer { try? FileManager.default.removeItem(at: source) }
+            let imported = try sdk.importModel(
+                ModelImportRequest(path: source, modelId: "imported", category: .llm, framework: .deterministic)
+            )
+            #expect(imported.success && imported.registered && imported.copiedIntoManagedStorage)
+            #expect(imported.model.id == "imported")
+            #expect(imported.localPath.hasPrefix(sdk.paths.home.path))
+            #expect(FileManager.default.fileExists(atPath: imported.localPath))
+            #expect(imported.importedBytes >= 4_096)
+            #expect(imported.warnings.isEmpty && imported.errorMessage.isEmpty)
+            #expect(throws: SDKException.self) {
+                try sdk.importModel(
+                    ModelImportRequest(path: source, modelId: "imported", category: .llm, framework: .deterministic)
+                )
             }
             let report = await sdk.getStorageInfo(StorageInfoRequest())
             #expect(report.success && report.info?.home == sdk.paths.home)

@@ -169,7 +169,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
         as LoraAdapterCatalogGetResult
 
     let transcript = try await RunAnywhere.transcribe(audio: audio, options: STTOptions.defaults())
-    _ = transcript.detectedLanguageCode as String?
+    _ = transcript.detectedLanguageCode.bcp47Code as String
     for await partial in RunAnywhere.transcribeStream(audio: chunks, options: STTOptions()) {
         _ = partial
     }
@@ -231,7 +231,7 @@ func portedModels() async throws {
     let current = RunAnywhere.currentModel(CurrentModelRequest(category: .llm))
     _ = current.lifecyclePrimaryArtifactPath as String?
     _ = RunAnywhere.componentLifecycleSnapshot(.stt) as ComponentLifecycleSnapshot?
-    _ = try RunAnywhere.importModel(
+    let imported = try RunAnywhere.importModel(
         ModelImportRequest(
             path: URL(fileURLWithPath: "/tmp/m.gguf"),
             modelId: "m",
@@ -239,6 +239,7 @@ func portedModels() async throws {
             framework: .llamaCpp
         )
     )
+    _ = (imported.success, imported.model.id, imported.localPath, imported.importedBytes, imported.warnings)
 
     _ = ModelFormat.gguf.wireString as String
     _ = ModelFormat.fromWireString("gguf") as ModelFormat?
@@ -330,7 +331,8 @@ func portedRest() async throws {
     await handle.destroy()
 
     let profile: HardwareProfileResult = RunAnywhere.hardware.getProfile()
-    _ = profile.hasNeuralEngine as Bool
+    _ = profile.profile.hasNeuralEngine as Bool
+    _ = (profile.hasProfile, profile.accelerators.count)
     _ = RunAnywhere.hardware.getAccelerators()
     try RunAnywhere.hardware.setAcceleratorPreference(.cpu)
     _ = try await RunAnywhere.solutions.run(yaml: "pipeline: {}")

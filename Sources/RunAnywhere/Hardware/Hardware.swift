@@ -26,14 +26,23 @@ public struct Hardware: Sendable {
         self.sdk = sdk
     }
 
-    /// This device's hardware now (see ``HardwareProfile``).
-    public func getProfile() -> HardwareProfile {
-        HardwareProfile.current(diskPath: sdk?.paths.home)
+    /// This device's hardware now and where the engines can run on it (the original SDK's
+    /// call and result; ``HardwareProfileResult/profile`` is the ``HardwareProfile``).
+    public func getProfile() -> HardwareProfileResult {
+        let profile = currentProfile()
+        return HardwareProfileResult(profile: profile, accelerators: accelerators(of: profile))
     }
 
     /// The processor, then each GPU, with the registered engines that can run models on it.
     public func getAccelerators() -> [AcceleratorInfo] {
-        let profile = getProfile()
+        accelerators(of: currentProfile())
+    }
+
+    private func currentProfile() -> HardwareProfile {
+        HardwareProfile.current(diskPath: sdk?.paths.home)
+    }
+
+    private func accelerators(of profile: HardwareProfile) -> [AcceleratorInfo] {
         let engines = sdk?.registeredModules.map { $0.engineInfo() }.filter { $0.available && $0.runsOnDevice } ?? []
         let gpuEngines = engines.filter(\.gpuOffload).map(\.name)
         var accelerators = [AcceleratorInfo(kind: .cpu, name: profile.cpu, engines: engines.map(\.name))]
@@ -69,7 +78,10 @@ public struct Hardware: Sendable {
     }
 
     /// Why ``setAcceleratorPreference(_:)`` refuses `.gpu` here, or nil when a GPU can be used.
-    public var gpuUnavailableReason: String? { Self.whyNoGPU(getAccelerators(), profile: getProfile()) }
+    public var gpuUnavailableReason: String? {
+        let profile = currentProfile()
+        return Self.whyNoGPU(accelerators(of: profile), profile: profile)
+    }
 
     /// Why no model could run on a GPU here, or nil when one can.
     static func whyNoGPU(_ accelerators: [AcceleratorInfo], profile: HardwareProfile) -> String? {

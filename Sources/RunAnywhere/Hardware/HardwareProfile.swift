@@ -393,5 +393,20 @@ extension HardwareProfile {
     public var hasNeuralEngine: Bool { false }
 }
 
-/// The original SDK's name for what `hardware.getProfile()` returns: ``HardwareProfile``.
-public typealias HardwareProfileResult = HardwareProfile
+/// What `hardware.getProfile()` returns, as the original SDK shapes it: the device's
+/// ``HardwareProfile`` and the ``AcceleratorInfo`` of each processor the engines can use.
+public struct HardwareProfileResult: Sendable, Equatable {
+    /// The device's processors, memory and disk.
+    public var profile: HardwareProfile
+    /// The processor, then each GPU, with the registered engines that can run models on it.
+    public var accelerators: [AcceleratorInfo]
+
+    /// Creates a result.
+    public init(profile: HardwareProfile, accelerators: [AcceleratorInfo]) {
+        self.profile = profile
+        self.accelerators = accelerators
+    }
+
+    /// Always true: the profile is read from this device (the original SDK's field).
+    public var hasProfile: Bool { true }
+}

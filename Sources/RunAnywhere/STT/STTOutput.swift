@@ -71,6 +71,7 @@ public struct STTOutput: Sendable, Codable, Equatable {
 }
 
 extension STTOutput {
-    /// The original SDK's name for ``language``.
-    public var detectedLanguageCode: String? { language }
+    /// The detected language as the original SDK gives it: ``language`` read as a BCP-47
+    /// tag, ``STTLanguage/unspecified`` when the engine reported none.
+    public var detectedLanguageCode: STTLanguage { language.map(STTLanguage.fromBcp47) ?? .unspecified }
 }
