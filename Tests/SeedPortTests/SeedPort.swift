@@ -405,7 +405,7 @@ func portedErrors(_ error: any Error) -> String {
         .stackTrace as [String]
     let io = SDKException.make(code: .fileSystemError, message: "disk", category: .io, underlying: error)
     if let cause: any Error = io.underlying { _ = cause.localizedDescription }
-    if io.category == .io || io.category == .auth { io.log() }
+    if io.category == .io || io.category == .configuration { io.log() }
     _ = SDKException.notImplemented("later")
     return exception.errorDescription ?? exception.localizedDescription
 }

@@ -15,16 +15,15 @@ public typealias ErrorCode = SDKException.Code
 /// The original SDK's name for ``SDKException/Category``.
 public typealias ErrorCategory = SDKException.Category
 
-// The original SDK's categories that are spelled otherwise here, for `make(code:message:category:…)`
-// and for comparing an exception's category. A `switch` over seed categories needs `default:`.
+// The original SDK's categories that have a nearest one here, for `make(code:message:category:…)`
+// and for comparing an exception's category: each names the broader category of ours, so it
+// matches more codes than the original's did. `.auth` has none (ours splits credentials between
+// `.initialization` and `.network`): test the codes instead. A `switch` needs `default:`.
 extension SDKException.Category {
     /// The original SDK's `.component` (a component's engine): ``backend`` here.
     public static var component: Self { .backend }
     /// The original SDK's `.io` (files and streams): ``storage`` here.
     public static var io: Self { .storage }
-    /// The original SDK's `.auth` (rejected or expired credentials from a server): ``network``
-    /// here, beside the other remote failures; a malformed API key is ``initialization``.
-    public static var auth: Self { .network }
     /// The original SDK's `.configuration`: ``initialization`` here.
     public static var configuration: Self { .initialization }
 }
@@ -60,66 +59,109 @@ extension SDKException: LocalizedError {
     /// where it was logged from (the original SDK's `log(file:line:function:)`).
     public func log(file: String = #fileID, line: UInt = #line, function: String = #function) {
         let level: LogLevel = isExpected ? .info : .error
-        var metadata: Logger.Metadata = [
+        let metadata: Logger.Metadata = [
             "error_code": .string(code.rawValue), "error_category": .string(category.rawValue),
         ]
-        if let underlyingDescription { metadata["underlying_error"] = .string(underlyingDescription) }
         SDKLogger.shared.log(level, message, metadata: metadata, file: file, function: function, line: line)
     }
 
-    /// Creates an exception and logs it unless `shouldLog` is false or the code is expected
-    /// (the original SDK's generic factory). `category` is accepted for source compatibility:
-    /// here every code has its own category.
+    /// Creates an exception and logs it, with the caller's location, unless `shouldLog` is
+    /// false or the code is expected (the original SDK's generic factory). `category` is
+    /// accepted for source compatibility: here every code has its own category. The named
+    /// factories below log where they are called from too.
     public static func make(
         code: Code,
         message: String,
         category: Category? = nil,
         underlying: (any Error)? = nil,
-        shouldLog: Bool = true
+        shouldLog: Bool = true,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
     ) -> SDKException {
         let exception = SDKException(code, message, underlying: underlying)
-        if shouldLog && !code.isExpected { exception.log() }
+        if shouldLog && !code.isExpected { exception.log(file: file, line: line, function: function) }
         return exception
     }
 
     /// No model of that id is registered (the original SDK's factory).
-    public static func modelNotFound(_ message: String) -> SDKException {
-        make(code: .modelNotFound, message: message)
+    public static func modelNotFound(
+        _ message: String,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .modelNotFound, message: message, file: file, line: line, function: function)
     }
 
     /// The SDK is not initialized (the original SDK's factory).
-    public static func notInitialized(_ message: String = "The SDK is not initialized") -> SDKException {
-        make(code: .notInitialized, message: message)
+    public static func notInitialized(
+        _ message: String = "The SDK is not initialized",
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .notInitialized, message: message, file: file, line: line, function: function)
     }
 
     /// A configuration value is out of range (the original SDK's factory).
-    public static func invalidConfiguration(_ message: String) -> SDKException {
-        make(code: .invalidConfiguration, message: message)
+    public static func invalidConfiguration(
+        _ message: String,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .invalidConfiguration, message: message, file: file, line: line, function: function)
     }
 
     /// An argument is out of range or malformed (the original SDK's factory; ``Code/invalidInput``).
-    public static func validationFailed(_ message: String) -> SDKException {
-        make(code: .validationFailed, message: message)
+    public static func validationFailed(
+        _ message: String,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .validationFailed, message: message, file: file, line: line, function: function)
     }
 
     /// The operation was cancelled (the original SDK's factory); never logged.
-    public static func cancelled(_ message: String = "Cancelled") -> SDKException {
-        make(code: .cancelled, message: message, shouldLog: false)
+    public static func cancelled(
+        _ message: String = "Cancelled",
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .cancelled, message: message, shouldLog: false, file: file, line: line, function: function)
     }
 
     /// The operation is not available in this build (the original SDK's factory).
-    public static func notImplemented(_ message: String) -> SDKException {
-        make(code: .notImplemented, message: message)
+    public static func notImplemented(
+        _ message: String,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .notImplemented, message: message, file: file, line: line, function: function)
     }
 
     /// The operation did not finish in time (the original SDK's factory).
-    public static func timeout(_ message: String) -> SDKException {
-        make(code: .timeout, message: message)
+    public static func timeout(
+        _ message: String,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .timeout, message: message, file: file, line: line, function: function)
     }
 
     /// The network failed (the original SDK's factory).
-    public static func networkError(_ message: String) -> SDKException {
-        make(code: .networkError, message: message)
+    public static func networkError(
+        _ message: String,
+        file: String = #fileID,
+        line: UInt = #line,
+        function: String = #function
+    ) -> SDKException {
+        make(code: .networkError, message: message, file: file, line: line, function: function)
     }
 
     /// Any error as an `SDKException` (the original SDK's `from(_:category:)`): an
