@@ -52,7 +52,7 @@ extension SDKException: LocalizedError {
     public var failureReason: String? { "[\(category.rawValue)] \(code.rawValue)" }
 
     /// Whether the error is an expected outcome rather than a fault (a cancellation), as the
-    /// original SDK's `ErrorCode.isExpected` says; such errors are not logged by ``make(code:message:category:underlying:shouldLog:)``.
+    /// original SDK's `ErrorCode.isExpected` says; such errors are not logged by ``make(code:message:category:underlying:shouldLog:file:line:function:)``.
     public var isExpected: Bool { code.isExpected }
 
     /// Logs the error: at info level when it is expected, at error level otherwise, with
