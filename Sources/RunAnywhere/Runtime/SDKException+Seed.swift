@@ -125,13 +125,8 @@ extension SDKException: LocalizedError {
     }
 
     /// The operation was cancelled (the original SDK's factory); never logged.
-    public static func cancelled(
-        _ message: String = "Cancelled",
-        file: String = #fileID,
-        line: UInt = #line,
-        function: String = #function
-    ) -> SDKException {
-        make(code: .cancelled, message: message, shouldLog: false, file: file, line: line, function: function)
+    public static func cancelled(_ message: String = "Cancelled") -> SDKException {
+        make(code: .cancelled, message: message, shouldLog: false)
     }
 
     /// The operation is not available in this build (the original SDK's factory).
