@@ -48,6 +48,17 @@ public struct RAGConfiguration: Sendable, Equatable, Codable {
         if let llm { resolved.llmModelId = llm }
         return resolved
     }
+
+    /// This configuration with the models of two loads filled in (the original SDK's shape).
+    ///
+    /// - Throws: the load's error when either load failed.
+    public func resolvingLifecycleArtifacts(
+        embedding: ModelLoadResult,
+        llm: ModelLoadResult
+    ) throws(SDKException) -> RAGConfiguration {
+        if let error = embedding.error ?? llm.error { throw error }
+        return resolvingLifecycleArtifacts(embedding: embedding.modelId, llm: llm.modelId)
+    }
 }
 
 /// A document for the pipeline, its metadata as JSON text (the original SDK's shape).
@@ -127,6 +138,44 @@ extension RunAnywhereSDK {
         baseConfiguration: RAGConfiguration = RAGConfiguration()
     ) -> RAGConfiguration {
         baseConfiguration.resolvingLifecycleArtifacts(embedding: embeddingModel, llm: llmModel)
+    }
+
+    /// `baseConfiguration` with the two models filled in (the original SDK's shape).
+    ///
+    /// The models load when the pipeline is created, not here.
+    ///
+    /// - Throws: `.modelNotFound` when either model is not registered with this instance.
+    public func ragResolvedConfiguration(
+        embeddingModel: ModelInfo,
+        llmModel: ModelInfo,
+        baseConfiguration: RAGConfiguration = .defaults()
+    ) async throws(SDKException) -> RAGConfiguration {
+        // Checked here, so a model the app never registered fails before any index is made.
+        let embedding = try model(embeddingModel.id)
+        let llm = try model(llmModel.id)
+        return Self.ragResolvedConfiguration(
+            embeddingModel: embedding.id,
+            llmModel: llm.id,
+            baseConfiguration: baseConfiguration
+        )
+    }
+
+    /// `ragCreatePipeline(config:)` with the two models (the original SDK's shape).
+    ///
+    /// - Throws: `.modelNotFound` for an unregistered model, and what ``ragCreatePipeline(config:)``
+    ///   throws.
+    public func ragCreatePipeline(
+        embeddingModel: ModelInfo,
+        llmModel: ModelInfo,
+        baseConfiguration: RAGConfiguration = .defaults()
+    ) async throws(SDKException) {
+        try await ragCreatePipeline(
+            config: ragResolvedConfiguration(
+                embeddingModel: embeddingModel,
+                llmModel: llmModel,
+                baseConfiguration: baseConfiguration
+            )
+        )
     }
 
     /// `ragCreatePipeline(config:)` with the models given apart.
@@ -267,6 +316,35 @@ extension RunAnywhere {
         embeddingModel: String,
         llmModel: String?,
         baseConfiguration: RAGConfiguration = RAGConfiguration()
+    ) async throws(SDKException) {
+        try await sdk().ragCreatePipeline(
+            embeddingModel: embeddingModel,
+            llmModel: llmModel,
+            baseConfiguration: baseConfiguration
+        )
+    }
+
+    /// The shared instance's
+    /// `RunAnywhereSDK/ragResolvedConfiguration(embeddingModel:llmModel:baseConfiguration:)`
+    /// with `ModelInfo`s (the original SDK's shape).
+    public static func ragResolvedConfiguration(
+        embeddingModel: ModelInfo,
+        llmModel: ModelInfo,
+        baseConfiguration: RAGConfiguration = .defaults()
+    ) async throws(SDKException) -> RAGConfiguration {
+        try await sdk().ragResolvedConfiguration(
+            embeddingModel: embeddingModel,
+            llmModel: llmModel,
+            baseConfiguration: baseConfiguration
+        )
+    }
+
+    /// Creates or opens the shared instance's pipeline with two `ModelInfo`s (the original
+    /// SDK's shape).
+    public static func ragCreatePipeline(
+        embeddingModel: ModelInfo,
+        llmModel: ModelInfo,
+        baseConfiguration: RAGConfiguration = .defaults()
     ) async throws(SDKException) {
         try await sdk().ragCreatePipeline(
             embeddingModel: embeddingModel,

@@ -66,4 +66,48 @@ struct RAGPipelineTests {
             await sdk.ragDestroyPipeline()
         }
     }
+
+    @Test("The original SDK's calls take ModelInfo and load results; an unregistered model or a failed load is typed")
+    func seedShapes() async throws {
+        try await withDeterministicSDK { sdk in
+            let embedder = try sdk.model(DeterministicModels.embedding)
+            let llm = try sdk.model(DeterministicModels.llm)
+            let base = RAGConfiguration(indexName: "by-info", topK: 1)
+            let config = try await sdk.ragResolvedConfiguration(
+                embeddingModel: embedder,
+                llmModel: llm,
+                baseConfiguration: base
+            )
+            #expect(config == base.resolvingLifecycleArtifacts(embedding: embedder.id, llm: llm.id))
+
+            var stranger = llm
+            stranger.id = "never-registered"
+            await expectCode(.modelNotFound) {
+                try await sdk.ragCreatePipeline(embeddingModel: embedder, llmModel: stranger, baseConfiguration: base)
+            }
+            #expect(!sdk.ragIndexNames().contains("by-info"), "a refused pipeline makes no index")
+
+            try await sdk.ragCreatePipeline(embeddingModel: embedder, llmModel: llm, baseConfiguration: base)
+            #expect(sdk.ragIndexNames().contains("by-info"))
+            #expect(await sdk.currentLLMModel?.id == llm.id)
+            try await sdk.ragIngest(text: "Oslo is the capital of Norway.")
+            #expect(try await sdk.ragGetDocumentCount() == 1)
+            await sdk.ragDestroyPipeline()
+
+            let loaded = ModelLoadResult(modelId: llm.id, model: llm, error: nil)
+            let embedded = ModelLoadResult(modelId: embedder.id, model: embedder, error: nil)
+            let resolved = try RAGConfiguration.defaults().resolvingLifecycleArtifacts(embedding: embedded, llm: loaded)
+            #expect(resolved.embeddingModelId == embedder.id)
+            #expect(resolved.llmModelId == llm.id)
+            let failed = ModelLoadResult(
+                modelId: "gone",
+                model: nil,
+                error: .modelNotFound("Model gone is not registered")
+            )
+            let refused = await expectCode(.modelNotFound) {
+                try RAGConfiguration.defaults().resolvingLifecycleArtifacts(embedding: embedded, llm: failed)
+            }
+            #expect(refused == failed.error, "the failed load's own error")
+        }
+    }
 }
