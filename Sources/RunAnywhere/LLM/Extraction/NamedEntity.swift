@@ -24,6 +24,24 @@ public struct NamedEntity: Sendable, Codable, Equatable, Hashable {
         self.confidence = confidence
     }
 
+    /// Creates an entity from other number types, e.g. the original SDK's `Int32` offsets and
+    /// `Float` confidence.
+    public init<Offset: BinaryInteger, Confidence: BinaryFloatingPoint>(
+        text: String,
+        entityType: String,
+        startOffset: Offset,
+        endOffset: Offset,
+        confidence: Confidence
+    ) {
+        self.init(
+            text: text,
+            entityType: entityType,
+            startOffset: Int(clamping: startOffset),
+            endOffset: Int(clamping: endOffset),
+            confidence: Double(confidence)
+        )
+    }
+
     /// The range of `source` the entity spans, when its offsets are inside it.
     public func range(in source: String) -> Range<String.Index>? {
         guard startOffset >= 0, startOffset <= endOffset, endOffset <= source.count else { return nil }
