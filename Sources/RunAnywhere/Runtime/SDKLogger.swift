@@ -197,6 +197,85 @@ extension SDKLogger {
         log(.critical, message(), metadata: metadata, file: file, function: function, line: line)
     }
 
+    /// Logs a debug message with the original SDK's untyped metadata (see ``metadata(_:)``).
+    @_disfavoredOverload
+    public func debug(
+        _ message: @autoclosure () -> String,
+        metadata: [String: Any]?,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
+        log(.debug, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+    }
+
+    /// Logs an informational message with the original SDK's untyped metadata (see ``metadata(_:)``).
+    @_disfavoredOverload
+    public func info(
+        _ message: @autoclosure () -> String,
+        metadata: [String: Any]?,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
+        log(.info, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+    }
+
+    /// Logs a warning with the original SDK's untyped metadata (see ``metadata(_:)``).
+    @_disfavoredOverload
+    public func warning(
+        _ message: @autoclosure () -> String,
+        metadata: [String: Any]?,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
+        log(.warning, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+    }
+
+    /// Logs an error with the original SDK's untyped metadata (see ``metadata(_:)``).
+    @_disfavoredOverload
+    public func error(
+        _ message: @autoclosure () -> String,
+        metadata: [String: Any]?,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
+        log(.error, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+    }
+
+    /// Logs a fault with the original SDK's untyped metadata (see ``metadata(_:)``).
+    @_disfavoredOverload
+    public func fault(
+        _ message: @autoclosure () -> String,
+        metadata: [String: Any]?,
+        file: String = #fileID,
+        function: String = #function,
+        line: UInt = #line
+    ) {
+        log(.critical, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+    }
+
+    /// The original SDK's untyped metadata as swift-log's: strings, arrays and dictionaries
+    /// keep their shape, any other value becomes its description.
+    ///
+    /// The overloads that take it are disfavoured, so a literal that swift-log's type accepts
+    /// keeps its typed values; they serve metadata swift-log cannot type, such as `["count": 3]`.
+    public static func metadata(_ values: [String: Any]) -> Logger.Metadata {
+        values.mapValues(metadataValue)
+    }
+
+    private static func metadataValue(_ value: Any) -> Logger.MetadataValue {
+        switch value {
+        case let value as Logger.MetadataValue: value
+        case let value as String: .string(value)
+        case let value as [Any]: .array(value.map(metadataValue))
+        case let value as [String: Any]: .dictionary(metadata(value))
+        default: .string(String(describing: value))
+        }
+    }
+
     /// Logs an error value at error level, with `additionalInfo` as metadata; an
     /// ``SDKException`` adds its code and category.
     public func logError(
