@@ -210,7 +210,7 @@ actor VoiceAgentCapability {
         let ttsOptions = configuration.ttsOptions
         let speaker = ReplySpeaker(
             synthesize: { sentence throws(SDKException) in try await tts.synthesize(sentence, options: ttsOptions) },
-            output: output,
+            output: configuration.autoPlayTTS ? output : nil,
             emit: emit,
             ready: { await gate.wait() }
         )

@@ -38,6 +38,12 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     /// `minSpeechDuration`, so the agent falls silent quickly, while the new turn still
     /// follows the VAD's rules.
     public var bargeInSpeechDuration: TimeInterval = 0.064
+    /// Whether the agent plays its replies through the output it was given (the original SDK's
+    /// field). When false, replies still arrive as ``VoiceEvent/audioChunk(_:sentence:)`` events
+    /// and in the turn's result, for the app to play itself; the echo gate then hears no
+    /// playback, so keep headphones or play through the agent. The original declares it false
+    /// by default but nothing there acts on it; here the default plays, as the agent always has.
+    public var autoPlayTTS = true
     /// Whether to transcribe while the user is still speaking (partial transcripts).
     public var partialTranscripts: Bool
     /// Audio kept from before the VAD's speech start, in seconds, so the first syllable is not lost.
