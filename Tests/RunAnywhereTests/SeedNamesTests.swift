@@ -568,6 +568,58 @@ struct SeedNamesTests {
         #expect(factory.first?.source.contains("SeedNamesTests.swift") == true, "\(factory)")
     }
 
+    @Test("The seed's untyped log metadata arrives as text, redacted like any other")
+    func untypedLogMetadata() {
+        let category = "SeedNames-untyped-\(UInt64.random(in: 0...UInt64.max))"
+        let collector = Collector(category: category)
+        RunAnywhere.addLogDestination(collector)
+        let logger = SDKLogger(category: category)
+        // Other suites set the level anywhere from .debug to .error: errors are always kept.
+        let metadata: [String: Any] = ["attempt": 2, "cached": true, "ratio": 0.5, "token": "sk-secret", "model": "m"]
+        logger.error("untyped", metadata: metadata)
+        logger.fault("fault", metadata: ["code": -1])
+        logger.error("none", metadata: nil)
+        RunAnywhere.removeLogDestination(identifier: collector.identifier)
+        let entries = collector.entries.withLock { $0 }
+        #expect(entries.map(\.message) == ["untyped", "fault", "none"])
+        #expect(
+            entries.first?.metadata
+                == ["attempt": "2", "cached": "true", "ratio": "0.5", "token": "[REDACTED]", "model": "m"]
+        )
+        #expect(entries.dropFirst().first?.level == .critical)
+        #expect(entries.dropFirst().first?.metadata == ["code": "-1"])
+        #expect(entries.last?.metadata == [:])
+        let nested = SDKLogger.metadata(["list": [1, "two"], "map": ["k": 3]])
+        #expect(nested == ["list": .array([.string("1"), .string("two")]), "map": .dictionary(["k": .string("3")])])
+    }
+
+    @Test("The seed's number types build an entity, and a speech event carries the wall clock apart from its place")
+    func seedNumberAndTimeTypes() throws {
+        let offsets: (Int32, Int32) = (4, 8)
+        let entity = NamedEntity(
+            text: "Oslo",
+            entityType: "city",
+            startOffset: offsets.0,
+            endOffset: offsets.1,
+            confidence: Float(0.5)
+        )
+        #expect(entity == NamedEntity(text: "Oslo", entityType: "city", startOffset: 4, endOffset: 8, confidence: 0.5))
+
+        // An app never makes one: the detector does, or a decoder, as here.
+        let before = Date()
+        let event = try JSONDecoder().decode(
+            SpeechActivityEvent.self,
+            from: Data(#"{"kind": "speech_started", "time": 1.5}"#.utf8)
+        )
+        #expect(event.timestamp >= before && event.timestamp <= Date())
+        var later = event
+        later.timestamp = event.timestamp.addingTimeInterval(60)
+        #expect(later == event, "equal events mark the same point of the audio, whenever computed")
+        let decoded = try JSONDecoder().decode(SpeechActivityEvent.self, from: JSONEncoder().encode(later))
+        #expect(decoded.timestamp == later.timestamp)
+        #expect(decoded.time == 1.5)
+    }
+
     @Test("A published failure reaches handlers and the polling queue as an sdk event with its parts")
     func failuresAndPolling() {
         let operation = "op-\(UInt64.random(in: 0...UInt64.max))"

@@ -87,6 +87,35 @@ struct VoiceAgentTurnTests {
         }
     }
 
+    @Test("With autoPlayTTS off the reply reaches the events and the result but not the output; on, it is played")
+    func autoPlayTTSChoosesWhoPlays() async throws {
+        try await withDeterministicSDK { sdk in
+            for autoPlay in [false, true] {
+                try await sdk.initializeVoiceAgent(
+                    Self.configuration {
+                        $0.bargeIn = false
+                        $0.autoPlayTTS = autoPlay
+                    }
+                )
+                let output = AudioRecorderOutput(realTime: false)
+                var events: [VoiceEvent] = []
+                let input = WAVFileAudioInput(audio: Self.conversation(["What is my name?"]), pace: .asFastAsPossible)
+                for await event in sdk.streamVoiceAgent(input: input, output: output) {
+                    events.append(event)
+                }
+                let chunks = events.compactMap { if case .audioChunk(let audio, _) = $0 { audio } else { nil } }
+                let result = try #require(
+                    events.compactMap { if case .turnCompleted(let result) = $0 { result } else { nil } }.first
+                )
+                #expect(!chunks.isEmpty, "the reply is in the events either way")
+                #expect(result.audio.duration > 0.5)
+                #expect(!events.contains { if case .error = $0 { true } else { false } }, "\(events)")
+                let played = output.played.map(\.audio.samples)
+                #expect(played == (autoPlay ? chunks.map(\.samples) : []), "autoPlayTTS \(autoPlay)")
+            }
+        }
+    }
+
     @Test("Silence and noise make no turn")
     func silenceMakesNoTurn() async throws {
         try await withDeterministicSDK { sdk in

@@ -118,7 +118,15 @@ func portedGeneration(schema: JSONSchema) async throws {
     )
     let executed = await RunAnywhere.executeTool(ToolCall(id: "1", name: described.name, arguments: [:]))
     _ = executed
-    let entity = NamedEntity(text: "Oslo", entityType: "location", startOffset: 0, endOffset: 4, confidence: 1)
+    let offsets: (Int32, Int32) = (0, 4)
+    let score: Float = 1
+    let entity = NamedEntity(
+        text: "Oslo",
+        entityType: "location",
+        startOffset: offsets.0,
+        endOffset: offsets.1,
+        confidence: score
+    )
     _ = entity.length as Int
 
     let request = LLMGenerateRequest(prompt: "Hello", options: LLMGenerationOptions.defaults())
@@ -185,6 +193,9 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = (verdict.isSpeechDetected, verdict.energyLevel)
     for await result in RunAnywhere.streamVAD(audio: chunks) {
         _ = result.isSpeech
+        for activity in result.events {
+            _ = (activity.timestamp as Date, activity.duration)
+        }
     }
 
     let embedding: EmbeddingVector = [0.6, 0.8]
@@ -212,6 +223,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     }
     var session: VoiceSessionConfig? = config
     session?.silenceDuration = 0.8
+    session?.autoPlayTTS = false
     let state: ComponentLifecycleState = .notLoaded
     _ = (state.isLoaded, state.isLoading)
     let sessionError: VoiceSessionError = .notInitialized("no agent")
@@ -343,10 +355,13 @@ func portedRest() async throws {
     RunAnywhere.setLogLevel(.debug)
     let logger = SDKLogger(category: "App")
     logger.debug("debug")
+    logger.debug("debug", metadata: ["attempt": 2, "cached": true])
+    logger.info("info", metadata: ["model": "smollm2"])
     logger.info("info")
     logger.warning("warning")
     logger.error("error")
     SDKLogger.shared.fault("fault")
+    SDKLogger.shared.fault("fault", metadata: ["code": -1])
     SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: "while loading x")
     _ = LogLevel.fault
     RunAnywhere.configureLogging(LoggingConfiguration.forEnvironment(.development))
@@ -363,16 +378,21 @@ func portedRest() async throws {
 
 /// The RAG pipeline.
 func portedRAG() async throws {
-    let config = RunAnywhere.ragResolvedConfiguration(
-        embeddingModel: "all-minilm-l6-v2",
-        llmModel: "smollm2-135m-instruct",
+    let embedder = await RunAnywhere.getModel(ModelGetRequest(modelId: "all-minilm-l6-v2")).model
+    let llm = await RunAnywhere.getModel(ModelGetRequest(modelId: "smollm2-135m-instruct")).model
+    guard let embedder, let llm else { return }
+    let config = try await RunAnywhere.ragResolvedConfiguration(
+        embeddingModel: embedder,
+        llmModel: llm,
         baseConfiguration: RAGConfiguration.defaults()
     )
     try await RunAnywhere.ragCreatePipeline(config: config)
+    let embedderLoad = await RunAnywhere.loadModel(ModelLoadRequest(modelId: embedder.id))
+    let llmLoad = await RunAnywhere.loadModel(ModelLoadRequest(modelId: llm.id))
     try await RunAnywhere.ragCreatePipeline(
-        embeddingModel: "all-minilm-l6-v2",
-        llmModel: "smollm2-135m-instruct",
-        baseConfiguration: config.resolvingLifecycleArtifacts(embedding: nil, llm: nil)
+        embeddingModel: embedder,
+        llmModel: llm,
+        baseConfiguration: config.resolvingLifecycleArtifacts(embedding: embedderLoad, llm: llmLoad)
     )
     try await RunAnywhere.ragIngest(text: "Oslo is the capital of Norway.", metadataJSON: #"{"lang": "en"}"#)
     try await RunAnywhere.ragIngest(RAGDocument(text: "Bergen is on the coast.", metadataJSON: nil))
