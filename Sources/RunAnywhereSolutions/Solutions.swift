@@ -22,7 +22,13 @@ import Foundation
 /// for await event in handle.events { print(event) }
 /// ```
 public struct Solutions: Sendable {
-    let sdk: RunAnywhereSDK
+    /// The instance the solutions run on, found when one runs: the shared facade's instance
+    /// may be initialized after an app took `RunAnywhere.solutions`.
+    private let instance: @Sendable () throws(SDKException) -> RunAnywhereSDK
+
+    init(_ instance: @escaping @Sendable () throws(SDKException) -> RunAnywhereSDK) {
+        self.instance = instance
+    }
 
     /// Checks a solution's YAML and returns its configuration, without running anything.
     ///
@@ -53,8 +59,10 @@ public struct Solutions: Sendable {
     /// returns a handle that processes inputs once ``SolutionHandle/start()`` is called.
     ///
     /// - Throws: the preparation's errors: `.modelNotFound`, `.indexNotFound`,
-    ///   `.invalidConfiguration` for a tool that is not registered, and so on.
+    ///   `.invalidConfiguration` for a tool that is not registered, and so on; `.notInitialized`
+    ///   for `RunAnywhere.solutions` before `RunAnywhere.initialize`.
     public func run(config: SolutionConfig) async throws(SDKException) -> SolutionHandle {
+        let sdk = try instance()
         _ = try sdk.runtime()
         let pipeline: any SolutionPipeline
         switch config.pipeline {
@@ -71,14 +79,11 @@ public struct Solutions: Sendable {
 
 extension RunAnywhereSDK {
     /// This instance's solutions.
-    public var solutions: Solutions { Solutions(sdk: self) }
+    public var solutions: Solutions { Solutions { self } }
 }
 
 extension RunAnywhere {
-    /// The shared instance's solutions.
-    ///
-    /// - Throws: `.notInitialized` before `initialize(apiKey:baseURL:environment:storageDirectory:)`.
-    public static var solutions: Solutions {
-        get throws(SDKException) { try sdk().solutions }
-    }
+    /// The shared instance's solutions. Running one before
+    /// `initialize(apiKey:baseURL:environment:storageDirectory:)` throws `.notInitialized`.
+    public static var solutions: Solutions { Solutions { () throws(SDKException) in try sdk() } }
 }

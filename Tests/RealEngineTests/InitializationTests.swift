@@ -1,6 +1,7 @@
 import Foundation
 import RealEngineTestSupport
 import RunAnywhereLlamaCPP
+import RunAnywhereSolutions
 import RunAnywhereTestSupport
 import Testing
 
@@ -52,6 +53,11 @@ extension RealEngineTests {
                 #expect(error.code == .invalidAPIKey)
             }
             #expect(!RunAnywhere.isInitialized)
+            // The facade's solutions exist before initialization, as the seed's property does:
+            // a configuration checks, and running one says why it cannot.
+            let solutions = RunAnywhere.solutions
+            let config = try solutions.parse(yaml: "solution: agent-loop\nllm: smollm2-135m-instruct\n")
+            await expectCode(.notInitialized) { try await solutions.run(config: config) }
             var names: [String] = []
             for await event in events {
                 names.append(event.kind.name)

@@ -31,7 +31,7 @@ struct RunCommand: SDKCommand {
     func execute() async throws {
         let yaml = try CLI.readText(file, what: "solution")
         try await CLI.start(global, keywordSpotter: false)
-        let solutions = try RunAnywhere.solutions
+        let solutions = RunAnywhere.solutions
         if check {
             let config = try solutions.parse(yaml: yaml)
             print("\(file): a valid \(config.pipeline.kind) solution with \(config.inputs.count) inputs")
