@@ -116,6 +116,28 @@ struct VoiceAgentTurnTests {
         }
     }
 
+    @Test(
+        "A configuration round-trips through JSON, and one saved before autoPlayTTS existed decodes with the defaults"
+    )
+    func configurationDecodesOlderJSON() throws {
+        var configuration = Self.configuration()
+        configuration.autoPlayTTS = false
+        configuration.bargeInSpeechDuration = 0.1
+        let data = try JSONEncoder().encode(configuration)
+        #expect(try JSONDecoder().decode(VoiceAgentConfiguration.self, from: data) == configuration)
+
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["autoPlayTTS"] = nil
+        object["bargeInSpeechDuration"] = nil
+        let older = try JSONDecoder().decode(
+            VoiceAgentConfiguration.self,
+            from: JSONSerialization.data(withJSONObject: object)
+        )
+        #expect(older.autoPlayTTS)
+        #expect(older.bargeInSpeechDuration == Self.configuration().bargeInSpeechDuration)
+        #expect(older.llmModelId == configuration.llmModelId)
+    }
+
     @Test("Silence and noise make no turn")
     func silenceMakesNoTurn() async throws {
         try await withDeterministicSDK { sdk in

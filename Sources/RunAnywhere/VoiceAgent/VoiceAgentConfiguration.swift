@@ -114,7 +114,8 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         speculativeTurns: Bool = true,
         echoGate: Bool = true,
         wakeWord: WakeWordConfiguration? = nil,
-        wakeWordTimeout: TimeInterval = 8
+        wakeWordTimeout: TimeInterval = 8,
+        autoPlayTTS: Bool = true
     ) {
         self.sttModelId = sttModelId
         self.llmModelId = llmModelId
@@ -133,6 +134,7 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         self.echoGate = echoGate
         self.wakeWord = wakeWord
         self.wakeWordTimeout = wakeWordTimeout
+        self.autoPlayTTS = autoPlayTTS
     }
 
     /// Checks the values.
@@ -176,5 +178,35 @@ extension VoiceAgentConfiguration {
     public var silenceDuration: TimeInterval {
         get { vad.minSilenceDuration }
         set { vad.minSilenceDuration = newValue }
+    }
+}
+
+extension VoiceAgentConfiguration {
+    /// Decodes a configuration; one saved before ``bargeInSpeechDuration`` or ``autoPlayTTS``
+    /// existed gets their defaults, so an app's stored settings survive an SDK update.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            sttModelId: try container.decode(String.self, forKey: .sttModelId),
+            llmModelId: try container.decode(String.self, forKey: .llmModelId),
+            ttsModelId: try container.decodeIfPresent(String.self, forKey: .ttsModelId),
+            vadModelId: try container.decodeIfPresent(String.self, forKey: .vadModelId),
+            systemPrompt: try container.decode(String.self, forKey: .systemPrompt),
+            generationOptions: try container.decode(LLMGenerationOptions.self, forKey: .generationOptions),
+            ttsOptions: try container.decode(TTSOptions.self, forKey: .ttsOptions),
+            sttOptions: try container.decode(STTOptions.self, forKey: .sttOptions),
+            vad: try container.decode(VADConfiguration.self, forKey: .vad),
+            bargeIn: try container.decode(Bool.self, forKey: .bargeIn),
+            partialTranscripts: try container.decode(Bool.self, forKey: .partialTranscripts),
+            preRoll: try container.decode(TimeInterval.self, forKey: .preRoll),
+            endOfTurn: try container.decode(EndOfTurnPolicy.self, forKey: .endOfTurn),
+            speculativeTurns: try container.decode(Bool.self, forKey: .speculativeTurns),
+            echoGate: try container.decode(Bool.self, forKey: .echoGate),
+            wakeWord: try container.decodeIfPresent(WakeWordConfiguration.self, forKey: .wakeWord),
+            wakeWordTimeout: try container.decode(TimeInterval.self, forKey: .wakeWordTimeout),
+            autoPlayTTS: try container.decodeIfPresent(Bool.self, forKey: .autoPlayTTS) ?? true
+        )
+        bargeInSpeechDuration =
+            try container.decodeIfPresent(TimeInterval.self, forKey: .bargeInSpeechDuration) ?? bargeInSpeechDuration
     }
 }
