@@ -8,7 +8,9 @@ import Foundation
 
 /// Runs solutions: the SDK's pipelines (voice agent, RAG question answering, an agent loop
 /// with tools) configured in YAML or in Swift. Reach it as `RunAnywhereSDK.solutions` or
-/// `RunAnywhere.solutions`.
+/// `RunAnywhere.solutions`; the latter runs each solution on the shared instance of the
+/// moment, so a value taken before `RunAnywhere.initialize` (or kept across a reset) works once
+/// the SDK is initialized.
 ///
 /// ```swift
 /// let handle = try await RunAnywhere.solutions.run(yaml: """
@@ -26,6 +28,7 @@ public struct Solutions: Sendable {
     /// may be initialized after an app took `RunAnywhere.solutions`.
     private let instance: @Sendable () throws(SDKException) -> RunAnywhereSDK
 
+    /// Solutions on the instance `instance` returns when a solution runs.
     init(_ instance: @escaping @Sendable () throws(SDKException) -> RunAnywhereSDK) {
         self.instance = instance
     }

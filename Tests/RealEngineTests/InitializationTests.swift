@@ -69,12 +69,19 @@ extension RealEngineTests {
             #expect(names == ["init_started", "init_failed"])
         }
 
-        @Test("A shared instance shut down by hand counts as not initialized, and initialize starts a new one")
+        @Test(
+            "A shared instance shut down by hand counts as not initialized, initialize starts a new one, and solutions taken before follow it"
+        )
         func sharedInstanceShutDownByHand() async throws {
             await RunAnywhere.reset()
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: home) }
+            // Taken before initialize: each run goes to the shared instance of the moment, which
+            // knows no model in this empty home (not `.notInitialized`).
+            let solutions = RunAnywhere.solutions
+            let config = try solutions.parse(yaml: "solution: agent-loop\nllm: smollm2-135m-instruct\n")
             try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+            await expectCode(.modelNotFound) { try await solutions.run(config: config) }
             let first = try #require(RunAnywhere.shared)
             // Two concurrent shutdowns both return once the models are unloaded.
             async let a: Void = first.shutdown()
@@ -87,6 +94,7 @@ extension RealEngineTests {
             #expect(RunAnywhere.isInitialized)
             #expect(RunAnywhere.shared !== first)
             #expect(try RunAnywhere.availableModels().isEmpty)
+            await expectCode(.modelNotFound) { try await solutions.run(config: config) }
             await RunAnywhere.reset()
         }
 
