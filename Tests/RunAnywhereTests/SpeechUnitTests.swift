@@ -43,6 +43,9 @@ struct VoiceActivityTrackerTests {
             Array(repeating: 0, count: 10) + Array(repeating: 0.9, count: 30) + Array(repeating: 0.1, count: 30)
         let events = run(frames, VADConfiguration(minSpeechDuration: 0.2, minSilenceDuration: 0.3))
         #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
+        // Each also carries the wall clock of its detection (the seed's timestamp), apart from
+        // its place in the audio; the bound is loose enough for any clock adjustment.
+        #expect(events.allSatisfy { abs($0.timestamp.timeIntervalSinceNow) < 3_600 })
         #expect(abs(events[0].time - 0.32) < 1e-9)
         #expect(abs(events[1].time - 1.28) < 1e-9)
         // The end carries how long the speech lasted; a segment the stream closes does too.

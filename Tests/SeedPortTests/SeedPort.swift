@@ -127,7 +127,7 @@ func portedGeneration(schema: JSONSchema) async throws {
         endOffset: offsets.1,
         confidence: score
     )
-    _ = entity.length as Int
+    _ = entity.length
 
     let request = LLMGenerateRequest(prompt: "Hello", options: LLMGenerationOptions.defaults())
     _ = try await RunAnywhere.generate(request) as LLMGenerationResult

@@ -206,6 +206,9 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
+        // Skips converting metadata for a line the level drops; warnings and above go on to
+        // `log`, which reports them whatever the level.
+        guard Self.isEnabled(.debug) else { return }
         log(.debug, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
     }
 
@@ -218,6 +221,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
+        guard Self.isEnabled(.info) else { return }
         log(.info, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
     }
 

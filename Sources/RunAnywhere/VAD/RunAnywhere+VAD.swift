@@ -80,7 +80,7 @@ extension RunAnywhereSDK {
         return stream
     }
 
-    /// Forgets the stream so far; timestamps restart at 0.
+    /// Forgets the stream so far; ``SpeechActivityEvent/time`` restarts at 0.
     public func resetVAD() async throws(SDKException) {
         try await runtime().vad.reset()
     }
@@ -137,7 +137,7 @@ extension RunAnywhere {
         try await sdk().detectVoiceActivity(pcm, sampleRate: sampleRate)
     }
 
-    /// Forgets the stream so far; timestamps restart at 0.
+    /// Forgets the stream so far; `SpeechActivityEvent.time` restarts at 0.
     ///
     /// Calls ``RunAnywhereSDK/resetVAD()`` on the shared instance.
     public static func resetVAD() async throws(SDKException) {

@@ -68,7 +68,7 @@ actor VADCapability {
         }
     }
 
-    /// Forgets the stream so far: timestamps restart at 0.
+    /// Forgets the stream so far: `SpeechActivityEvent.time` restarts at 0.
     func reset() async {
         tracker = nil
         pending = []
