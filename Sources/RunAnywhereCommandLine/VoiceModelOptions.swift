@@ -68,7 +68,9 @@ package struct VoiceModelOptions: ParsableArguments {
             endOfTurn: EndOfTurnPolicy(adaptive: !fixedEndOfTurn),
             speculativeTurns: !noSpeculation,
             wakeWord: wakeWords.isEmpty
-                ? nil : WakeWordConfiguration(phrases: wakeWords, sensitivity: wakeWordSensitivity)
+                ? nil : WakeWordConfiguration(phrases: wakeWords, sensitivity: wakeWordSensitivity),
+            // A command-line agent is hands-free: it speaks its replies itself.
+            autoPlayTTS: true
         )
     }
 }

@@ -9,6 +9,8 @@ import Synchronization
 /// laptop hears its own speakers. Playback takes as long as the audio (like a sound card),
 /// and stopping it stops the echo too.
 ///
+/// The agent plays into the room when its configuration has `autoPlayTTS` on.
+///
 /// ```swift
 /// let room = EchoingRoom(recording: question, echoDelay: 0.08, echoGain: 0.3)
 /// for await event in sdk.streamVoiceAgent(input: room.microphone, output: room.loudspeaker) {

@@ -22,7 +22,8 @@ extension RealEngineTests {
                     repetitionPenalty: 1.1,
                     threads: 1
                 ),
-                bargeIn: bargeIn
+                bargeIn: bargeIn,
+                autoPlayTTS: true
             )
         }
 

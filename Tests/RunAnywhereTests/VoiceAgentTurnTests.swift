@@ -15,7 +15,8 @@ struct VoiceAgentTurnTests {
             llmModelId: DeterministicModels.llm,
             ttsModelId: DeterministicModels.tts,
             vadModelId: DeterministicModels.vad,
-            generationOptions: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true)
+            generationOptions: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true),
+            autoPlayTTS: true
         )
         edit(&configuration)
         return configuration
@@ -121,7 +122,6 @@ struct VoiceAgentTurnTests {
     )
     func configurationDecodesOlderJSON() throws {
         var configuration = Self.configuration()
-        configuration.autoPlayTTS = false
         configuration.bargeInSpeechDuration = 0.1
         let data = try JSONEncoder().encode(configuration)
         #expect(try JSONDecoder().decode(VoiceAgentConfiguration.self, from: data) == configuration)
@@ -133,7 +133,8 @@ struct VoiceAgentTurnTests {
             VoiceAgentConfiguration.self,
             from: JSONSerialization.data(withJSONObject: object)
         )
-        #expect(older.autoPlayTTS)
+        #expect(!older.autoPlayTTS, "the seed's default")
+        #expect(!VoiceAgentConfiguration(sttModelId: "s", llmModelId: "l").autoPlayTTS)
         #expect(older.bargeInSpeechDuration == Self.configuration().bargeInSpeechDuration)
         #expect(older.llmModelId == configuration.llmModelId)
     }

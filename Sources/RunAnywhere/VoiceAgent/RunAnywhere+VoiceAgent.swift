@@ -80,10 +80,12 @@ extension RunAnywhereSDK {
         streamVoiceAgent(input: ALSAAudioInput(), output: ALSAAudioOutput())
     }
 
-    /// A live conversation: reads `input` continuously, answers each utterance through
-    /// `output`, sentence by sentence while the reply is generated, and stops when the
-    /// user talks over it (with barge-in on). The stream ends when the input ends and the
-    /// last turn is done; cancelling the iteration stops everything.
+    /// A live conversation: reads `input` continuously, answers each utterance sentence by
+    /// sentence while the reply is generated, and stops when the user talks over it (with
+    /// barge-in on). The replies' audio is in the events; with
+    /// ``VoiceAgentConfiguration/autoPlayTTS`` on, the agent also plays it through `output`.
+    /// The stream ends when the input ends and the last turn is done; cancelling the iteration
+    /// stops everything.
     public func streamVoiceAgent(input: any AudioInput, output: any AudioOutput) -> AsyncStream<VoiceEvent> {
         let runtime: SDKRuntime
         do {

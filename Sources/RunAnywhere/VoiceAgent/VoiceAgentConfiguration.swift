@@ -39,11 +39,11 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     /// follows the VAD's rules.
     public var bargeInSpeechDuration: TimeInterval = 0.064
     /// Whether the agent plays its replies through the output it was given (the original SDK's
-    /// field). When false, replies still arrive as ``VoiceEvent/audioChunk(_:sentence:)`` events
-    /// and in the turn's result, for the app to play itself; the echo gate then hears no
-    /// playback, so keep headphones or play through the agent. The original declares it false
-    /// by default but nothing there acts on it; here the default plays, as the agent always has.
-    public var autoPlayTTS = true
+    /// field and default). Off, replies arrive only as ``VoiceEvent/audioChunk(_:sentence:)``
+    /// events and in the turn's result, for the app to play, as apps of the original SDK do;
+    /// on, the agent plays them, stops them when the user talks over it, and its echo gate
+    /// knows what the loudspeaker is saying. Turn it on for a hands-free agent (the CLI does).
+    public var autoPlayTTS = false
     /// Whether to transcribe while the user is still speaking (partial transcripts).
     public var partialTranscripts: Bool
     /// Audio kept from before the VAD's speech start, in seconds, so the first syllable is not lost.
@@ -115,7 +115,7 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
         echoGate: Bool = true,
         wakeWord: WakeWordConfiguration? = nil,
         wakeWordTimeout: TimeInterval = 8,
-        autoPlayTTS: Bool = true
+        autoPlayTTS: Bool = false
     ) {
         self.sttModelId = sttModelId
         self.llmModelId = llmModelId
@@ -204,7 +204,7 @@ extension VoiceAgentConfiguration {
             echoGate: try container.decode(Bool.self, forKey: .echoGate),
             wakeWord: try container.decodeIfPresent(WakeWordConfiguration.self, forKey: .wakeWord),
             wakeWordTimeout: try container.decode(TimeInterval.self, forKey: .wakeWordTimeout),
-            autoPlayTTS: try container.decodeIfPresent(Bool.self, forKey: .autoPlayTTS) ?? true
+            autoPlayTTS: try container.decodeIfPresent(Bool.self, forKey: .autoPlayTTS) ?? false
         )
         bargeInSpeechDuration =
             try container.decodeIfPresent(TimeInterval.self, forKey: .bargeInSpeechDuration) ?? bargeInSpeechDuration
