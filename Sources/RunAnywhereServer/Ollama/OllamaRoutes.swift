@@ -152,7 +152,10 @@ enum Ollama {
         if let seed = try number("seed"), seed >= 0 {
             options.seed = UInt32(truncatingIfNeeded: Int64(min(seed, 1e18)))
         }
-        if let threads = try number("num_thread"), threads >= 1 { options.threads = Int(min(threads, 512)) }
+        // No more than the machine's cores: llama.cpp's threads wait for each other at every
+        // step, so a client asking for hundreds (a fuzzer did) would stall every generation.
+        let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+        if let threads = try number("num_thread"), threads >= 1 { options.threads = Int(min(threads, cores)) }
         if let stop = fields["stop"], stop != .null {
             guard let list = stop.arrayValue?.compactMap(\.stringValue), list.count == stop.arrayValue?.count else {
                 throw .invalid("options.stop must be a list of strings", param: "options.stop")
