@@ -206,10 +206,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        // Skips converting metadata for a line the level drops; warnings and above go on to
-        // `log`, which reports them whatever the level.
-        guard Self.isEnabled(.debug) else { return }
-        log(.debug, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+        log(.debug, message(), untyped: metadata, file: file, function: function, line: line)
     }
 
     /// Logs an informational message with the original SDK's untyped metadata (see ``metadata(_:)``).
@@ -221,8 +218,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        guard Self.isEnabled(.info) else { return }
-        log(.info, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+        log(.info, message(), untyped: metadata, file: file, function: function, line: line)
     }
 
     /// Logs a warning with the original SDK's untyped metadata (see ``metadata(_:)``).
@@ -234,7 +230,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        log(.warning, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+        log(.warning, message(), untyped: metadata, file: file, function: function, line: line)
     }
 
     /// Logs an error with the original SDK's untyped metadata (see ``metadata(_:)``).
@@ -246,7 +242,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        log(.error, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+        log(.error, message(), untyped: metadata, file: file, function: function, line: line)
     }
 
     /// Logs a fault with the original SDK's untyped metadata (see ``metadata(_:)``).
@@ -258,7 +254,22 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        log(.critical, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
+        log(.critical, message(), untyped: metadata, file: file, function: function, line: line)
+    }
+
+    /// ``log(_:_:metadata:file:function:line:)`` with untyped metadata, converted only for a
+    /// line that goes somewhere: one the level keeps, or a warning and above, which `log`
+    /// reports whatever the level.
+    private func log(
+        _ level: LogLevel,
+        _ message: @autoclosure () -> String,
+        untyped metadata: [String: Any]?,
+        file: String,
+        function: String,
+        line: UInt
+    ) {
+        guard level >= .warning || Self.isEnabled(level) else { return }
+        log(level, message(), metadata: metadata.map(Self.metadata), file: file, function: function, line: line)
     }
 
     /// The original SDK's untyped metadata as swift-log's: strings, arrays and dictionaries
