@@ -151,11 +151,11 @@ extension RunAnywhereSDK {
         baseConfiguration: RAGConfiguration = .defaults()
     ) async throws(SDKException) -> RAGConfiguration {
         // Checked here, so a model the app never registered fails before any index is made.
-        let embedding = try model(embeddingModel.id)
-        let llm = try model(llmModel.id)
+        _ = try model(embeddingModel.id)
+        _ = try model(llmModel.id)
         return Self.ragResolvedConfiguration(
-            embeddingModel: embedding.id,
-            llmModel: llm.id,
+            embeddingModel: embeddingModel.id,
+            llmModel: llmModel.id,
             baseConfiguration: baseConfiguration
         )
     }

@@ -43,7 +43,7 @@ public struct VoiceAgentConfiguration: Sendable, Codable, Equatable {
     /// events and in the turn's result, for the app to play, as apps of the original SDK do;
     /// on, the agent plays them, stops them when the user talks over it, and its echo gate
     /// knows what the loudspeaker is saying. Turn it on for a hands-free agent (the CLI does).
-    public var autoPlayTTS = false
+    public var autoPlayTTS: Bool
     /// Whether to transcribe while the user is still speaking (partial transcripts).
     public var partialTranscripts: Bool
     /// Audio kept from before the VAD's speech start, in seconds, so the first syllable is not lost.
@@ -203,9 +203,9 @@ extension VoiceAgentConfiguration {
             speculativeTurns: try container.decode(Bool.self, forKey: .speculativeTurns),
             echoGate: try container.decode(Bool.self, forKey: .echoGate),
             wakeWord: try container.decodeIfPresent(WakeWordConfiguration.self, forKey: .wakeWord),
-            wakeWordTimeout: try container.decode(TimeInterval.self, forKey: .wakeWordTimeout),
-            autoPlayTTS: try container.decodeIfPresent(Bool.self, forKey: .autoPlayTTS) ?? false
+            wakeWordTimeout: try container.decode(TimeInterval.self, forKey: .wakeWordTimeout)
         )
+        autoPlayTTS = try container.decodeIfPresent(Bool.self, forKey: .autoPlayTTS) ?? autoPlayTTS
         bargeInSpeechDuration =
             try container.decodeIfPresent(TimeInterval.self, forKey: .bargeInSpeechDuration) ?? bargeInSpeechDuration
     }
