@@ -299,4 +299,18 @@ struct ErrorReportingTests {
             await expectCode(.invalidConfiguration) { _ = try await sdk.flushErrorReports() }
         }
     }
+
+    @Test(
+        "The original SDK's switch returns at once; its task turns reporting off, and on without a destination leaves it off"
+    )
+    func seedSwitch() async throws {
+        try await withSDK { sdk in
+            try await sdk.setRemoteErrorReportingEnabled(true, sentryDSN: "http://k@127.0.0.1:9/1")
+            await sdk.setSentryLoggingEnabled(false).value
+            #expect(await !sdk.isRemoteErrorReportingEnabled)
+            // No DSN and no control plane: a warning is logged and nothing is on.
+            await sdk.setSentryLoggingEnabled(true).value
+            #expect(await !sdk.isRemoteErrorReportingEnabled)
+        }
+    }
 }

@@ -7,8 +7,13 @@ struct SDKInitParamsTests {
     @Test("Development needs neither key nor URL")
     func developmentIsOpen() throws {
         let params = try SDKInitParams(apiKey: nil, baseURL: nil, environment: .development)
-        #expect(params.apiKey == nil)
-        #expect(params.baseURL == nil)
+        #expect(params.configuredAPIKey == nil)
+        #expect(params.configuredBaseURL == nil)
+        // The original SDK's fields are never missing: an empty key and its placeholder URL.
+        #expect(params.apiKey.isEmpty)
+        #expect(params.baseURL == SDKInitParams.developmentPlaceholderURL)
+        #expect(SDKInitParams().environment == .development)
+        #expect(SDKInitParams().apiKey.isEmpty)
     }
 
     @Test("Staging and production need an API key", arguments: [SDKEnvironment.staging, .production])
@@ -35,7 +40,9 @@ struct SDKInitParamsTests {
             } catch { #expect(error.code == .invalidBaseURL) }
         }
         let ok = try SDKInitParams(apiKey: "sk-12345678", baseURL: "https://api.example.com", environment: environment)
-        #expect(ok.baseURL?.host == "api.example.com")
+        #expect(ok.baseURL.host == "api.example.com")
+        #expect(ok.configuredBaseURL == ok.baseURL)
+        #expect(ok.apiKey == "sk-12345678")
     }
 
     @Test("Each environment has its own default log level")

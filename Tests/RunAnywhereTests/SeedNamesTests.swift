@@ -109,6 +109,24 @@ struct SeedNamesTests {
         #expect(count.withLock { $0 } == 1)
     }
 
+    @Test("Subscriptions stored the Combine way deliver while the set holds them, and stop when it lets go")
+    func storedSubscriptions() {
+        let bus = EventBus()
+        let count = Mutex(0)
+        var cancellables = Set<AnyCancellable>()
+        var list: [EventSubscription] = []
+        bus.on { _ in count.withLock { $0 += 1 } }.store(in: &cancellables)
+        bus.on(.model) { _ in count.withLock { $0 += 10 } }.store(in: &list)
+        bus.publish(.modelLoadStarted(modelId: "a", category: .llm))
+        #expect(count.withLock { $0 } == 11)
+        cancellables.removeAll()
+        bus.publish(.modelLoadStarted(modelId: "b", category: .llm))
+        #expect(count.withLock { $0 } == 21)
+        list.removeAll()
+        bus.publish(.modelLoadStarted(modelId: "c", category: .llm))
+        #expect(count.withLock { $0 } == 21)
+    }
+
     @Test("Numbered subscriptions on the shared bus deliver until unsubscribed")
     func numberedSubscriptions() {
         let marker = "seed-\(UUID().uuidString)"
@@ -127,14 +145,14 @@ struct SeedNamesTests {
     @Test("The seed's init parameters and environment predicates follow this SDK's rules")
     func initParamsAndEnvironment() throws {
         let development = SDKInitParams(forDevelopmentWithAPIKey: "  ")
-        #expect(development.apiKey == nil)
+        #expect(development.apiKey.isEmpty)
         #expect(development.environment == .development)
         let production = try SDKInitParams(
             apiKey: "sk-12345678",
             baseURL: URL(string: "https://api.example.com")!,
             environment: .production
         )
-        #expect(production.baseURL?.host == "api.example.com")
+        #expect(production.baseURL.host == "api.example.com")
         // The seed's overloads are production unless told otherwise.
         let unsaid = try SDKInitParams(apiKey: "sk-12345678", baseURL: URL(string: "https://api.example.com")!)
         #expect(unsaid.environment == .production)
@@ -551,15 +569,15 @@ struct SeedNamesTests {
         RunAnywhere.removeLogDestination(identifier: collector.identifier)
         let lines = collector.entries.withLock { $0 }
         #expect(lines.count == 2)
-        #expect(lines.first?.metadata["additional_info"] == "while loading")
-        #expect(lines.first?.metadata["error_code"] == "model_not_found")
-        #expect(lines.last?.metadata["additional_info"] == nil)
+        #expect(lines.first?.metadata?["additional_info"] == "while loading")
+        #expect(lines.first?.metadata?["error_code"] == "model_not_found")
+        #expect(lines.last?.metadata?["additional_info"] == nil)
         let logged = shared.entries.withLock { $0 }.filter { $0.message == marker }
         #expect(logged.count == 1)
         #expect(logged.first?.level == .error)
         #expect(logged.first?.source.contains("SeedNamesTests.swift") == true, "\(logged)")
         // The cause's text may hold anything (a URL with a token): it is not copied into metadata.
-        #expect(logged.first?.metadata["underlying_error"] == nil)
+        #expect(logged.first?.metadata?["underlying_error"] == nil)
         // A factory logs where it is called from, not where it is written.
         _ = SDKException.modelNotFound(marker + "-factory")
         RunAnywhere.removeLogDestination(identifier: shared.identifier)
@@ -589,7 +607,7 @@ struct SeedNamesTests {
         )
         #expect(entries.dropFirst().first?.level == .critical)
         #expect(entries.dropFirst().first?.metadata == ["code": "-1"])
-        #expect(entries.last?.metadata == [:])
+        #expect(entries.last?.metadata == nil)
         let nested = SDKLogger.metadata(["list": [1, "two"] as [Any], "map": ["k": 3]])
         #expect(nested == ["list": .array([.string("1"), .string("two")]), "map": .dictionary(["k": .string("3")])])
     }

@@ -44,7 +44,10 @@ func portedInitialization() async throws {
     _ = environment.requiresAuthentication as Bool
     _ = SDKInitParams(forDevelopmentWithAPIKey: "dev-key")
     _ = try SDKInitParams(apiKey: "sk-example-key", baseURL: "https://api.example.com", environment: .production)
-    _ = try SDKInitParams(apiKey: "sk-example-key", baseURL: URL(string: "https://api.example.com")!)
+    let params = try SDKInitParams(apiKey: "sk-example-key", baseURL: URL(string: "https://api.example.com")!)
+    _ = params.apiKey as String
+    _ = params.baseURL as URL
+    _ = SDKInitParams().environment
 }
 
 /// `EventBus` and `RunAnywhere+SDKEvents`.
@@ -56,8 +59,14 @@ func portedEvents() async {
     let models = bus.on(.model) { event in
         _ = event.category
     }
+    var cancellables = Set<AnyCancellable>()
+    bus.on(.llm) { event in
+        _ = event.category
+    }
+    .store(in: &cancellables)
     all.cancel()
     models.cancel()
+    cancellables.removeAll()
     for await event in bus.events {
         _ = RunAnywhere.publishSDKEvent(event)
         break
@@ -74,8 +83,7 @@ func portedEvents() async {
         errorCode: .modelNotFound,
         message: "gone",
         component: "LLM",
-        operation: "load",
-        recoverable: false
+        operation: "load"
     )
     while let event = RunAnywhere.pollSDKEvent() {
         _ = event
@@ -363,9 +371,11 @@ func portedRest() async throws {
     SDKLogger.shared.fault("fault")
     SDKLogger.shared.fault("fault", metadata: ["code": -1])
     SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: "while loading x")
-    _ = LogLevel.fault
+    _ = LogLevel.fault.description as String
+    RunAnywhere.setSentryLoggingEnabled(false)
     RunAnywhere.configureLogging(LoggingConfiguration.forEnvironment(.development))
     RunAnywhere.setLocalLoggingEnabled(true)
+    RunAnywhere.addLogDestination(PortedLogDestination())
     RunAnywhere.setDebugMode(false)
     RunAnywhere.flushLogs()
 
@@ -432,3 +442,19 @@ func portedErrors(_ error: any Error) -> String {
 
 /// The app-storage part of a report, as the original SDK's `StorageInfo.appStorage`.
 func storageOf(_ info: StorageInfo) -> AppStorageInfo { info.appStorage }
+
+/// A log destination written the original SDK's way.
+final class PortedLogDestination: LogDestination {
+    let identifier = "ported"
+    let isAvailable = true
+
+    func write(_ entry: LogEntry) {
+        var line = "[\(entry.level)] \(entry.category): \(entry.message)"
+        if let metadata = entry.metadata {
+            line += " \(metadata)"
+        }
+        _ = line
+    }
+
+    func flush() {}
+}

@@ -34,3 +34,24 @@ public final class EventSubscription: Sendable, Hashable {
     /// Hashes the subscription's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+// The original SDK's apps keep their `on(_:)` results the Combine way.
+extension EventSubscription {
+    /// Keeps the subscription alive in `set` until the set lets it go, as Combine's
+    /// `AnyCancellable.store(in:)` does.
+    public func store(in set: inout Set<EventSubscription>) {
+        set.insert(self)
+    }
+
+    /// Keeps the subscription alive in `collection`, as Combine's `AnyCancellable.store(in:)` does.
+    public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == EventSubscription {
+        collection.append(self)
+    }
+}
+
+#if !canImport(Combine)
+/// The original SDK's name for what ``EventBus/on(_:)`` returns, so its
+/// `Set<AnyCancellable>` compiles where Combine does not exist (Linux); with Combine, the
+/// name is Combine's and a subscription is an ``EventSubscription``.
+public typealias AnyCancellable = EventSubscription
+#endif

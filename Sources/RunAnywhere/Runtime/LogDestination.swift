@@ -16,8 +16,9 @@ public struct LogEntry: Sendable, Equatable {
     public var category: String
     /// The text.
     public var message: String
-    /// Its metadata, flattened to text, secrets redacted (see ``SDKLogger/redact(_:)``).
-    public var metadata: [String: String]
+    /// Its metadata, flattened to text, secrets redacted (see ``SDKLogger/redact(_:)``);
+    /// `nil` when the line has none, as in the original SDK.
+    public var metadata: [String: String]?
     /// Where it was logged, `file:line`.
     public var source: String
 
@@ -27,7 +28,7 @@ public struct LogEntry: Sendable, Equatable {
         level: LogLevel,
         category: String,
         message: String,
-        metadata: [String: String] = [:],
+        metadata: [String: String]? = nil,
         source: String = ""
     ) {
         self.timestamp = timestamp

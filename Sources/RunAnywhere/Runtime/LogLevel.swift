@@ -36,7 +36,10 @@ public enum LogLevel: String, Sendable, Codable, CaseIterable, Comparable {
     }
 }
 
-extension LogLevel {
+extension LogLevel: CustomStringConvertible {
+    /// The level's name, as the original SDK prints it.
+    public var description: String { rawValue }
+
     /// The original SDK's highest level: ``critical``.
     public static var fault: LogLevel { .critical }
 }

@@ -39,7 +39,7 @@ extension RunAnywhere {
         message: String,
         component: String,
         operation: String,
-        recoverable: Bool
+        recoverable: Bool = false
     ) -> Bool {
         let error = SDKException(errorCode, message)
         events.publish(.failure(error, component: component, operation: operation, recoverable: recoverable))

@@ -121,7 +121,7 @@ public final class RunAnywhereSDK: Sendable {
     public var environment: SDKEnvironment { parameters.environment }
 
     /// The remote backend's base URL, when one was given.
-    public var baseURL: URL? { parameters.baseURL }
+    public var baseURL: URL? { parameters.configuredBaseURL }
 
     /// Whether phase 2 has completed.
     public var areServicesReady: Bool { live.areServicesReady }

@@ -11,9 +11,9 @@ public struct SDKInitParams: Sendable, Equatable {
     public static let minimumAPIKeyLength = 8
 
     /// The API key, or `nil` in development when none was given.
-    public let apiKey: String?
+    public let configuredAPIKey: String?
     /// The backend base URL, or `nil` in development when none was given.
-    public let baseURL: URL?
+    public let configuredBaseURL: URL?
     /// The environment.
     public let environment: SDKEnvironment
 
@@ -60,8 +60,8 @@ public struct SDKInitParams: Sendable, Equatable {
                 )
             }
         }
-        self.apiKey = (key?.isEmpty ?? true) ? nil : key
-        self.baseURL = url
+        self.configuredAPIKey = (key?.isEmpty ?? true) ? nil : key
+        self.configuredBaseURL = url
         self.environment = environment
     }
 }
@@ -76,10 +76,25 @@ extension SDKInitParams {
 
     /// Development parameters with an API key and no base URL (the original SDK's
     /// shortcut); development accepts any key, an empty one included.
-    public init(forDevelopmentWithAPIKey apiKey: String) {
+    public init(forDevelopmentWithAPIKey apiKey: String = "") {
         let key = apiKey.trimmed()
-        self.apiKey = key.isEmpty ? nil : key
-        self.baseURL = nil
+        self.configuredAPIKey = key.isEmpty ? nil : key
+        self.configuredBaseURL = nil
         self.environment = .development
     }
+}
+
+// The original SDK's fields, which are never missing: development without a key or URL reads
+// as an empty key and the original's placeholder URL.
+extension SDKInitParams {
+    /// The URL the original SDK reports in development when none was given; nothing is sent to it.
+    public static let developmentPlaceholderURL = URL(string: "https://dev.runanywhere.local")!
+
+    /// The API key as the original SDK has it: empty when none was given
+    /// (``configuredAPIKey`` tells the two apart).
+    public var apiKey: String { configuredAPIKey ?? "" }
+
+    /// The base URL as the original SDK has it: ``developmentPlaceholderURL`` when none was
+    /// given (``configuredBaseURL`` tells the two apart).
+    public var baseURL: URL { configuredBaseURL ?? Self.developmentPlaceholderURL }
 }

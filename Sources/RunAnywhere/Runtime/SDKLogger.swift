@@ -107,7 +107,7 @@ public struct SDKLogger: Sendable {
                     level: level,
                     category: category,
                     message: message(),
-                    metadata: (metadata.map(Self.redact) ?? [:]).mapValues(\.description),
+                    metadata: metadata.flatMap { $0.isEmpty ? nil : Self.redact($0).mapValues(\.description) },
                     source: "\(file):\(line)"
                 )
             )

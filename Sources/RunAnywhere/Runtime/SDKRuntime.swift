@@ -110,7 +110,7 @@ package final class SDKRuntime: Sendable {
     private func performServicesInitialization() async {
         let start = ContinuousClock.now
         var offline = false
-        if params.baseURL == nil {
+        if params.configuredBaseURL == nil {
             // No backend to talk to: models, generation and everything on-device still work.
             offline = true
         }

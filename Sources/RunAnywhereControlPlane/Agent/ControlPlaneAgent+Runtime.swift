@@ -16,7 +16,7 @@ extension ControlPlaneAgent {
         connection: (URL) -> any ControlPlaneConnection
     ) -> ControlPlaneAgent? {
         let params = runtime.params
-        guard let baseURL = params.baseURL, let apiKey = params.apiKey else { return nil }
+        guard let baseURL = params.configuredBaseURL, let apiKey = params.configuredAPIKey else { return nil }
         let paths = runtime.paths
         let logger = SDKLogger(category: "ControlPlane")
         let queue: TelemetryQueue

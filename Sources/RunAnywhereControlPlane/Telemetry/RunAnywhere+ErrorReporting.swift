@@ -1,4 +1,5 @@
 @_spi(Backend) public import RunAnywhere
+import Synchronization
 
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
@@ -7,7 +8,7 @@ internal import Foundation
 #endif
 
 extension RunAnywhereSDK {
-    /// Turns remote error reporting on or off (the seed's `setSentryLoggingEnabled`).
+    /// Turns remote error reporting on or off and waits until it is done (``setSentryLoggingEnabled(_:)`` is the original SDK's form, which does not wait).
     ///
     /// While on, every warning, error and critical line the SDK logs (whatever the local log
     /// level), and an app's own through ``RemoteErrorLogHandler``, is redacted (keys, tokens,
@@ -90,9 +91,51 @@ extension RunAnywhere {
         try await sdk().flushErrorReports()
     }
 
-    /// The original SDK's name for `setRemoteErrorReportingEnabled(_:sentryDSN:)`.
-    public static func setSentryLoggingEnabled(_ enabled: Bool) async throws(SDKException) {
-        try await setRemoteErrorReportingEnabled(enabled)
+    /// Turns the shared instance's remote error reporting on or off without waiting (the
+    /// original SDK's synchronous switch).
+    ///
+    /// Calls `RunAnywhereSDK.setSentryLoggingEnabled(_:)`; before `initialize` nothing changes
+    /// and a warning is logged.
+    @discardableResult
+    public static func setSentryLoggingEnabled(_ enabled: Bool) -> Task<Void, Never> {
+        do throws(SDKException) {
+            return try sdk().setSentryLoggingEnabled(enabled)
+        } catch {
+            SDKLogger(category: "ErrorReporting").warning("Remote error reporting not changed: \(error.message)")
+            return Task {}
+        }
+    }
+}
+
+/// The switches of ``RunAnywhereSDK/setSentryLoggingEnabled(_:)`` not yet carried out, so they
+/// take effect in the order they were made.
+private let pendingSentrySwitch = Mutex<Task<Void, Never>?>(nil)
+
+extension RunAnywhereSDK {
+    /// Turns remote error reporting on or off without waiting, to the destinations the
+    /// instance has (its control plane), as the original SDK's `setSentryLoggingEnabled` does.
+    ///
+    /// Switches take effect in the order they were made; a failure (no destination) is
+    /// logged as a warning, since the caller does not wait. Await the returned task to know
+    /// the switch is done; ``setRemoteErrorReportingEnabled(_:sentryDSN:)`` is the form that
+    /// waits and throws.
+    @discardableResult
+    public func setSentryLoggingEnabled(_ enabled: Bool) -> Task<Void, Never> {
+        pendingSentrySwitch.withLock { pending in
+            let previous = pending
+            let task = Task {
+                await previous?.value
+                do throws(SDKException) {
+                    try await self.setRemoteErrorReportingEnabled(enabled)
+                } catch {
+                    SDKLogger(category: "ErrorReporting").warning(
+                        "Remote error reporting not turned \(enabled ? "on" : "off"): \(error.message)"
+                    )
+                }
+            }
+            pending = task
+            return task
+        }
     }
 }
 
