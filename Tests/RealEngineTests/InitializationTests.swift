@@ -133,5 +133,33 @@ extension RealEngineTests {
             #expect(answers[0] == answers[1], "greedy answers before and after the reset: \(answers)")
             #expect(!answers[0].isEmpty)
         }
+
+        @Test(
+            "The original SDK's tool registration maps members to members, replaces a tool of the same name, and logs a failure"
+        )
+        func seedToolRegistration() async throws {
+            await RunAnywhere.reset()
+            let definition = ToolDefinition(
+                name: "echo",
+                description: "Echoes its text",
+                parameters: .object(["text": .string()])
+            )
+            // Before initialize there is no instance to hold it: logged, nothing registered.
+            await RunAnywhere.registerTool(definition) { _ in [:] }
+            #expect(RunAnywhere.registeredTools().isEmpty)
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ra-test-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            try RunAnywhere.initialize(environment: .development, storageDirectory: home)
+            await RunAnywhere.registerTool(definition) { _ in ["stale": ToolValue(true)] }
+            await RunAnywhere.registerTool(definition) { arguments in
+                ["echo": arguments["text"] ?? .null, "count": ToolValue(arguments.count)]
+            }
+            #expect(RunAnywhere.registeredTools().map(\.name) == ["echo"])
+            let result = await RunAnywhere.executeTool(ToolCall(id: "1", name: "echo", arguments: ["text": "hi"]))
+            #expect(result.output == .object(["count": 1, "echo": "hi"]))
+            await RunAnywhere.registerTool(ToolDefinition(name: "", description: "nameless")) { _ in [:] }
+            #expect(RunAnywhere.registeredTools().map(\.name) == ["echo"])
+            await RunAnywhere.reset()
+        }
     }
 }

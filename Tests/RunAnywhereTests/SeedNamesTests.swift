@@ -219,6 +219,9 @@ struct SeedNamesTests {
             let ours = try await sdk.generateStructured("Where?", schema: schema, options: options)
             #expect(seed.text == ours.text)
             let config = StructuredOutputOptions.defaults(schema: schema, includeSchemaInPrompt: false)
+            #expect(!config.includeSchemaInPrompt)
+            #expect(!config.strictMode)
+            #expect(config.jsonSchema == schema.jsonSchemaString)
             let generation = try await sdk.generateWithStructuredOutput(
                 prompt: "Where?",
                 structuredOutput: config,
@@ -226,8 +229,24 @@ struct SeedNamesTests {
             )
             #expect(generation.text == ours.text)
             #expect(seed.success == seed.isValid)
+            // The seed's implicit member and no options: the library's defaults, the schema in the prompt.
+            let prompted = StructuredOutputConfig.defaults(schema: schema, strict: true)
+            #expect(prompted.includeSchemaInPrompt)
+            #expect(prompted.strictMode)
+            #expect(prompted == StructuredOutputOptions.defaults(schema: schema, strict: true))
+            let unsaid = try await sdk.generateWithStructuredOutput(
+                prompt: "Where?",
+                structuredOutput: .defaults(schema: schema)
+            )
+            #expect(try JSONValue(parsing: unsaid.text)["city"]?.stringValue != nil)
             let found = try sdk.extractStructuredOutput(text: #"Here: {"city": "Oslo"}"#, schema: schema)
             #expect(found.value["city"]?.stringValue == "Oslo")
+            #expect(found.success)
+            #expect(found.validation.isValid)
+            #expect(found.errorMessage.isEmpty)
+            #expect(try JSONValue(parsing: String(decoding: found.parsedJson, as: UTF8.self)) == ["city": "Oslo"])
+            // Where the seed answers success == false, the same `try` throws here.
+            #expect(throws: SDKException.self) { try sdk.extractStructuredOutput(text: "no JSON here", schema: schema) }
             #expect(schema.jsonSchemaString == schema.description)
             #expect(sdk.getRegisteredTools() == sdk.registeredTools())
             #expect(ToolCallingOptions.defaults() == ToolCallingOptions())
@@ -328,8 +347,14 @@ struct SeedNamesTests {
         ]
         let text = ToolValue.jsonString(from: members)
         #expect(text.firstRange(of: "\"a\"")!.lowerBound < text.firstRange(of: "\"b\"")!.lowerBound)
-        #expect(try ToolValue.parseObjectJSON(text) == members)
-        #expect(throws: SDKException.self) { try ToolValue.parseObjectJSON("[1]") }
+        #expect(ToolValue.parseObjectJSON(text) == members)
+        // The seed's form answers nothing for text that is not an object; ours says why.
+        #expect(ToolValue.parseObjectJSON("[1]").isEmpty)
+        #expect(ToolValue.parseObjectJSON("{").isEmpty)
+        #expect(throws: SDKException.self) { try ToolValue.parseObject("[1]") }
+        #expect(ToolValue.object(members) == .object(["a": "x", "b": 2, "c": true, "d": 0.5]))
+        let literal: ToolValue = .object(["z": 1, "a": 2])
+        #expect(literal.objectValue?.map(\.key) == ["z", "a"], "a literal keeps its order")
         #expect(ToolValue(3).toJSONString() == "3")
 
         let vector: EmbeddingVector = [3, 4]

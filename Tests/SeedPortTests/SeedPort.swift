@@ -94,7 +94,11 @@ func portedEvents() async {
 func portedGeneration(schema: JSONSchema) async throws {
     await RunAnywhere.cancelGeneration()
     let extracted = try RunAnywhere.extractStructuredOutput(text: #"{"city": "Oslo"}"#, schema: schema)
-    _ = extracted
+    if extracted.success, extracted.validation.isValid {
+        _ = extracted.parsedJson as Data
+    } else {
+        _ = extracted.errorMessage as String
+    }
     let structured = try await RunAnywhere.generateStructured(
         prompt: "Where is it?",
         schema: schema,
@@ -107,6 +111,12 @@ func portedGeneration(schema: JSONSchema) async throws {
         options: LLMGenerationOptions()
     )
     _ = generated.text
+    let options = StructuredOutputOptions.defaults(schema: schema)
+    _ = (options.includeSchemaInPrompt, options.strictMode, options.jsonSchema)
+    _ = try await RunAnywhere.generateWithStructuredOutput(
+        prompt: "Where?",
+        structuredOutput: .defaults(schema: schema)
+    )
     _ = schema.jsonSchemaString as String
     _ = RunAnywhere.unregisterTool("get_weather")
     _ = RunAnywhere.getRegisteredTools() as [ToolDefinition]
@@ -154,7 +164,12 @@ func portedGeneration(schema: JSONSchema) async throws {
     let arguments: [String: ToolValue] = ["city": ToolValue("Oslo"), "days": ToolValue(3), "metric": ToolValue(true)]
     if let json = ToolValue(2.5).toJSONString(pretty: false) { _ = json }
     _ = ToolValue.array([ToolValue("a")])
-    _ = try ToolValue.parseObjectJSON(#"{"city": "Oslo"}"#) as [String: ToolValue]
+    _ = ToolValue.parseObjectJSON(#"{"city": "Oslo"}"#) as [String: ToolValue]
+    _ = ToolValue.object(arguments)
+    let executor: ToolExecutor = { arguments in
+        ["echo": arguments["text"] ?? ToolValue("")]
+    }
+    await RunAnywhere.registerTool(ToolDefinition(name: "echo", description: "Echoes"), executor: executor)
     _ = ToolValue.jsonString(from: arguments) as String
 }
 

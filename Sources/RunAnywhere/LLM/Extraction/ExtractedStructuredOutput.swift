@@ -1,5 +1,11 @@
 import RunAnywhereJSON
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A JSON value found in free text and valid against a schema
 /// (``RunAnywhere/extractStructuredOutput(from:schema:)``).
 public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
@@ -143,4 +149,23 @@ public struct ExtractedStructuredOutput: Sendable, Codable, Equatable {
         }
         return blocks
     }
+}
+
+// The original SDK's result fields. Its extraction reports a text without valid JSON as
+// `success == false`; here that text throws `.invalidStructuredOutput` from the same `try`,
+// so a result in hand is always a success.
+extension ExtractedStructuredOutput {
+    /// Always `true`: a text without valid JSON throws instead.
+    public var success: Bool { true }
+
+    /// The value as compact JSON bytes.
+    public var parsedJson: Data { Data(value.jsonText().utf8) }
+
+    /// The validation of the value: valid JSON, valid against the schema.
+    public var validation: StructuredOutputValidation {
+        StructuredOutputValidation(isValid: true, containsJSON: true)
+    }
+
+    /// Empty: failures throw, with their message.
+    public var errorMessage: String { "" }
 }

@@ -165,12 +165,12 @@ extension RunAnywhereSDK {
     public func generateWithStructuredOutput(
         prompt: String,
         structuredOutput: StructuredOutputConfig,
-        options: LLMGenerationOptions = LLMGenerationOptions()
+        options: LLMGenerationOptions? = nil
     ) async throws(SDKException) -> LLMGenerationResult {
         try await generateStructured(
             prompt,
             schema: structuredOutput.schema,
-            options: options,
+            options: options ?? LLMGenerationOptions(),
             structuredOptions: structuredOutput.options
         )
         .generation
@@ -274,7 +274,7 @@ extension RunAnywhere {
     public static func generateWithStructuredOutput(
         prompt: String,
         structuredOutput: StructuredOutputConfig,
-        options: LLMGenerationOptions = LLMGenerationOptions()
+        options: LLMGenerationOptions? = nil
     ) async throws(SDKException) -> LLMGenerationResult {
         try await sdk().generateWithStructuredOutput(
             prompt: prompt,

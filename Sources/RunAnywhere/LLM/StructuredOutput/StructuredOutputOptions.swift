@@ -68,3 +68,26 @@ public struct StructuredOutputConfig: Sendable, Codable, Equatable {
         self.options = options
     }
 }
+
+// The original SDK's options carry the schema; here that is a configuration, read by the
+// original's names.
+extension StructuredOutputConfig {
+    /// The original SDK's factory, so `structuredOutput: .defaults(schema:)` reads as there:
+    /// the same as ``StructuredOutputOptions/defaults(schema:includeSchemaInPrompt:strict:)``.
+    public static func defaults(
+        schema: JSONSchema,
+        includeSchemaInPrompt: Bool = true,
+        strict: Bool = false
+    ) -> StructuredOutputConfig {
+        StructuredOutputOptions.defaults(schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, strict: strict)
+    }
+
+    /// Whether the schema is written into the prompt (in full or as an outline).
+    public var includeSchemaInPrompt: Bool { options.schemaInPrompt != .none }
+
+    /// The original SDK's name for the options' ``StructuredOutputOptions/strict``.
+    public var strictMode: Bool { options.strict }
+
+    /// The schema's JSON text.
+    public var jsonSchema: String { schema.jsonSchemaString }
+}

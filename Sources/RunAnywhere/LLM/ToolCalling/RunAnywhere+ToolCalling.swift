@@ -8,7 +8,7 @@ extension RunAnywhereSDK {
     /// Registers a tool and its executor in ``tools``.
     ///
     /// - Throws: `.invalidTool` for a malformed definition or a duplicate name.
-    public func registerTool(_ definition: ToolDefinition, executor: @escaping ToolExecutor) throws(SDKException) {
+    public func registerTool(_ definition: ToolDefinition, executor: @escaping JSONToolExecutor) throws(SDKException) {
         try tools.register(definition, executor: executor)
     }
 
@@ -144,9 +144,25 @@ extension RunAnywhere {
     /// Registers a tool and its executor on the shared instance.
     ///
     /// Calls ``RunAnywhereSDK/registerTool(_:executor:)`` on the shared instance.
-    public static func registerTool(_ definition: ToolDefinition, executor: @escaping ToolExecutor) throws(SDKException)
-    {
+    public static func registerTool(
+        _ definition: ToolDefinition,
+        executor: @escaping JSONToolExecutor
+    ) throws(SDKException) {
         try sdk().registerTool(definition, executor: executor)
+    }
+
+    /// Registers a tool whose executor maps argument members to result members, as the
+    /// original SDK's does, on the shared instance: a tool of the same name is replaced, and
+    /// nothing is thrown (a malformed definition, or no SDK yet, is logged as an error).
+    ///
+    /// In asynchronous code this overload is chosen for a closure that fits both executor
+    /// types; ``registerTool(_:executor:)-(_,JSONToolExecutor)`` is the form that throws.
+    public static func registerTool(_ definition: ToolDefinition, executor: @escaping ToolExecutor) async {
+        do throws(SDKException) {
+            try sdk().tools.replace(definition, executor: JSONValue.toolExecutor(executor))
+        } catch {
+            SDKLogger(category: "ToolCalling").error("Tool '\(definition.name)' not registered: \(error.message)")
+        }
     }
 
     /// Removes a registered tool; returns whether it was there.

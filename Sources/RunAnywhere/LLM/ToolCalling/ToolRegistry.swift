@@ -7,8 +7,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Runs a tool: takes the validated arguments object, returns any JSON.
-public typealias ToolExecutor = @Sendable (_ arguments: JSONValue) async throws -> JSONValue
+/// Runs a tool: takes the validated arguments object, returns any JSON. (The original SDK's
+/// ``ToolExecutor`` maps member dictionaries instead.)
+public typealias JSONToolExecutor = @Sendable (_ arguments: JSONValue) async throws -> JSONValue
 
 /// The tools an SDK instance can call, with their executors.
 ///
@@ -24,7 +25,7 @@ public typealias ToolExecutor = @Sendable (_ arguments: JSONValue) async throws 
 public final class ToolRegistry: Sendable {
     private struct Entry: Sendable {
         var definition: ToolDefinition
-        var executor: ToolExecutor
+        var executor: JSONToolExecutor
     }
 
     private let entries = Mutex<[Entry]>([])
@@ -35,7 +36,7 @@ public final class ToolRegistry: Sendable {
     /// Adds a tool.
     ///
     /// - Throws: `.invalidTool` for a malformed definition or a name already registered.
-    public func register(_ definition: ToolDefinition, executor: @escaping ToolExecutor) throws(SDKException) {
+    public func register(_ definition: ToolDefinition, executor: @escaping JSONToolExecutor) throws(SDKException) {
         try definition.validate()
         try entries.withLock { entries throws(SDKException) in
             guard !entries.contains(where: { $0.definition.name == definition.name }) else {
@@ -56,6 +57,21 @@ public final class ToolRegistry: Sendable {
         try register(definition) { value in
             let decoded = try value.decode(as: Arguments.self)
             return try JSONValue(encoding: try await executor(decoded))
+        }
+    }
+
+    /// Adds a tool, or replaces the one of the same name in its place (definition and executor).
+    ///
+    /// - Throws: `.invalidTool` for a malformed definition; the registry is then unchanged.
+    public func replace(_ definition: ToolDefinition, executor: @escaping JSONToolExecutor) throws(SDKException) {
+        try definition.validate()
+        entries.withLock { entries in
+            let entry = Entry(definition: definition, executor: executor)
+            if let index = entries.firstIndex(where: { $0.definition.name == definition.name }) {
+                entries[index] = entry
+            } else {
+                entries.append(entry)
+            }
         }
     }
 
@@ -107,7 +123,7 @@ public final class ToolRegistry: Sendable {
     /// Races the executor against the timeout without waiting for an executor that ignores
     /// cancellation: it is cancelled and left to finish on its own.
     private static func run(
-        _ executor: @escaping ToolExecutor,
+        _ executor: @escaping JSONToolExecutor,
         _ arguments: JSONValue,
         timeout: Double?
     ) async throws
