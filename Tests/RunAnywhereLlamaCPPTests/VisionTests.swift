@@ -250,7 +250,7 @@ struct VisionTests {
                 let encoded = try await sdk.processImage(.fromEncoded(bytes), options: options)
                 #expect(encoded.text == result.text)
                 let base64 = try await sdk.processImage(
-                    try .fromBase64(bytes.base64EncodedString()),
+                    try VLMImage(base64: bytes.base64EncodedString()),
                     options: options
                 )
                 #expect(base64.text == result.text)

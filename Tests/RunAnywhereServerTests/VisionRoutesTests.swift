@@ -45,7 +45,7 @@ struct VisionRoutesTests {
             }
             let answer = try Self.content(try await ask(small))
             let direct = try await sdk.visionChat(
-                [.user("What is this?", images: [try .fromBase64(small)])],
+                [.user("What is this?", images: [try VLMImage(base64: small)])],
                 options: Self.options
             )
             #expect(answer == direct.text)
@@ -126,7 +126,7 @@ struct VisionRoutesTests {
             #expect(chat.status == 200, "\(chat.text)")
             let message = try #require(try chat.json["message"] as? [String: Any])
             let direct = try await sdk.visionChat(
-                [.user("What is this?", images: [try .fromBase64(base64)])],
+                [.user("What is this?", images: [try VLMImage(base64: base64)])],
                 options: Self.options
             )
             #expect(message["content"] as? String == direct.text)

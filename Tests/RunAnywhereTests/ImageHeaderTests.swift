@@ -150,19 +150,45 @@ struct ImageHeaderTests {
 
     @Test("RGBA pixels lose their alpha channel and nothing else")
     func rgbaToRGB() throws {
-        let image = try VLMImage.fromRawRGBA(Data([1, 2, 3, 255, 4, 5, 6, 0]), width: 2, height: 1)
+        let image = try VLMImage(rawRGBA: Data([1, 2, 3, 255, 4, 5, 6, 0]), width: 2, height: 1)
         #expect(image.source == .rgb(Data([1, 2, 3, 4, 5, 6]), width: 2, height: 1))
-        #expect(throws: SDKException.self) { try VLMImage.fromRawRGBA(Data(count: 7), width: 2, height: 1) }
+        #expect(VLMImage.fromRawRGBA(Data([1, 2, 3, 255, 4, 5, 6, 0]), width: 2, height: 1) == image)
+        #expect(throws: SDKException.self) { try VLMImage(rawRGBA: Data(count: 7), width: 2, height: 1) }
+        // The original SDK's form does not throw: the request that uses the image does, saying why.
+        let wrong = VLMImage.fromRawRGBA(Data(count: 7), width: 2, height: 1)
+        do {
+            _ = try wrong.prepared()
+            Issue.record("a wrong RGBA byte count was accepted")
+        } catch {
+            #expect(error.code == .invalidImage)
+            #expect(error.message.contains("7"), "\(error.message)")
+        }
     }
 
-    @Test("Base64 images decode, with or without a data URL prefix")
+    @Test(
+        "Base64 images decode, with or without a data URL prefix; the original's form defers a refusal to the request"
+    )
     func base64() throws {
         let bytes = Data(TestImages.png(width: 2, height: 2))
-        #expect(try VLMImage.fromBase64(bytes.base64EncodedString()).source == .encoded(bytes))
+        #expect(try VLMImage(base64: bytes.base64EncodedString()).source == .encoded(bytes))
         #expect(
-            try VLMImage.fromBase64("data:image/png;base64," + bytes.base64EncodedString()).source == .encoded(bytes)
+            try VLMImage(base64: "data:image/png;base64," + bytes.base64EncodedString()).source == .encoded(bytes)
         )
-        #expect(throws: SDKException.self) { try VLMImage.fromBase64("!!!") }
+        #expect(VLMImage.fromBase64(bytes.base64EncodedString()).source == .encoded(bytes))
+        #expect(try VLMImage.fromBase64(bytes.base64EncodedString()).prepared().header.width == 2)
+        #expect(throws: SDKException.self) { try VLMImage(base64: "!!!") }
+        let refused = VLMImage.fromBase64("!!!")
+        do {
+            _ = try refused.prepared()
+            Issue.record("text that is not base64 made a usable image")
+        } catch {
+            #expect(error.code == .invalidImage)
+            #expect(error.message.contains("base64"))
+        }
+        // The refusal survives a round trip through JSON, as a request queued on disk would make.
+        let decoded = try JSONDecoder().decode(VLMImage.self, from: JSONEncoder().encode(refused))
+        #expect(decoded == refused)
+        #expect(throws: SDKException.self) { try decoded.prepared() }
     }
 
     @Test("An encoded image of the wrong declared format is refused")

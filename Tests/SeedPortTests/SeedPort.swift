@@ -232,9 +232,9 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     await RunAnywhere.cancelVLMGeneration()
     _ = VLMImage.fromFilePath("/tmp/photo.jpg")
     _ = VLMImage.fromEncoded(audio, format: nil)
-    _ = try VLMImage.fromBase64("aGVsbG8=")
+    _ = VLMImage.fromBase64("aGVsbG8=")
     _ = VLMImage.fromRawRGB(audio, width: 1, height: 1)
-    _ = try VLMImage.fromRawRGBA(audio, width: 1, height: 1)
+    _ = VLMImage.fromRawRGBA(audio, width: 1, height: 1)
 
     let config: VoiceAgentConfig? = nil
     if let config { try await RunAnywhere.initializeVoiceAgent(config) }

@@ -159,7 +159,7 @@ extension ChatMessage {
             )
         }
         do {
-            return try VLMImage.fromBase64(url)
+            return try VLMImage(base64: url)
         } catch {
             throw OpenAIReadError(field: "content", message: error.message)
         }

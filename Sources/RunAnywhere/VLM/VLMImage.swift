@@ -70,7 +70,7 @@ public struct VLMImage: Sendable, Codable, Equatable {
     /// prefix such as `data:image/png;base64,` is accepted).
     ///
     /// - Throws: `.invalidImage` when the text is not base64.
-    public static func fromBase64(_ text: String) throws(SDKException) -> VLMImage {
+    public init(base64 text: String) throws(SDKException) {
         var payload = Substring(text.trimmed())
         if payload.hasPrefix("data:"), let comma = payload.firstIndex(of: ",") {
             payload = payload[payload.index(after: comma)...]
@@ -78,7 +78,18 @@ public struct VLMImage: Sendable, Codable, Equatable {
         guard let data = Data(base64Encoded: String(payload), options: .ignoreUnknownCharacters), !data.isEmpty else {
             throw SDKException(.invalidImage, "The image text is not base64")
         }
-        return VLMImage(source: .encoded(data))
+        self.init(source: .encoded(data))
+    }
+
+    /// The bytes of a PNG or JPEG file in base64 (the original SDK's form, which does not
+    /// throw): text that is not base64 makes an image every request refuses with
+    /// `.invalidImage`. ``init(base64:)`` throws at once.
+    public static func fromBase64(_ text: String) -> VLMImage {
+        do {
+            return try VLMImage(base64: text)
+        } catch {
+            return VLMImage(source: .encoded(Data()), expectedFormat: nil, problem: error.message)
+        }
     }
 
     /// Raw pixels: `width × height` RGB triples (3 bytes each), row by row from the top left.
@@ -90,7 +101,7 @@ public struct VLMImage: Sendable, Codable, Equatable {
     /// (the projectors take RGB).
     ///
     /// - Throws: `.invalidImage` when the size or the byte count is wrong.
-    public static func fromRawRGBA(_ pixels: Data, width: Int, height: Int) throws(SDKException) -> VLMImage {
+    public init(rawRGBA pixels: Data, width: Int, height: Int) throws(SDKException) {
         try ImageHeader.checkRaw(width: width, height: height, bytes: pixels.count, channels: 4)
         var rgb = Data(count: width * height * 3)
         rgb.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
@@ -102,20 +113,41 @@ public struct VLMImage: Sendable, Codable, Equatable {
                 }
             }
         }
-        return VLMImage(source: .rgb(rgb, width: width, height: height))
+        self.init(source: .rgb(rgb, width: width, height: height))
+    }
+
+    /// Raw pixels with alpha (the original SDK's form, which does not throw): a wrong size or
+    /// byte count makes an image every request refuses with `.invalidImage`.
+    /// ``init(rawRGBA:width:height:)`` throws at once.
+    public static func fromRawRGBA(_ pixels: Data, width: Int, height: Int) -> VLMImage {
+        do {
+            return try VLMImage(rawRGBA: pixels, width: width, height: height)
+        } catch {
+            return VLMImage(
+                source: .rgb(Data(), width: width, height: height),
+                expectedFormat: nil,
+                problem: error.message
+            )
+        }
     }
 
     /// The format `fromEncoded(_:format:)` was told to expect.
     var expectedFormat: Format?
 
-    private init(source: Source, expectedFormat: Format?) {
+    /// Why a request must refuse the image, found when it was made by a form that does not
+    /// throw (``fromBase64(_:)``, ``fromRawRGBA(_:width:height:)``).
+    var problem: String?
+
+    private init(source: Source, expectedFormat: Format?, problem: String? = nil) {
         self.source = source
         self.expectedFormat = expectedFormat
+        self.problem = problem
     }
 
     enum CodingKeys: String, CodingKey {
         case source
         case expectedFormat = "expected_format"
+        case problem
     }
 }
 
@@ -125,6 +157,7 @@ extension VLMImage {
     ///
     /// - Throws: `.invalidImage`, naming what is wrong.
     package func prepared() throws(SDKException) -> (image: VLMImage, header: ImageHeader) {
+        if let problem { throw SDKException(.invalidImage, problem) }
         switch source {
         case .file(let url):
             let data = try Self.read(url)

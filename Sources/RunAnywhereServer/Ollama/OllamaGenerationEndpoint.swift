@@ -152,7 +152,7 @@ struct OllamaGenerationEndpoint: Sendable {
         var images: [VLMImage] = []
         for (index, text) in values.enumerated() {
             do {
-                images.append(try VLMImage.fromBase64(text))
+                images.append(try VLMImage(base64: text))
             } catch {
                 throw OpenAIError(error, param: "\(param)[\(index)]")
             }
