@@ -276,7 +276,23 @@ struct SeedNamesTests {
         #expect(archive.primaryFile == "voice-joe")
         #expect(archived.sizeBytes == 1000)
         #expect(archived.source == .remote)
-        let local = ModelInfo.make(id: "mine", name: "Mine", category: .llm, format: .gguf, framework: "llamacpp")
+        // An archive's manifest is the paths it must unpack; a file's, the file.
+        #expect(archived.expectedArtifactFiles == ExpectedModelFiles(requiredPatterns: ["voice-joe"]))
+        let created = Date(timeIntervalSince1970: 1_700_000_000)
+        let local = ModelInfo.make(
+            id: "mine",
+            name: "Mine",
+            category: .llm,
+            format: .gguf,
+            framework: "llamacpp",
+            supportsThinking: true,
+            description: "A model of mine",
+            source: .local,
+            createdAt: created,
+            updatedAt: created
+        )
+        #expect(local.registeredAt == created)
+        #expect(local.expectedArtifactFiles.isEmptyManifest)
         #expect(local.artifact == nil)
         #expect(local.source == .local)
         #expect(local.resolvedPrimaryModelPath == nil, "nothing on disk")
@@ -337,6 +353,54 @@ struct SeedNamesTests {
             let unknown = await sdk.getModel(ModelGetRequest(modelId: "nope"))
             #expect(!unknown.found)
             #expect(unknown.error?.code == .modelNotFound)
+        }
+    }
+
+    @Test(
+        "The seed's empty import request registers the file where it is; overwriting replaces, into the store or in place"
+    )
+    func seedImportRequest() async throws {
+        try await withDeterministicSDK { sdk in
+            let source = FileManager.default.temporaryDirectory.appendingPathComponent("seed-import-\(UUID()).gguf")
+            try Data(repeating: 7, count: 4_096).write(to: source)
+            defer { try? FileManager.default.removeItem(at: source) }
+            var info = try sdk.model("test-llm")
+            info.id = "in-place"
+            info.name = "In place"
+            var request = ModelImportRequest()
+            #expect(!request.hasModel && !request.copyIntoManagedStorage && !request.overwriteExisting)
+            request.model = info
+            request.sourcePath = source.path
+            #expect(request.hasModel && request.model.framework == info.framework)
+            let inPlace = try await sdk.importModel(request)
+            #expect(!inPlace.copiedIntoManagedStorage && inPlace.hasModel)
+            #expect(inPlace.localPath == source.path)
+            #expect(try sdk.model("in-place").name == "In place")
+            await expectCode(.modelAlreadyExists) { try await sdk.importModel(request) }
+
+            // Overwriting with the model's own file, as the original SDK's apps re-import.
+            request.overwriteExisting = true
+            request.model.name = "Renamed"
+            #expect(try await sdk.importModel(request).localPath == source.path)
+            #expect(try sdk.model("in-place").name == "Renamed")
+
+            // Overwriting into the store: the old entry goes, the file it named stays (not the store's).
+            request.copyIntoManagedStorage = true
+            let stored = try await sdk.importModel(request)
+            #expect(stored.copiedIntoManagedStorage)
+            #expect(stored.localPath.hasPrefix(sdk.paths.home.path))
+            #expect(FileManager.default.fileExists(atPath: source.path))
+            #expect(try sdk.model("in-place").localPath?.path == stored.localPath)
+
+            // A missing file is refused before the registered model is touched.
+            request.sourcePath = source.path + ".missing"
+            await expectCode(.modelFileNotFound) { try await sdk.importModel(request) }
+            #expect(try sdk.model("in-place").localPath?.path == stored.localPath)
+
+            // Requests saved before the original's switches existed decode with ours.
+            let older = #"{"path":"file:///tmp/m.gguf","modelId":"m","category":"llm","framework":"llamacpp"}"#
+            let decoded = try JSONDecoder().decode(ModelImportRequest.self, from: Data(older.utf8))
+            #expect(decoded.copyIntoManagedStorage && !decoded.overwriteExisting && decoded.mode == .copy)
         }
     }
 
@@ -432,7 +496,8 @@ struct SeedNamesTests {
                 memoryRequirement: 1_000
             )
             #expect(info.category == .llm)
-            #expect(try sdk.model("seed").expectedArtifactFiles.map(\.url) == [url])
+            #expect(try sdk.model("seed").expectedArtifactFiles.files.map(\.url) == [url])
+            #expect(try sdk.model("seed").expectedArtifactFiles.requiredPatterns.isEmpty)
             #expect(try sdk.model("seed").sizeBytes == 1_000)
             #expect(!info.isDownloadedOnDisk)
             // Without an id the URL's file names it, as a reference does.
@@ -461,7 +526,7 @@ struct SeedNamesTests {
             let source = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID()).gguf")
             try Data(repeating: 7, count: 4_096).write(to: source)
             defer { try? FileManager.default.removeItem(at: source) }
-            let imported = try sdk.importModel(
+            let imported = try await sdk.importModel(
                 ModelImportRequest(path: source, modelId: "imported", category: .llm, framework: .deterministic)
             )
             #expect(imported.success && imported.registered && imported.copiedIntoManagedStorage)
@@ -470,8 +535,8 @@ struct SeedNamesTests {
             #expect(FileManager.default.fileExists(atPath: imported.localPath))
             #expect(imported.importedBytes >= 4_096)
             #expect(imported.warnings.isEmpty && imported.errorMessage.isEmpty)
-            #expect(throws: SDKException.self) {
-                try sdk.importModel(
+            await expectCode(.modelAlreadyExists) {
+                try await sdk.importModel(
                     ModelImportRequest(path: source, modelId: "imported", category: .llm, framework: .deterministic)
                 )
             }

@@ -266,15 +266,17 @@ func portedModels() async throws {
     let current = RunAnywhere.currentModel(CurrentModelRequest(category: .llm))
     _ = current.lifecyclePrimaryArtifactPath as String?
     _ = RunAnywhere.componentLifecycleSnapshot(.stt) as ComponentLifecycleSnapshot?
-    let imported = try RunAnywhere.importModel(
-        ModelImportRequest(
-            path: URL(fileURLWithPath: "/tmp/m.gguf"),
-            modelId: "m",
-            category: .llm,
-            framework: .llamaCpp
-        )
-    )
-    _ = (imported.success, imported.model.id, imported.localPath, imported.importedBytes, imported.warnings)
+    var request = ModelImportRequest()
+    request.model = ModelInfo.make(id: "m", name: "M", category: .llm, format: .gguf, framework: .llamaCpp)
+    request.sourcePath = "/tmp/m.gguf"
+    request.overwriteExisting = true
+    request.copyIntoManagedStorage = true
+    request.validateBeforeRegister = true
+    let imported = try await RunAnywhere.importModel(request)
+    if !imported.success {
+        _ = imported.errorMessage
+    }
+    _ = (imported.hasModel, imported.model.id, imported.localPath, imported.importedBytes, imported.warnings)
 
     _ = ModelFormat.gguf.wireString as String
     _ = ModelFormat.fromWireString("gguf") as ModelFormat?
@@ -293,7 +295,11 @@ func portedModels() async throws {
         framework: .llamaCpp,
         modality: .language
     )
-    _ = info.expectedArtifactFiles as [ModelFileDescriptor]
+    let expected = info.expectedArtifactFiles
+    if !expected.isEmptyManifest {
+        _ = (expected.files as [ModelFileDescriptor], expected.requiredPatterns, expected.rootDirectory)
+    }
+    _ = ExpectedModelFiles.none
     _ = info.isDownloadedOnDisk as Bool
     info.setArtifact(ModelInfo.inferredArtifact(from: url, format: .gguf))
     info.setLocalPath(nil)
@@ -304,7 +310,12 @@ func portedModels() async throws {
         format: .gguf,
         framework: .llamaCpp,
         downloadURL: url,
-        contextLength: 2048
+        contextLength: 2048,
+        supportsThinking: true,
+        description: "A model",
+        source: .remote,
+        createdAt: Date(),
+        updatedAt: Date()
     )
     _ = made.source == ModelSource.remote
     _ = made.resolvedPrimaryModelPath as String?
@@ -317,7 +328,16 @@ func portedModels() async throws {
         name: "Voice",
         framework: .llamaCpp,
         modality: .language,
-        archive: ArchiveType.tarBz2
+        archive: ArchiveType.tarBz2,
+        memoryRequirement: 1_000_000,
+        supportsThinking: false,
+        supportsLora: true
+    )
+    _ = try await RunAnywhere.registerModel(
+        name: "Hub model",
+        url: "https://example.com/model.gguf",
+        framework: .llamaCpp,
+        supportsThinking: true
     )
     let files = [ModelFileDescriptor(url: url, filename: "model.gguf", isRequired: true)]
     _ = try RunAnywhere.registerModel(

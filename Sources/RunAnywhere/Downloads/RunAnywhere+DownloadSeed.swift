@@ -11,7 +11,9 @@ extension RunAnywhereSDK {
     /// ``registerModel(id:name:url:framework:category:format:fileName:sha256:sizeBytes:)`` (named
     /// after its file without an `id`), anything else as a Hugging Face reference
     /// (``registerModel(reference:id:name:category:framework:)``); the category is labelled
-    /// `modality`, and `memoryRequirement` is recorded as the model's size.
+    /// `modality`, and `memoryRequirement` is recorded as the model's size. The original's
+    /// `supportsThinking` and `supportsLora` are taken so its calls compile, and have no field
+    /// here: thinking is read from the chat template, adapters are checked when applied.
     @discardableResult
     public func registerModel(
         id: String? = nil,
@@ -19,7 +21,9 @@ extension RunAnywhereSDK {
         url: String,
         framework: InferenceFramework,
         modality: ModelCategory = .llm,
-        memoryRequirement: Int64? = nil
+        memoryRequirement: Int64? = nil,
+        supportsThinking: Bool = false,
+        supportsLora: Bool = false
     ) async throws(SDKException) -> ModelInfo {
         var model: ModelInfo
         if let address = URL(string: url), address.scheme == "https" || address.scheme == "http" {
@@ -52,8 +56,9 @@ extension RunAnywhereSDK {
     /// found once it is unpacked, where `structure` says (``ArchiveStructure/primaryFile(in:)``),
     /// and the format from that file's suffix. The id defaults to the archive's name without
     /// its suffix; `archiveType` to what the suffix says; `memoryRequirement` is recorded as
-    /// the model's size. (The original's `supportsThinking` and `supportsLora` have no field
-    /// here: thinking is read from the chat template, adapters are checked when applied.)
+    /// the model's size. The original's `supportsThinking` and `supportsLora` are taken so its
+    /// calls compile, and have no field here: thinking is read from the chat template,
+    /// adapters are checked when applied.
     ///
     /// - Throws: `.invalidInput` for a URL that is not http(s) or an archive of unknown type,
     ///   `.invalidModelId`, `.modelAlreadyExists`.
@@ -66,7 +71,9 @@ extension RunAnywhereSDK {
         framework: InferenceFramework,
         modality: ModelCategory = .llm,
         archive archiveType: ArchiveType? = nil,
-        memoryRequirement: Int64? = nil
+        memoryRequirement: Int64? = nil,
+        supportsThinking: Bool = false,
+        supportsLora: Bool = false
     ) async throws(SDKException) -> ModelInfo {
         guard let address = URL(string: url), address.scheme == "https" || address.scheme == "http" else {
             throw SDKException(.invalidInput, "'\(url)' is not an http(s) URL")
@@ -215,7 +222,7 @@ public struct StorageDeleteResult: Sendable, Equatable {
 extension RunAnywhere {
     /// Registers a model by URL text or Hugging Face reference (the original SDK's form).
     ///
-    /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:modality:memoryRequirement:)``.
+    /// Calls ``RunAnywhereSDK/registerModel(id:name:url:framework:modality:memoryRequirement:supportsThinking:supportsLora:)``.
     @discardableResult
     public static func registerModel(
         id: String? = nil,
@@ -223,7 +230,9 @@ extension RunAnywhere {
         url: String,
         framework: InferenceFramework,
         modality: ModelCategory = .llm,
-        memoryRequirement: Int64? = nil
+        memoryRequirement: Int64? = nil,
+        supportsThinking: Bool = false,
+        supportsLora: Bool = false
     ) async throws(SDKException) -> ModelInfo {
         try await sdk().registerModel(
             id: id,
@@ -237,7 +246,7 @@ extension RunAnywhere {
 
     /// Registers an archive whose primary file is found where `structure` says, once unpacked.
     ///
-    /// Calls ``RunAnywhereSDK/registerModel(archive:structure:id:name:framework:modality:archive:memoryRequirement:)``.
+    /// Calls ``RunAnywhereSDK/registerModel(archive:structure:id:name:framework:modality:archive:memoryRequirement:supportsThinking:supportsLora:)``.
     @discardableResult
     public static func registerModel(
         archive url: String,
@@ -247,7 +256,9 @@ extension RunAnywhere {
         framework: InferenceFramework,
         modality: ModelCategory = .llm,
         archive archiveType: ArchiveType? = nil,
-        memoryRequirement: Int64? = nil
+        memoryRequirement: Int64? = nil,
+        supportsThinking: Bool = false,
+        supportsLora: Bool = false
     ) async throws(SDKException) -> ModelInfo {
         try await sdk().registerModel(
             archive: url,

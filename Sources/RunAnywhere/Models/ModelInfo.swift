@@ -165,10 +165,6 @@ extension ModelInfo {
 }
 
 extension ModelInfo {
-    /// The files a download of the model fetches (the original SDK's name); empty when it
-    /// has no artifact.
-    public var expectedArtifactFiles: [RemoteFile] { artifact?.remoteFiles ?? [] }
-
     /// Whether the model's files are on disk now: ``localPath`` is set and exists (unlike
     /// ``isDownloaded``, which trusts the registry).
     public var isDownloadedOnDisk: Bool {

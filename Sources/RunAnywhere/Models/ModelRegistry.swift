@@ -184,6 +184,37 @@ package final class ModelRegistry: Sendable {
         }
     }
 
+    /// Registers a local model file where it is, once the inspector of its backend has
+    /// checked it; the SDK never deletes a file it did not put in the store.
+    func registerInPlace(
+        _ file: URL,
+        id: String,
+        name: String?,
+        category: ModelCategory,
+        framework: InferenceFramework,
+        replace: Bool = false
+    ) throws(SDKException) -> ModelInfo {
+        try ModelInfo.validate(id: id)
+        let file = file.standardizedFileURL
+        guard !FileSystem.isDirectory(file), FileSystem.isReadableFile(file) else {
+            throw SDKException(.modelFileNotFound, "Model file \(file.path) does not exist or cannot be read")
+        }
+        try framework.validate()
+        var model = ModelInfo(
+            id: id,
+            name: name ?? id,
+            category: category,
+            format: .guess(fromFileName: file.lastPathComponent),
+            framework: framework,
+            localPath: file,
+            sizeBytes: FileSystem.allocatedSize(of: file)
+        )
+        model = try inspectors.inspect(model, file: file)
+        if let name { model.name = name }
+        try register(model, replace: replace)
+        return model
+    }
+
     /// Copies or moves a local model file, or a folder of model files, into the store and
     /// registers it.
     ///

@@ -21,9 +21,12 @@ extension ModelInfo {
 
     /// The original SDK's factory: a model entry whose artifact, when not given, is inferred
     /// from `downloadURL` (``inferredArtifact(from:format:)``: an archive by its suffix, else
-    /// one file). The original's `supportsThinking`, `thinkingPattern` and `description` have
-    /// no field here (thinking is read from the model's chat template), nor `source` (derived:
-    /// ``source``) and `updatedAt`.
+    /// one file).
+    ///
+    /// The original's `supportsThinking`, `description`, `source` and `updatedAt` are taken so
+    /// its calls compile, and have no field here: whether a model thinks is read from its chat
+    /// template, ``source`` follows from what the entry has, and an entry has one date,
+    /// `createdAt` (``registeredAt``). Its `thinkingPattern` is not taken.
     public static func make(
         id: String,
         name: String,
@@ -35,7 +38,11 @@ extension ModelInfo {
         artifact: ModelArtifact? = nil,
         downloadSizeBytes: Int64? = nil,
         contextLength: Int? = nil,
-        createdAt: Date = Date()
+        supportsThinking: Bool = false,
+        description: String? = nil,
+        source: ModelSource = .remote,
+        createdAt: Date = Date(),
+        updatedAt: Date = Date()
     ) -> ModelInfo {
         ModelInfo(
             id: id,
