@@ -229,15 +229,26 @@ extension RunAnywhereSDK {
     /// Adds a text to the pipeline under a new id.
     @discardableResult
     public func ragIngest(text: String, metadataJSON: String? = nil) async throws(SDKException) -> RAGIngestResult {
-        try await ragIngest(RAGDocument(text: text, metadataJSON: metadataJSON))
+        try await ragIngestDocument(RAGDocument(text: text, metadataJSON: metadataJSON))
     }
 
-    /// Adds (or replaces) a document in the pipeline.
+    /// Adds (or replaces) a document in the pipeline and returns what the index then holds,
+    /// as the original SDK's call does; ``ragIngestDocument(_:)`` returns what the document
+    /// became.
+    ///
+    /// - Throws: as ``ragIngestDocument(_:)``.
+    @discardableResult
+    public func ragIngest(_ document: RAGDocument) async throws(SDKException) -> RAGStatistics {
+        try await ragIngestDocument(document)
+        return try await ragGetStatistics()
+    }
+
+    /// Adds (or replaces) a document in the pipeline: its chunks and their tokens.
     ///
     /// - Throws: `.indexNotFound` without a pipeline, `.invalidDocument`, and what
     ///   `RAGIndex/ingest(documentId:text:title:metadata:)` throws.
     @discardableResult
-    public func ragIngest(_ document: RAGDocument) async throws(SDKException) -> RAGIngestResult {
+    public func ragIngestDocument(_ document: RAGDocument) async throws(SDKException) -> RAGIngestResult {
         try await pipeline().index.ingest(
             documentId: document.id,
             text: document.text,
@@ -250,13 +261,14 @@ extension RunAnywhereSDK {
     @discardableResult
     public func ragAddDocumentsBatch(documents: [RAGDocument]) async throws(SDKException) -> [RAGIngestResult] {
         var results: [RAGIngestResult] = []
-        for document in documents { results.append(try await ragIngest(document)) }
+        for document in documents { results.append(try await ragIngestDocument(document)) }
         return results
     }
 
-    /// How many documents the pipeline holds.
-    public func ragGetDocumentCount() async throws(SDKException) -> Int {
-        try await ragGetStatistics().documents
+    /// How many documents the pipeline holds; 0 without one, as the original SDK's call
+    /// (which counts chunks) answers. ``ragGetStatistics()`` says why it fails.
+    public func ragGetDocumentCount() async -> Int {
+        (try? await ragGetStatistics().documents) ?? 0
     }
 
     /// What the pipeline's index holds.
@@ -272,7 +284,7 @@ extension RunAnywhereSDK {
 
     /// How many documents the pipeline holds; 0 without one.
     public var ragDocumentCount: Int {
-        get async { (try? await ragGetDocumentCount()) ?? 0 }
+        get async { await ragGetDocumentCount() }
     }
 
     /// Answers `question` from the pipeline's documents: the configuration's `topK` sources
@@ -376,10 +388,16 @@ extension RunAnywhere {
         try await sdk().ragIngest(text: text, metadataJSON: metadataJSON)
     }
 
-    /// Adds (or replaces) a document in the shared pipeline.
+    /// Adds (or replaces) a document in the shared pipeline; returns what the index then holds.
     @discardableResult
-    public static func ragIngest(_ document: RAGDocument) async throws(SDKException) -> RAGIngestResult {
+    public static func ragIngest(_ document: RAGDocument) async throws(SDKException) -> RAGStatistics {
         try await sdk().ragIngest(document)
+    }
+
+    /// Adds (or replaces) a document in the shared pipeline; returns what it became.
+    @discardableResult
+    public static func ragIngestDocument(_ document: RAGDocument) async throws(SDKException) -> RAGIngestResult {
+        try await sdk().ragIngestDocument(document)
     }
 
     /// Adds documents to the shared pipeline one after another.
@@ -392,9 +410,9 @@ extension RunAnywhere {
         try await sdk().ragAddDocumentsBatch(documents: documents)
     }
 
-    /// How many documents the shared pipeline holds.
-    public static func ragGetDocumentCount() async throws(SDKException) -> Int {
-        try await sdk().ragGetDocumentCount()
+    /// How many documents the shared pipeline holds; 0 without one.
+    public static func ragGetDocumentCount() async -> Int {
+        await shared?.ragGetDocumentCount() ?? 0
     }
 
     /// What the shared pipeline's index holds.

@@ -85,30 +85,27 @@ public final class SolutionHandle: Sendable {
         feedContinuation.finish()
     }
 
-    /// Ends the solution after the input in progress; queued inputs are dropped. Returns
-    /// once it has finished (at once if it never started).
-    @discardableResult
-    public func stop() async -> SolutionSummary {
+    /// Ends the solution after the input in progress; queued inputs are dropped. Returns at
+    /// once, as the original SDK's does: ``finished()`` waits for the end and says how it went.
+    public func stop() {
         state.withLock { $0.stopping = true }
         feedContinuation.finish()
-        return await finished()
     }
 
-    /// Ends the solution at once: the input in progress is cancelled.
-    @discardableResult
-    public func cancel() async -> SolutionSummary {
+    /// Ends the solution at once: the input in progress is cancelled. Returns at once;
+    /// ``finished()`` waits for the end.
+    public func cancel() {
         let current = state.withLock { state -> Task<Void, Never>? in
             state.cancelled = true
             return state.current
         }
         feedContinuation.finish()
         current?.cancel()
-        return await finished()
     }
 
-    /// Ends the solution at once and waits for it: the original SDK's name for ``cancel()``.
-    public func destroy() async {
-        await cancel()
+    /// Ends the solution at once: the original SDK's name for ``cancel()``.
+    public func destroy() {
+        cancel()
     }
 
     /// Waits until the solution finishes and returns how it ended. A handle not started yet

@@ -235,16 +235,27 @@ struct SolutionRunTests {
                 inputs: ["one", "two", "three"]
             )
             let stopped = try await sdk.solutions.run(config: config)
-            let summary = await stopped.stop()
+            stopped.stop()
+            #expect(throws: SDKException.self) { try stopped.feed("four") }
+            let summary = await stopped.finished()
             #expect(summary.reason == .stopped)
             #expect(summary.processed == 0)
-            #expect(throws: SDKException.self) { try stopped.feed("four") }
+            #expect(!stopped.isAlive)
 
             let cancelled = try await sdk.solutions.run(config: config)
             cancelled.start()
-            let end = await cancelled.cancel()
+            cancelled.cancel()
+            let end = await cancelled.finished()
             #expect(end.reason == .cancelled)
             #expect(end.processed < 3)
+
+            // The original SDK's destroy(): at once, from synchronous code; the worker then ends.
+            let destroyed = try await sdk.solutions.run(config: config)
+            destroyed.start()
+            destroyed.destroy()
+            #expect(throws: SDKException.self) { try destroyed.feed("four") }
+            #expect(await destroyed.finished().reason == .cancelled)
+            #expect(!destroyed.isAlive)
 
             let finished = try await sdk.solutions.run(config: config)
             finished.start()

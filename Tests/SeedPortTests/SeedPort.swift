@@ -383,7 +383,9 @@ func portedRest() async throws {
     try handle.feed("What is on the calendar?")
     handle.closeInput()
     _ = handle.isAlive as Bool
-    await handle.destroy()
+    handle.stop()
+    handle.cancel()
+    handle.destroy()
 
     let profile: HardwareProfileResult = RunAnywhere.hardware.getProfile()
     _ = profile.profile.hasNeuralEngine as Bool
@@ -440,9 +442,10 @@ func portedRAG() async throws {
         baseConfiguration: config.resolvingLifecycleArtifacts(embedding: embedderLoad, llm: llmLoad)
     )
     try await RunAnywhere.ragIngest(text: "Oslo is the capital of Norway.", metadataJSON: #"{"lang": "en"}"#)
-    try await RunAnywhere.ragIngest(RAGDocument(text: "Bergen is on the coast.", metadataJSON: nil))
+    let afterIngest = try await RunAnywhere.ragIngest(RAGDocument(text: "Bergen is on the coast.", metadataJSON: nil))
+    _ = afterIngest as RAGStatistics
     try await RunAnywhere.ragAddDocumentsBatch(documents: [RAGDocument(text: "Trondheim.", metadataJSON: "{}")])
-    _ = try await RunAnywhere.ragGetDocumentCount() as Int
+    _ = await RunAnywhere.ragGetDocumentCount() as Int
     let statistics: RAGStatistics = try await RunAnywhere.ragGetStatistics()
     _ = statistics.lastUpdated
     _ = await RunAnywhere.ragDocumentCount as Int
