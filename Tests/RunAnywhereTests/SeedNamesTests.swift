@@ -40,6 +40,11 @@ struct SeedNamesTests {
         #expect(SDKException(.fileSystemError, "x").underlying == nil)
         #expect(ErrorCategory.io == .storage && ErrorCategory.component == .backend)
         #expect(ErrorCategory.configuration == .initialization)
+        // Credentials are the original's `.auth`, whether a key was refused here or by a server.
+        for code in [ErrorCode.invalidAPIKey, .remoteUnauthorized, .tokenExpired] {
+            #expect(SDKException(code, "no").category == .auth)
+        }
+        #expect(ErrorCode.allCases.filter { $0.category == .auth }.count == 3)
         let made = SDKException.make(code: .fileSystemError, message: "x", category: .io, shouldLog: false)
         #expect(made.category == .io)
     }

@@ -474,6 +474,7 @@ func portedErrors(_ error: any Error) -> String {
     let io = SDKException.make(code: .fileSystemError, message: "disk", category: .io, underlying: error)
     if let cause: any Error = io.underlying { _ = cause.localizedDescription }
     if io.category == .io || io.category == .configuration { io.log() }
+    if exception.category == .auth { return "sign in again" }
     _ = SDKException.notImplemented("later")
     return exception.errorDescription ?? exception.localizedDescription
 }

@@ -17,8 +17,7 @@ public typealias ErrorCategory = SDKException.Category
 
 // The original SDK's categories that have a nearest one here, for `make(code:message:category:…)`
 // and for comparing an exception's category: each names the broader category of ours, so it
-// matches more codes than the original's did. `.auth` has none (ours splits credentials between
-// `.initialization` and `.network`): test the codes instead. A `switch` needs `default:`.
+// matches more codes than the original's did. A `switch` needs `default:`.
 extension SDKException.Category {
     /// The original SDK's `.component` (a component's engine): ``backend`` here.
     public static var component: Self { .backend }

@@ -88,8 +88,10 @@ extension SDKException {
         case generation
         /// Files on disk, the registry and archives.
         case storage
-        /// Downloads.
+        /// Downloads and remote servers.
         case network
+        /// Credentials: an API key, or a token a server refused or that ran out.
+        case auth
         /// A native engine or an audio device.
         case backend
         /// A fault inside the SDK itself.
@@ -275,8 +277,10 @@ extension SDKException {
         /// The category this code belongs to.
         public var category: Category {
             switch self {
-            case .notInitialized, .alreadyInitialized, .invalidAPIKey, .invalidBaseURL, .invalidConfiguration:
+            case .notInitialized, .alreadyInitialized, .invalidBaseURL, .invalidConfiguration:
                 .initialization
+            case .invalidAPIKey, .remoteUnauthorized, .tokenExpired:
+                .auth
             case .invalidInput, .emptyPrompt, .invalidModelId, .invalidAudio, .invalidImage, .emptyText, .invalidSSML,
                 .invalidGrammar,
                 .invalidSchema,
@@ -295,8 +299,8 @@ extension SDKException {
                 .storage
             case .networkUnavailable, .downloadFailed, .downloadCancelled, .insecureRedirect, .remoteUnreachable,
                 .remoteTimeout,
-                .remoteUnauthorized, .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
-                .remoteBadResponse, .tokenExpired:
+                .remoteNotFound, .remoteRateLimited, .remoteRejected, .remoteServerError,
+                .remoteBadResponse:
                 .network
             case .backendError, .audioDeviceUnavailable, .acceleratorUnavailable, .invalidPlugin, .pluginIncompatible,
                 .pluginAlreadyLoaded, .pluginNotFound, .pluginInUse:
