@@ -627,7 +627,7 @@ extension RealEngineTests {
                 #expect(server.requests.count == requests)
                 try await sdk.loadVADModel("dl-store")
 
-                let info = try sdk.getStorageInfo()
+                let info = try sdk.storageInfo()
                 let stored = try #require(info.models.first { $0.id == "dl-store" })
                 let fileSize = FileSystem.allocatedSize(of: vad)
                 #expect(stored.sizeBytes >= fileSize && stored.sizeBytes < fileSize + 4096)
@@ -655,7 +655,7 @@ extension RealEngineTests {
                 #expect(
                     !FileManager.default.fileExists(atPath: home.appendingPathComponent("models/sherpa/dl-store").path)
                 )
-                #expect(try sdk.getStorageInfo().models.allSatisfy { $0.id != "dl-store" })
+                #expect(try sdk.storageInfo().models.allSatisfy { $0.id != "dl-store" })
                 await expectCode(.modelFileNotFound) { try await sdk.loadVADModel("dl-store") }
 
                 // Deleted files come back with another download.

@@ -349,8 +349,17 @@ func portedModels() async throws {
     )
     let deleted = await RunAnywhere.deleteStorage(StorageDeleteRequest(modelIds: ["my-model"]))
     _ = deleted.success
-    let report = await RunAnywhere.getStorageInfo(StorageInfoRequest())
-    _ = report.info
+    var storageRequest = StorageInfoRequest()
+    storageRequest.includeDevice = true
+    storageRequest.includeApp = true
+    storageRequest.includeModels = true
+    storageRequest.includeCache = true
+    let report = await RunAnywhere.getStorageInfo(storageRequest)
+    if !report.errorMessage.isEmpty || !report.warnings.isEmpty {
+        _ = report.success
+    }
+    _ = storageOf(report.info)
+    _ = await RunAnywhere.getStorageInfo().info.storedModels
     let progress = try await RunAnywhere.downloadModel(info) { progress in
         _ = progress.overallProgress
     }
@@ -365,7 +374,7 @@ func portedModels() async throws {
     _ = try await RunAnywhere.downloadModel("smollm2-135m-instruct") { progress in
         _ = progress
     }
-    let storage = try RunAnywhere.getStorageInfo()
+    let storage = try RunAnywhere.storageInfo()
     _ = storage.totalModelsSize as Int64
     _ = storage.deviceStorage.usagePercentage as Double
     _ = storage.modelCount as Int

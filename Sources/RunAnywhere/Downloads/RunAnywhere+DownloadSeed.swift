@@ -141,14 +141,13 @@ extension RunAnywhereSDK {
         try await completedDownload(model.id) { await onProgress?($0) }
     }
 
-    /// The original SDK's storage report: ``getStorageInfo()`` in a result that holds its error
-    /// instead of throwing. The request is required here: without one, `getStorageInfo()` is
-    /// this SDK's throwing call, which existing apps use.
-    public func getStorageInfo(_ request: StorageInfoRequest) async -> StorageInfoResult {
+    /// The original SDK's storage report: ``storageInfo()`` in a result that holds its error
+    /// instead of throwing, with the parts the request leaves out emptied.
+    public func getStorageInfo(_ request: StorageInfoRequest = StorageInfoRequest()) async -> StorageInfoResult {
         do throws(SDKException) {
-            return StorageInfoResult(info: try getStorageInfo(), error: nil)
+            return StorageInfoResult(info: request.filter(try storageInfo()), error: nil)
         } catch {
-            return StorageInfoResult(info: nil, error: error)
+            return StorageInfoResult(info: .empty, error: error)
         }
     }
 
@@ -157,7 +156,7 @@ extension RunAnywhereSDK {
     /// failures are in the result.
     public func deleteStorage(_ request: StorageDeleteRequest) async -> StorageDeleteResult {
         var result = StorageDeleteResult()
-        let stored = (try? getStorageInfo().models) ?? []
+        let stored = (try? storageInfo().models) ?? []
         for id in request.modelIds {
             let bytes = stored.first { $0.id == id }?.sizeBytes ?? 0
             if request.dryRun {
@@ -177,20 +176,63 @@ extension RunAnywhereSDK {
     }
 }
 
-/// The original SDK's storage request; it takes no options here.
+/// The original SDK's storage request: which parts of the report to fill in.
 public struct StorageInfoRequest: Sendable, Equatable, Codable {
-    /// A request for the whole report.
-    public init() {}
+    /// The volume's total and free bytes.
+    public var includeDevice: Bool
+    /// The SDK's own files: ``StorageInfo/modelsBytes`` and ``StorageInfo/tempBytes``.
+    public var includeApp: Bool
+    /// Each model with files on this machine.
+    public var includeModels: Bool
+    /// ``StorageInfo/cacheBytes``.
+    public var includeCache: Bool
+
+    /// A request for the whole report, or for some parts of it.
+    public init(
+        includeDevice: Bool = true,
+        includeApp: Bool = true,
+        includeModels: Bool = true,
+        includeCache: Bool = true
+    ) {
+        self.includeDevice = includeDevice
+        self.includeApp = includeApp
+        self.includeModels = includeModels
+        self.includeCache = includeCache
+    }
+
+    /// `info` with the parts this request leaves out emptied.
+    func filter(_ info: StorageInfo) -> StorageInfo {
+        var info = info
+        if !includeDevice { info.device = StorageInfo.empty.device }
+        if !includeApp {
+            info.modelsBytes = 0
+            info.tempBytes = 0
+        }
+        if !includeModels { info.models = [] }
+        if !includeCache { info.cacheBytes = 0 }
+        return info
+    }
 }
 
 /// The storage report, or why it could not be made.
 public struct StorageInfoResult: Sendable, Equatable {
-    /// The report; `nil` on failure.
-    public var info: StorageInfo?
+    /// The report; ``StorageInfo/empty`` on failure, as the original SDK's.
+    public var info: StorageInfo
     /// The failure; `nil` on success.
     public var error: SDKException?
+
+    /// Creates a result.
+    public init(info: StorageInfo, error: SDKException?) {
+        self.info = info
+        self.error = error
+    }
+
     /// Whether the report was made.
-    public var success: Bool { info != nil }
+    public var success: Bool { error == nil }
+    /// Why it was not made; empty on success.
+    public var errorMessage: String { error?.message ?? "" }
+    /// Always empty: what might have been a warning is in the report or its error.
+    public var warnings: [String] { [] }
 }
 
 /// Models whose files to delete (the original SDK's request).
@@ -308,9 +350,9 @@ extension RunAnywhere {
     }
 
     /// The shared instance's storage report, or the error in the result.
-    public static func getStorageInfo(_ request: StorageInfoRequest) async -> StorageInfoResult {
+    public static func getStorageInfo(_ request: StorageInfoRequest = StorageInfoRequest()) async -> StorageInfoResult {
         guard let shared else {
-            return StorageInfoResult(info: nil, error: SDKException(.notInitialized, "The SDK is not initialized"))
+            return StorageInfoResult(info: .empty, error: SDKException(.notInitialized, "The SDK is not initialized"))
         }
         return await shared.getStorageInfo(request)
     }

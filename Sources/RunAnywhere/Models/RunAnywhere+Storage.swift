@@ -8,11 +8,11 @@ extension RunAnywhereSDK {
     /// Space on the device, and what the SDK's models, cache and temporary files take.
     ///
     /// ```swift
-    /// let info = try RunAnywhere.getStorageInfo()
+    /// let info = try RunAnywhere.storageInfo()
     /// print("free:", info.device.freeBytes, "models:", info.modelsBytes)
     /// for model in info.models { print(model.id, model.sizeBytes, model.lastUsedAt ?? "never") }
     /// ```
-    public func getStorageInfo() throws(SDKException) -> StorageInfo {
+    public func storageInfo() throws(SDKException) -> StorageInfo {
         let runtime = try runtime()
         let paths = runtime.paths
         let stored = runtime.registry.list().compactMap { model -> StoredModel? in
@@ -75,9 +75,9 @@ extension RunAnywhereSDK {
 extension RunAnywhere {
     /// Space on the device, and what the SDK's models, cache and temporary files take.
     ///
-    /// Calls ``RunAnywhereSDK/getStorageInfo()`` on the shared instance.
-    public static func getStorageInfo() throws(SDKException) -> StorageInfo {
-        try sdk().getStorageInfo()
+    /// Calls ``RunAnywhereSDK/storageInfo()`` on the shared instance.
+    public static func storageInfo() throws(SDKException) -> StorageInfo {
+        try sdk().storageInfo()
     }
 
     /// Deletes a model's files to free space.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What the SDK stores and how much room is left. From `RunAnywhere.getStorageInfo()`.
+/// What the SDK stores and how much room is left. From `RunAnywhere.storageInfo()`.
 public struct StorageInfo: Sendable, Equatable {
     /// The volume holding the SDK's home.
     public var device: DeviceStorageInfo

@@ -26,7 +26,7 @@ struct StorageCommand: AsyncParsableCommand {
 
         func execute() async throws {
             try await CLI.start(global)
-            let info = try RunAnywhere.getStorageInfo()
+            let info = try RunAnywhere.storageInfo()
             if json { return try CLI.printJSON(Report(info), pretty: true) }
             let b = CLI.bytes
             print("Home     \(info.home.path)")
