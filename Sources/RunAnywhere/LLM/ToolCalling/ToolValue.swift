@@ -22,7 +22,7 @@ extension JSONValue {
     public func toJSONString(pretty: Bool = false) -> String? { jsonText(pretty: pretty) }
 
     /// An object of `fields`, its keys sorted so its text is stable (the original SDK's
-    /// `ToolValue.object(_:)` from a dictionary; a literal makes an ordered ``JSONObject``).
+    /// `ToolValue.object(_:)` from a dictionary; a literal makes an ordered `JSONObject`).
     @_disfavoredOverload
     public static func object(_ fields: [String: JSONValue]) -> JSONValue {
         .object(JSONObject(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
