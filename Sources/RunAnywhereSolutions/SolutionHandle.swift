@@ -90,6 +90,7 @@ public final class SolutionHandle: Sendable {
     public func stop() {
         state.withLock { $0.stopping = true }
         feedContinuation.finish()
+        endIfNeverStarted()
     }
 
     /// Ends the solution at once: the input in progress is cancelled. Returns at once;
@@ -101,6 +102,16 @@ public final class SolutionHandle: Sendable {
         }
         feedContinuation.finish()
         current?.cancel()
+        endIfNeverStarted()
+    }
+
+    /// A handle never started still has to end: its worker runs, sees the stop, and cleans up
+    /// (tools it registered, its events), so nothing waits on ``finished()`` for that.
+    private func endIfNeverStarted() {
+        state.withLock { state in
+            guard state.worker == nil, state.summary == nil else { return }
+            state.worker = Task { await self.work() }
+        }
     }
 
     /// Ends the solution at once: the original SDK's name for ``cancel()``.

@@ -237,6 +237,10 @@ struct SolutionRunTests {
             let stopped = try await sdk.solutions.run(config: config)
             stopped.stop()
             #expect(throws: SDKException.self) { try stopped.feed("four") }
+            // Never started, it still ends by itself: its events close without anyone waiting.
+            var kinds: [String] = []
+            for await event in stopped.events { kinds.append("\(event)") }
+            #expect(kinds.last?.hasPrefix("finished") == true, "\(kinds)")
             let summary = await stopped.finished()
             #expect(summary.reason == .stopped)
             #expect(summary.processed == 0)

@@ -118,7 +118,7 @@ struct SeedNamesTests {
     func storedSubscriptions() {
         let bus = EventBus()
         let count = Mutex(0)
-        var cancellables = Set<AnyCancellable>()
+        var cancellables = Set<EventSubscription>()
         var list: [EventSubscription] = []
         bus.on { _ in count.withLock { $0 += 1 } }.store(in: &cancellables)
         bus.on(.model) { _ in count.withLock { $0 += 10 } }.store(in: &list)
@@ -402,6 +402,19 @@ struct SeedNamesTests {
             await expectCode(.modelFileNotFound) { try await sdk.importModel(request) }
             #expect(try sdk.model("in-place").localPath?.path == stored.localPath)
 
+            // Re-importing the stored file, or its folder, keeps the file and what the entry knows.
+            var keeps = try sdk.model("in-place")
+            keeps.contextLength = 4_096
+            try sdk.registerModel(keeps, replace: true)
+            request.sourcePath = stored.localPath
+            request.model.name = "Stored"
+            #expect(try await sdk.importModel(request).copiedIntoManagedStorage)
+            request.sourcePath = URL(fileURLWithPath: stored.localPath).deletingLastPathComponent().path
+            _ = try await sdk.importModel(request)
+            #expect(FileManager.default.fileExists(atPath: stored.localPath))
+            #expect(try sdk.model("in-place").name == "Stored")
+            #expect(try sdk.model("in-place").contextLength == 4_096)
+
             // Requests saved before the original's switches existed decode with ours.
             let older = #"{"path":"file:///tmp/m.gguf","modelId":"m","category":"llm","framework":"llamacpp"}"#
             let decoded = try JSONDecoder().decode(ModelImportRequest.self, from: Data(older.utf8))
@@ -549,11 +562,14 @@ struct SeedNamesTests {
             #expect(report.success && report.info.home == sdk.paths.home && report.errorMessage.isEmpty)
             #expect(await sdk.getStorageInfo().info.home == report.info.home)
             #expect(report.info.models.contains { $0.id == "imported" })
-            let partial = await sdk.getStorageInfo(StorageInfoRequest(includeDevice: false, includeModels: false))
-            #expect(partial.info.models.isEmpty && partial.info.device.totalBytes == 0)
-            #expect(partial.info.modelsBytes == report.info.modelsBytes)
-            let device = await sdk.getStorageInfo(StorageInfoRequest(includeApp: false, includeCache: false))
-            #expect(device.info.device.totalBytes > 0 && device.info.modelsBytes == 0 && device.info.cacheBytes == 0)
+            // As the original's: the parts set are filled in, and none set means all.
+            let models = await sdk.getStorageInfo(StorageInfoRequest(includeModels: true))
+            #expect(!models.info.models.isEmpty && models.info.device.totalBytes == 0)
+            #expect(models.info.modelsBytes == report.info.modelsBytes)
+            let device = await sdk.getStorageInfo(StorageInfoRequest(includeDevice: true))
+            #expect(device.info.device.totalBytes > 0 && device.info.modelsBytes == 0 && device.info.models.isEmpty)
+            let older = try JSONDecoder().decode(StorageInfoRequest.self, from: Data("{}".utf8))
+            #expect(older == StorageInfoRequest())
             let dry = await sdk.deleteStorage(StorageDeleteRequest(modelIds: ["test-llm"], dryRun: true))
             #expect(dry.deletedModelIds == ["test-llm"] && dry.success)
             #expect(try sdk.model("test-llm").isDownloaded)

@@ -59,14 +59,17 @@ func portedEvents() async {
     let models = bus.on(.model) { event in
         _ = event.category
     }
+    // Where Combine exists its `AnyCancellable` is Combine's; there a port keeps `EventSubscription`s.
+    #if !canImport(Combine)
     var cancellables = Set<AnyCancellable>()
     bus.on(.llm) { event in
         _ = event.category
     }
     .store(in: &cancellables)
+    cancellables.removeAll()
+    #endif
     all.cancel()
     models.cancel()
-    cancellables.removeAll()
     for await event in bus.events {
         _ = RunAnywhere.publishSDKEvent(event)
         break

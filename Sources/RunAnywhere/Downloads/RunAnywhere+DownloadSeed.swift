@@ -176,23 +176,24 @@ extension RunAnywhereSDK {
     }
 }
 
-/// The original SDK's storage request: which parts of the report to fill in.
+/// The original SDK's storage request: which parts of the report to fill in. As in the
+/// original, a request that sets none of them asks for the whole report.
 public struct StorageInfoRequest: Sendable, Equatable, Codable {
     /// The volume's total and free bytes.
     public var includeDevice: Bool
-    /// The SDK's own files: ``StorageInfo/modelsBytes`` and ``StorageInfo/tempBytes``.
+    /// The SDK's own working files: ``StorageInfo/tempBytes``.
     public var includeApp: Bool
-    /// Each model with files on this machine.
+    /// The models: ``StorageInfo/models`` and ``StorageInfo/modelsBytes``.
     public var includeModels: Bool
     /// ``StorageInfo/cacheBytes``.
     public var includeCache: Bool
 
-    /// A request for the whole report, or for some parts of it.
+    /// A request for the parts set; none set asks for the whole report.
     public init(
-        includeDevice: Bool = true,
-        includeApp: Bool = true,
-        includeModels: Bool = true,
-        includeCache: Bool = true
+        includeDevice: Bool = false,
+        includeApp: Bool = false,
+        includeModels: Bool = false,
+        includeCache: Bool = false
     ) {
         self.includeDevice = includeDevice
         self.includeApp = includeApp
@@ -200,15 +201,27 @@ public struct StorageInfoRequest: Sendable, Equatable, Codable {
         self.includeCache = includeCache
     }
 
+    /// Decodes a request; a missing flag is not set (JSON from before the flags asks for all).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            includeDevice: try container.decodeIfPresent(Bool.self, forKey: .includeDevice) ?? false,
+            includeApp: try container.decodeIfPresent(Bool.self, forKey: .includeApp) ?? false,
+            includeModels: try container.decodeIfPresent(Bool.self, forKey: .includeModels) ?? false,
+            includeCache: try container.decodeIfPresent(Bool.self, forKey: .includeCache) ?? false
+        )
+    }
+
     /// `info` with the parts this request leaves out emptied.
     func filter(_ info: StorageInfo) -> StorageInfo {
+        guard includeDevice || includeApp || includeModels || includeCache else { return info }
         var info = info
         if !includeDevice { info.device = StorageInfo.empty.device }
-        if !includeApp {
+        if !includeApp { info.tempBytes = 0 }
+        if !includeModels {
+            info.models = []
             info.modelsBytes = 0
-            info.tempBytes = 0
         }
-        if !includeModels { info.models = [] }
         if !includeCache { info.cacheBytes = 0 }
         return info
     }

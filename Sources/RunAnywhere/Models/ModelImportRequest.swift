@@ -149,37 +149,37 @@ extension RunAnywhereSDK {
     /// ``ModelImportRequest/copyIntoManagedStorage``, registered where it is after its
     /// backend's inspector has checked it.
     ///
-    /// - Throws: the import's errors; `.modelAlreadyExists` unless
-    ///   ``ModelImportRequest/overwriteExisting``, which removes the old model first (once
-    ///   the new file is found readable).
+    /// With ``ModelImportRequest/overwriteExisting``, a file already in the registered model's
+    /// place (the original SDK's apps re-import a model from its own file) only renames the
+    /// entry, keeping everything else it knows; any other file is checked first, and only
+    /// then is the old model removed.
+    ///
+    /// - Throws: the import's errors; `.modelAlreadyExists` without `overwriteExisting`.
     @discardableResult
     public func importModel(_ request: ModelImportRequest) async throws(SDKException) -> ModelImportResult {
+        let registry = try runtime().registry
         if request.overwriteExisting, let existing = try? model(request.modelId) {
             let store = paths.modelDirectory(framework: existing.framework, id: existing.id).standardizedFileURL
-            let inStore = request.path.standardizedFileURL.path.hasPrefix(store.path + "/")
-            if existing.localPath?.standardizedFileURL == request.path.standardizedFileURL,
-                inStore || !request.copyIntoManagedStorage
-            {
-                // The model's own file (the original SDK's apps re-import a model this way),
-                // where it stays: checked and registered again, replacing the entry.
-                let model = try runtime().registry.registerInPlace(
-                    request.path,
-                    id: request.modelId,
-                    name: request.name,
-                    category: request.category,
-                    framework: request.framework,
-                    replace: true
-                )
-                events.publish(.modelRegistered(modelId: model.id))
-                return ModelImportResult(model: model, copiedIntoManagedStorage: inStore)
+            let source = request.path.standardizedFileURL
+            let inStore = source.path == store.path || source.path.hasPrefix(store.path + "/")
+            if inStore || (existing.localPath?.standardizedFileURL == source && !request.copyIntoManagedStorage) {
+                var renamed = existing
+                renamed.name = request.name ?? existing.name
+                try registry.register(renamed, replace: true)
+                events.publish(.modelRegistered(modelId: renamed.id))
+                return ModelImportResult(model: renamed, copiedIntoManagedStorage: inStore)
             }
-            guard FileManager.default.fileExists(atPath: request.path.path) else {
-                throw SDKException(.modelFileNotFound, "Model file \(request.path.path) does not exist")
-            }
+            _ = try registry.inspectedEntry(
+                source,
+                id: request.modelId,
+                name: request.name,
+                category: request.category,
+                framework: request.framework
+            )
             try await removeModel(request.modelId)
         }
         guard request.copyIntoManagedStorage else {
-            let model = try runtime().registry.registerInPlace(
+            let model = try registry.registerInPlace(
                 request.path,
                 id: request.modelId,
                 name: request.name,

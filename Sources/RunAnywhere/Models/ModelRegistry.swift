@@ -184,34 +184,50 @@ package final class ModelRegistry: Sendable {
         }
     }
 
-    /// Registers a local model file where it is, once the inspector of its backend has
-    /// checked it; the SDK never deletes a file it did not put in the store.
-    func registerInPlace(
-        _ file: URL,
+    /// The entry an import of `source` (a file, or a folder and its one model file) would
+    /// make, checked as an import checks it (id, file, framework, the backend's inspector),
+    /// with its file where it is now; nothing is written.
+    func inspectedEntry(
+        _ source: URL,
         id: String,
         name: String?,
         category: ModelCategory,
-        framework: InferenceFramework,
-        replace: Bool = false
+        framework: InferenceFramework
     ) throws(SDKException) -> ModelInfo {
         try ModelInfo.validate(id: id)
-        let file = file.standardizedFileURL
-        guard !FileSystem.isDirectory(file), FileSystem.isReadableFile(file) else {
-            throw SDKException(.modelFileNotFound, "Model file \(file.path) does not exist or cannot be read")
+        let source = source.standardizedFileURL
+        let isFolder = FileSystem.isDirectory(source)
+        let fileName = try isFolder ? Self.primaryFile(in: source, named: nil) : source.lastPathComponent
+        let primary = isFolder ? source.appendingPathComponent(fileName) : source
+        guard FileSystem.isReadableFile(primary) else {
+            throw SDKException(.modelFileNotFound, "Model file \(primary.path) does not exist or cannot be read")
         }
         try framework.validate()
         var model = ModelInfo(
             id: id,
             name: name ?? id,
             category: category,
-            format: .guess(fromFileName: file.lastPathComponent),
+            format: .guess(fromFileName: fileName),
             framework: framework,
-            localPath: file,
-            sizeBytes: FileSystem.allocatedSize(of: file)
+            localPath: primary,
+            sizeBytes: FileSystem.allocatedSize(of: source)
         )
-        model = try inspectors.inspect(model, file: file)
+        model = try inspectors.inspect(model, file: primary)
         if let name { model.name = name }
-        try register(model, replace: replace)
+        return model
+    }
+
+    /// Registers a local model file (or folder) where it is, once the inspector of its
+    /// backend has checked it; the SDK never deletes a file it did not put in the store.
+    func registerInPlace(
+        _ source: URL,
+        id: String,
+        name: String?,
+        category: ModelCategory,
+        framework: InferenceFramework
+    ) throws(SDKException) -> ModelInfo {
+        let model = try inspectedEntry(source, id: id, name: name, category: category, framework: framework)
+        try register(model)
         return model
     }
 

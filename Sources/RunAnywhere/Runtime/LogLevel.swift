@@ -37,7 +37,8 @@ public enum LogLevel: String, Sendable, Codable, CaseIterable, Comparable {
 }
 
 extension LogLevel: CustomStringConvertible {
-    /// The level's name, as the original SDK prints it.
+    /// The level's name, as the original SDK prints its levels (the original's `fault` is
+    /// ``critical`` here, and prints so).
     public var description: String { rawValue }
 
     /// The original SDK's highest level: ``critical``.

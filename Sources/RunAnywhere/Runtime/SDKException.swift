@@ -105,7 +105,7 @@ extension SDKException {
         case notInitialized = "not_initialized"
         /// The SDK is already initialized.
         case alreadyInitialized = "already_initialized"
-        /// The API key is missing or too short for the environment.
+        /// The API key is missing or too short for the environment (category ``Category/auth``).
         case invalidAPIKey = "invalid_api_key"
         /// The base URL is missing, malformed, or not `https` where the environment requires it.
         case invalidBaseURL = "invalid_base_url"
@@ -223,7 +223,7 @@ extension SDKException {
         case remoteUnreachable = "remote_unreachable"
         /// A remote server did not answer within the endpoint's timeout.
         case remoteTimeout = "remote_timeout"
-        /// A remote server refused the credentials (HTTP 401 or 403).
+        /// A remote server refused the credentials (HTTP 401 or 403; category ``Category/auth``).
         case remoteUnauthorized = "remote_unauthorized"
         /// A remote server does not know the model or endpoint (HTTP 404).
         case remoteNotFound = "remote_not_found"
@@ -236,7 +236,8 @@ extension SDKException {
         /// A remote server answered with something that is not the API's response: HTML,
         /// malformed JSON, a truncated stream, an oversized line.
         case remoteBadResponse = "remote_bad_response"
-        /// The control plane's access token has expired; the SDK refreshes it once and retries.
+        /// The control plane's access token has expired; the SDK refreshes it once and retries
+        /// (category ``Category/auth``).
         case tokenExpired = "token_expired"
         // backend
         /// A native engine failed, or its library could not be opened.
