@@ -194,10 +194,23 @@ package final class ModelRegistry: Sendable {
         category: ModelCategory,
         framework: InferenceFramework
     ) throws(SDKException) -> ModelInfo {
+        try inspectedSource(source, id: id, name: name, category: category, framework: framework).model
+    }
+
+    /// ``inspectedEntry(_:id:name:category:framework:)``, with the primary file's name and
+    /// whether `source` is a folder, as an import into the store needs them.
+    private func inspectedSource(
+        _ source: URL,
+        id: String,
+        name: String?,
+        category: ModelCategory,
+        framework: InferenceFramework,
+        primaryFile: String? = nil
+    ) throws(SDKException) -> (model: ModelInfo, fileName: String, isFolder: Bool) {
         try ModelInfo.validate(id: id)
         let source = source.standardizedFileURL
         let isFolder = FileSystem.isDirectory(source)
-        let fileName = try isFolder ? Self.primaryFile(in: source, named: nil) : source.lastPathComponent
+        let fileName = try isFolder ? Self.primaryFile(in: source, named: primaryFile) : source.lastPathComponent
         let primary = isFolder ? source.appendingPathComponent(fileName) : source
         guard FileSystem.isReadableFile(primary) else {
             throw SDKException(.modelFileNotFound, "Model file \(primary.path) does not exist or cannot be read")
@@ -214,7 +227,7 @@ package final class ModelRegistry: Sendable {
         )
         model = try inspectors.inspect(model, file: primary)
         if let name { model.name = name }
-        return model
+        return (model, fileName, isFolder)
     }
 
     /// Registers a local model file (or folder) where it is, once the inspector of its
@@ -254,26 +267,16 @@ package final class ModelRegistry: Sendable {
         try ModelInfo.validate(id: id)
         if models.withLock({ $0[id] }) != nil { throw Self.alreadyRegistered(id) }
         let source = source.standardizedFileURL
-        let isFolder = FileSystem.isDirectory(source)
-        let fileName = try isFolder ? Self.primaryFile(in: source, named: primaryFile) : source.lastPathComponent
-        let primarySource = isFolder ? source.appendingPathComponent(fileName) : source
-        guard FileSystem.isReadableFile(primarySource) else {
-            throw SDKException(.modelFileNotFound, "Model file \(primarySource.path) does not exist or cannot be read")
-        }
-        try framework.validate()
-        let size = FileSystem.allocatedSize(of: source)
-        let destinationDir = paths.modelDirectory(framework: framework, id: id)
-        var model = ModelInfo(
+        var (model, fileName, isFolder) = try inspectedSource(
+            source,
             id: id,
-            name: name ?? id,
+            name: name,
             category: category,
-            format: .guess(fromFileName: fileName),
             framework: framework,
-            localPath: destinationDir.appendingPathComponent(fileName),
-            sizeBytes: size
+            primaryFile: primaryFile
         )
-        model = try inspectors.inspect(model, file: primarySource)
-        if let name { model.name = name }
+        let destinationDir = paths.modelDirectory(framework: framework, id: id)
+        model.localPath = destinationDir.appendingPathComponent(fileName)
         model.visionProjectorFile = visionProjectorFile
         try paths.createDirectories()
         let stage = paths.tempDirectory.appendingPathComponent("import-\(UUID().uuidString)", isDirectory: true)
@@ -313,7 +316,7 @@ package final class ModelRegistry: Sendable {
             throw error
         }
         model.localPath = destinationDir.appendingPathComponent(fileName)
-        logger.info("Imported \(id) (\(size) bytes) into \(destinationDir.path)")
+        logger.info("Imported \(id) (\(model.sizeBytes ?? 0) bytes) into \(destinationDir.path)")
         return model
     }
 
