@@ -146,7 +146,7 @@ struct PluginsCommand: AsyncParsableCommand {
             try await CLI.start(global)
             let folder = try PluginsCommand.folder().standardizedFileURL.path
             let plugin = RunAnywhere.pluginLoader.listLoaded().first { $0.name == name }
-            try await RunAnywhere.pluginLoader.unload(name: name)
+            try RunAnywhere.pluginLoader.unload(name: name)
             guard let path = plugin?.path, URL(fileURLWithPath: path).deletingLastPathComponent().path == folder else {
                 throw SDKException(
                     .pluginNotFound,

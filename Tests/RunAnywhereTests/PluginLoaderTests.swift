@@ -175,18 +175,18 @@ struct PluginLoaderTests {
             #expect(twice?.code == .pluginAlreadyLoaded)
 
             try await sdk.loadSTTModel("c-model")
-            let inUse = await #expect(throws: SDKException.self) { try await sdk.pluginLoader.unload(name: "c-stt") }
+            let inUse = #expect(throws: SDKException.self) { try sdk.pluginLoader.unload(name: "c-stt") }
             #expect(inUse?.code == .pluginInUse)
             #expect(inUse?.message.contains("c-model") == true)
             // Still registered and working.
             #expect(try await sdk.transcribe(Self.tone).text == "16000 samples, peak 0.500")
 
             try await sdk.unloadSTTModel()
-            try await sdk.pluginLoader.unload(name: "c-stt")
+            try sdk.pluginLoader.unload(name: "c-stt")
             #expect(sdk.pluginLoader.registeredNames().isEmpty)
             let gone = await #expect(throws: SDKException.self) { try await sdk.loadSTTModel("c-model") }
             #expect(gone?.code == .noBackendForModel)
-            let unknown = await #expect(throws: SDKException.self) { try await sdk.pluginLoader.unload(name: "c-stt") }
+            let unknown = #expect(throws: SDKException.self) { try sdk.pluginLoader.unload(name: "c-stt") }
             #expect(unknown?.code == .pluginNotFound)
 
             // Loaded again, it serves again.
@@ -204,6 +204,8 @@ struct PluginLoaderTests {
             let error = await #expect(throws: SDKException.self) { try await sdk.loadSTTModel("c-model") }
             #expect(error != nil)
             #expect(error?.message.contains("cannot open the model file") == true || error?.code == .modelFileNotFound)
+            // A failed load holds nothing of the plugin's: it unloads.
+            try sdk.pluginLoader.unload(name: "c-stt")
         }
     }
 

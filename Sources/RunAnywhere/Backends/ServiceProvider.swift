@@ -41,11 +41,6 @@ final class ProviderList<Factory: Sendable>: Sendable {
         providers.withLock { $0.removeAll { $0.module == module } }
     }
 
-    /// The module whose provider would run `model`, when a plugin's module would.
-    func module(serving model: ModelInfo) -> String? {
-        providers.withLock { $0 }.first { $0.canHandle(model) }?.module
-    }
-
     /// The provider with the highest priority, for capabilities that take no model.
     var best: ServiceProvider<Factory>? { providers.withLock { $0.first } }
 

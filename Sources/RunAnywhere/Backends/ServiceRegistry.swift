@@ -208,15 +208,6 @@ public final class ServiceRegistry: Sendable {
         }
     }
 
-    /// Whether a plugin module's provider would run `model` in any capability.
-    func isServed(_ model: ModelInfo, byModule module: String) -> Bool {
-        [
-            llm.module(serving: model), vlm.module(serving: model), stt.module(serving: model),
-            tts.module(serving: model), vad.module(serving: model), embeddings.module(serving: model),
-            speakerEmbedding.module(serving: model),
-        ].contains(module)
-    }
-
     /// The best keyword spotter, if a module offers one.
     var wakeWordFactory: (name: String, factory: WakeWordServiceFactory)? {
         wakeWord.best.map { ($0.name, $0.factory) }

@@ -75,10 +75,14 @@ public struct PluginLoader: Sendable {
     /// Unregisters a loaded plugin. The library stays mapped (``PluginInfo/staysMapped``);
     /// loading the same file again registers it again.
     ///
-    /// - Throws: `.pluginInUse` while a model it runs is loaded (unload the model first);
-    ///   `.pluginNotFound` when no plugin of that name is loaded (a module linked into the app
-    ///   cannot be unloaded); `.notInitialized` without an instance.
-    public func unload(name: String) async throws(SDKException) {
+    /// Synchronous, as the original SDK's: the plugin keeps its own count of the models whose
+    /// handles it holds, loads in progress included, so no engine needs asking, and the check
+    /// and the removal are one step: a model cannot start loading through the plugin between them.
+    ///
+    /// - Throws: `.pluginInUse` while a model it runs is loaded or loading (unload the model
+    ///   first); `.pluginNotFound` when no plugin of that name is loaded (a module linked into
+    ///   the app cannot be unloaded); `.notInitialized` without an instance.
+    public func unload(name: String) throws(SDKException) {
         guard let sdk else { throw RunAnywhere.notInitializedError }
         let runtime = try sdk.runtime()
         guard runtime.plugins.contains(name) else {
@@ -88,14 +92,6 @@ public struct PluginLoader: Sendable {
                 linked
                     ? "\(name) is linked into this app, not loaded from a plugin" : "No plugin named \(name) is loaded",
                 recovery: linked ? nil : "Loaded plugins: \(runtime.plugins.infos.map(\.name))"
-            )
-        }
-        let inUse = await runtime.loadedModels { runtime.services.isServed($0, byModule: name) }
-        guard inUse.isEmpty else {
-            throw SDKException(
-                .pluginInUse,
-                "The plugin \(name) runs the loaded model\(inUse.count == 1 ? "" : "s") \(inUse.joined(separator: ", "))",
-                recovery: "Unload \(inUse.count == 1 ? "it" : "them") first"
             )
         }
         try runtime.plugins.unload(name, from: runtime.services)

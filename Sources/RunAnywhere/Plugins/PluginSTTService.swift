@@ -18,36 +18,56 @@ final class PluginSTTService: STTService, @unchecked Sendable {
     private let operations: rac_stt_ops
     private let worker: WorkerThread
     private let handle: Mutex<UInt?>
+    /// The plugin's record of its handles, which forgets this one when the handle is released.
+    private let handles: PluginHandles
 
-    private init(model: ModelInfo, operations: rac_stt_ops, worker: WorkerThread, handle: UnsafeMutableRawPointer) {
+    private init(
+        model: ModelInfo,
+        operations: rac_stt_ops,
+        worker: WorkerThread,
+        handle: UnsafeMutableRawPointer,
+        handles: PluginHandles
+    ) {
         self.model = model
         self.operations = operations
         self.worker = worker
         self.handle = Mutex(UInt(bitPattern: handle))
+        self.handles = handles
     }
 
-    /// Loads `model` through the plugin.
+    /// Loads `model` through the plugin, recorded in `handles` from before the plugin's `load`
+    /// runs until the handle is released, so the plugin cannot be unloaded meanwhile.
     ///
-    /// - Throws: `.modelLoadFailed` with the plugin's reason.
+    /// - Throws: `.modelLoadFailed` with the plugin's reason; `.noBackendForModel` when the
+    ///   plugin was unloaded as the load began.
     static func load(
         model: ModelInfo,
-        operations: UnsafePointer<rac_stt_ops>
+        operations: UnsafePointer<rac_stt_ops>,
+        handles: PluginHandles
     ) async throws(SDKException) -> PluginSTTService {
         let path = try model.localFile().path
+        let modelId = model.id
+        guard handles.record(modelId) else {
+            throw SDKException(
+                .noBackendForModel,
+                "The plugin that would run '\(modelId)' was unloaded as the model began loading",
+                recovery: "Load the plugin again"
+            )
+        }
         let operations = operations.pointee
         let worker = WorkerThread(name: "plugin.\(model.id)")
-        let modelId = model.id
         let reply = await PluginReply.wait(on: worker) { context in
             operations.load(path, modelId, context, PluginReply.loaded)
         }
         guard reply.result == RAC_SUCCESS, let handle = reply.model else {
             worker.stop()
+            handles.forget(modelId)
             throw SDKException(
                 .modelLoadFailed,
                 "The plugin could not load '\(model.id)': \(reply.text ?? "code \(reply.result)")"
             )
         }
-        return PluginSTTService(model: model, operations: operations, worker: worker, handle: handle)
+        return PluginSTTService(model: model, operations: operations, worker: worker, handle: handle, handles: handles)
     }
 
     func transcribe(_ audio: PCMAudio, options: STTOptions) async throws -> STTServiceResult {
@@ -100,6 +120,23 @@ final class PluginSTTService: STTService, @unchecked Sendable {
         else { return }
         let operations = self.operations
         _ = try? await worker.run { operations.unload(UnsafeMutableRawPointer(bitPattern: address)) }
+        worker.stop()
+        handles.forget(model.id)
+    }
+
+    deinit {
+        // A service dropped without unload() (a routed side loaded after its model was unloaded,
+        // an instance never shut down) still releases its handle, or the plugin's record would
+        // keep the model and the plugin could never be unloaded. Whoever takes the handle forgets it.
+        guard let address = handle.withLock({ $0 }) else { return }
+        let operations = self.operations
+        let handles = self.handles
+        let modelId = model.id
+        let submitted = worker.submit {
+            operations.unload(UnsafeMutableRawPointer(bitPattern: address))
+            handles.forget(modelId)
+        }
+        if !submitted { handles.forget(modelId) }
         worker.stop()
     }
 

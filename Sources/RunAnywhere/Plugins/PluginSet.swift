@@ -80,17 +80,26 @@ final class PluginSet: Sendable {
         return info
     }
 
-    /// Forgets the plugin `name`; the caller has checked that no model of it is loaded.
+    /// Forgets the plugin `name` unless it holds a model's handle (see ``PluginLoader/unload(name:)``).
     func unload(_ name: String, from services: ServiceRegistry) throws(SDKException) {
-        let found = loaded.withLock { loaded in
-            guard let index = loaded.firstIndex(where: { $0.info.name == name }) else { return false }
+        // One step, as loading is: a load through the plugin has either recorded its model
+        // already, and keeps the plugin, or finds it retired and fails.
+        try loaded.withLock { (loaded: inout [Loaded]) throws(SDKException) in
+            guard let index = loaded.firstIndex(where: { $0.info.name == name }) else {
+                throw SDKException(.pluginNotFound, "No plugin named \(name) is loaded")
+            }
+            let inUse = loaded[index].module.handles.retire()
+            guard inUse.isEmpty else {
+                let models = "model\(inUse.count == 1 ? "" : "s") \(inUse.joined(separator: ", "))"
+                throw SDKException(
+                    .pluginInUse,
+                    "The plugin \(name) runs the loaded \(models)",
+                    recovery: "Unload \(inUse.count == 1 ? "it" : "them") first"
+                )
+            }
             loaded.remove(at: index)
-            return true
+            services.remove(module: name)
         }
-        guard found else {
-            throw SDKException(.pluginNotFound, "No plugin named \(name) is loaded")
-        }
-        services.remove(module: name)
     }
 
     /// Whether `name` is a loaded plugin.
@@ -181,6 +190,8 @@ struct PluginModule: BackendModule, @unchecked Sendable {
     // The description and its tables are the plugin's, immutable and mapped for the life of the process.
     let info: PluginInfo
     let description: UnsafePointer<rac_plugin>
+    /// Shared by every copy of the module and the services it loads.
+    let handles = PluginHandles()
 
     var name: String { info.name }
 
@@ -188,13 +199,16 @@ struct PluginModule: BackendModule, @unchecked Sendable {
         if let stt = description.pointee.stt {
             let frameworks = info.frameworks
             let operations = PluginTable(stt)
+            let handles = self.handles
             registry.registerSTT(
                 name: info.name,
                 priority: info.priority,
                 canHandle: { model in
                     model.category == .speechRecognition && frameworks.contains(model.framework.rawValue)
                 },
-                factory: { model in try await PluginSTTService.load(model: model, operations: operations.table) }
+                factory: { model in
+                    try await PluginSTTService.load(model: model, operations: operations.table, handles: handles)
+                }
             )
         }
     }
@@ -206,6 +220,46 @@ struct PluginModule: BackendModule, @unchecked Sendable {
             available: true,
             details: ["plugin": info.path, "frameworks": info.frameworks.joined(separator: ", ")]
         )
+    }
+}
+
+/// The model ids whose handles one loaded plugin holds, loads in progress included.
+///
+/// Kept on the plugin's side, not asked of the capabilities: a capability holds a model only
+/// once its load has finished, and asking them all takes awaits, between which a load could
+/// start. Once the plugin is retired no load records here again, so the check that unloading
+/// makes and the removal are one step.
+final class PluginHandles: Sendable {
+    private struct State {
+        var modelIds: [String] = []
+        var retired = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Records a handle of `modelId` about to be made; `false` once the plugin is unloaded.
+    func record(_ modelId: String) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.retired else { return false }
+            state.modelIds.append(modelId)
+            return true
+        }
+    }
+
+    /// Forgets one handle of `modelId`, released or never made.
+    func forget(_ modelId: String) {
+        state.withLock { state in
+            if let index = state.modelIds.firstIndex(of: modelId) { state.modelIds.remove(at: index) }
+        }
+    }
+
+    /// Retires the plugin when it holds no handle; otherwise the ids it holds handles of, each once.
+    func retire() -> [String] {
+        state.withLock { state -> [String] in
+            if state.modelIds.isEmpty { state.retired = true }
+            var seen: Set<String> = []
+            return state.modelIds.filter { seen.insert($0).inserted }
+        }
     }
 }
 

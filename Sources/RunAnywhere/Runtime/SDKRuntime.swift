@@ -200,16 +200,6 @@ package final class SDKRuntime: Sendable {
             .filter { seen.insert($0.standardizedFileURL.resolvingSymlinksInPath().path).inserted }
     }
 
-    /// The ids of the loaded models for which `matches` holds.
-    func loadedModels(where matches: (ModelInfo) -> Bool) async -> [String] {
-        let loaded = [
-            await llm.currentModel, await vlm.currentModel, await stt.currentModel, await tts.currentModel,
-            await vad.currentModel, await embeddings.currentModel, await reranking.currentModel,
-            await diarization.currentModel,
-        ]
-        return loaded.compactMap { $0 }.filter(matches).map(\.id)
-    }
-
     /// Unloads `id` from whichever capability holds it.
     func unloadEverywhere(_ id: String) async {
         if await llm.currentModel?.id == id { await llm.unload() }
