@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhereTestSupport
 import Testing
 
 @_spi(Backend) @testable import RunAnywhere
@@ -87,5 +88,89 @@ struct EnergyVADTests {
         let toneFrames = probabilities[33..<60]
         #expect(noiseFrames.allSatisfy { $0 < 0.1 })
         #expect(toneFrames.allSatisfy { $0 > 0.9 })
+    }
+
+    /// One second of silence, one of a loud tone, one of silence, at 16 kHz: speech from 1 s to 2 s.
+    private static func toneBetweenSilences() -> PCMAudio {
+        var audio = PCMAudio.silence(duration: 1, sampleRate: 16_000)
+        audio.append(sine(frequency: 300, sampleRate: 16_000, seconds: 1, amplitude: 0.3))
+        audio.append(PCMAudio.silence(duration: 1, sampleRate: 16_000))
+        return audio
+    }
+
+    @Test("A configured frame length is the frame the energy detector judges; unset, it is 512 samples")
+    func configuredFrameLength() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.configureVAD(VADConfiguration(frameLength: 0.1))
+            let frame = try #require(await sdk.vadFrameLength)
+            #expect(abs(frame - 0.1) <= 1.0 / 16_000)
+            #expect(try await sdk.vadConfiguration().frameLengthSeconds == 0.1)
+            try await sdk.configureVAD(VADConfiguration())
+            #expect(await sdk.vadFrameLength == 0.032)
+            #expect(try await sdk.vadConfiguration().frameLengthSeconds == 0.032)
+        }
+    }
+
+    @Test("Frame lengths outside 1 ms to 1 s, or not a number, are refused and change nothing")
+    func invalidFrameLength() async throws {
+        try await withDeterministicSDK { sdk in
+            for frameLength: TimeInterval in [0, -1, 2, .nan] {
+                await expectCode(.invalidInput) {
+                    try await sdk.configureVAD(VADConfiguration(frameLength: frameLength))
+                }
+            }
+            #expect(await sdk.vadFrameLength == 0.032)
+        }
+    }
+
+    @Test("A configuration saved before the frame length existed decodes with none")
+    func decodesWithoutFrameLength() throws {
+        let json = #"{"threshold":0.4,"minSpeechDuration":0.2,"minSilenceDuration":0.3,"energyFloorDecibels":-45}"#
+        let decoded = try JSONDecoder().decode(VADConfiguration.self, from: Data(json.utf8))
+        let expected = VADConfiguration(
+            threshold: 0.4,
+            minSpeechDuration: 0.2,
+            minSilenceDuration: 0.3,
+            energyFloorDecibels: -45
+        )
+        #expect(decoded == expected)
+        #expect(decoded.frameLength == nil)
+        let framed = VADConfiguration(frameLength: 0.1)
+        #expect(try JSONDecoder().decode(VADConfiguration.self, from: JSONEncoder().encode(framed)) == framed)
+    }
+
+    @Test(
+        "Frames of 20 ms and of 100 ms each find the tone between silences, to within a frame",
+        arguments: [0.02, 0.1]
+    )
+    func toneAtFrameLength(frameLength: TimeInterval) async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.configureVAD(VADConfiguration(frameLength: frameLength))
+            let segments = try await sdk.detectSpeechSegments(in: Self.toneBetweenSilences())
+            #expect(segments.count == 1)
+            // Events are stamped where their run of frames began, so the minimum durations
+            // delay them but do not move them.
+            let segment = try #require(segments.first)
+            #expect(abs(segment.start - 1) <= frameLength)
+            #expect(abs(segment.end - 2) <= frameLength)
+        }
+    }
+
+    @Test("Changing the frame length mid-stream keeps the stream's time and its speech state")
+    func frameChangeMidStream() async throws {
+        try await withDeterministicSDK { sdk in
+            var events: [SpeechActivityEvent] = []
+            // 512-sample frames, then 100 ms ones from halfway through the tone; half a second
+            // is not a whole number of 512-sample frames, so samples are pending at the change.
+            for (index, chunk) in Self.toneBetweenSilences().chunks(duration: 0.5).enumerated() {
+                if index == 3 { try await sdk.configureVAD(VADConfiguration(frameLength: 0.1)) }
+                events += try await sdk.detectVoiceActivity(chunk).events
+            }
+            #expect(events.map(\.kind) == [.speechStarted, .speechEnded])
+            let start = try #require(events.first).time
+            let end = try #require(events.last).time
+            #expect(abs(start - 1) <= 0.032)
+            #expect(abs(end - 2) <= 0.1)
+        }
     }
 }

@@ -21,18 +21,19 @@ extension RunAnywhereSDK {
     }
 
     /// How long each frame the detector judges is, in seconds: the loaded VAD model's (Silero:
-    /// 512 samples at 16 kHz, 0.032 s), else the energy detector's. (The original SDK's
-    /// `VADConfiguration.frameLengthSeconds`; here the frame belongs to the detector.)
+    /// 512 samples at 16 kHz, 0.032 s), else the energy detector's, which
+    /// ``VADConfiguration/frameLength`` sets (rounded to whole samples). Unlike
+    /// ``VADConfiguration/frameLengthSeconds``, this is the frame actually in use.
     public var vadFrameLength: TimeInterval? {
         get async { try? await runtime().vad.frameDuration }
     }
 
-    /// Sets thresholds and minimum durations for everything that follows.
+    /// Sets thresholds, minimum durations and the energy detector's frame for everything that follows.
     public func configureVAD(_ configuration: VADConfiguration) async throws(SDKException) {
         try await runtime().vad.configure(configuration)
     }
 
-    /// The thresholds and durations in use.
+    /// The thresholds, durations and frame length in use.
     public func vadConfiguration() async throws(SDKException) -> VADConfiguration {
         try await runtime().vad.currentConfiguration
     }
@@ -106,14 +107,14 @@ extension RunAnywhere {
         try await sdk().unloadVADModel()
     }
 
-    /// Sets thresholds and minimum durations for everything that follows.
+    /// Sets thresholds, minimum durations and the energy detector's frame for everything that follows.
     ///
     /// Calls ``RunAnywhereSDK/configureVAD(_:)`` on the shared instance.
     public static func configureVAD(_ configuration: VADConfiguration) async throws(SDKException) {
         try await sdk().configureVAD(configuration)
     }
 
-    /// The thresholds and durations in use.
+    /// The thresholds, durations and frame length in use.
     ///
     /// Calls ``RunAnywhereSDK/vadConfiguration()`` on the shared instance.
     public static func vadConfiguration() async throws(SDKException) -> VADConfiguration {

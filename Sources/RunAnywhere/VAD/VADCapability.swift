@@ -12,8 +12,12 @@ actor VADCapability {
     private let events: EventBus
     let lifecycle: ModelLifecycle<any VADService>
     private var configuration = VADConfiguration()
-    private let energy = EnergyVADService()
+    /// The detector when no model is loaded; replaced when ``VADConfiguration/frameLength``
+    /// changes, since a detector's frame is fixed.
+    private var energy = EnergyVADService()
     private var tracker: VoiceActivityTracker?
+    /// Counts the streams begun: a chunk judged across a reset belongs to the one it began in.
+    private var streamNumber = 0
     /// Samples waiting to fill a frame, at the service's rate.
     private var pending: [Float] = []
     /// The service the tracker's state belongs to; a change resets the stream.
@@ -48,11 +52,20 @@ actor VADCapability {
 
     func configure(_ configuration: VADConfiguration) async throws(SDKException) {
         try configuration.validate()
+        let frameSize = EnergyVADService.frameSize(for: configuration.frameLength)
+        var detector = energy
+        if detector.frameSize != frameSize { detector = await detector.resized(to: frameSize) }
         do {
-            try await energy.configure(configuration)
+            try await detector.configure(configuration)
             try await lifecycle.currentService?.configure(configuration)
         } catch {
             throw SDKException.wrap(error, as: .backendError, "The VAD rejected the configuration")
+        }
+        if detector !== energy {
+            // A new frame is not a new stream: the tracker (which times frames by their own
+            // length) and the pending samples (cut at whichever frame is current) carry over.
+            if activeService == ObjectIdentifier(energy) { activeService = ObjectIdentifier(detector) }
+            energy = detector
         }
         self.configuration = configuration
         tracker?.configuration = configuration
@@ -71,6 +84,7 @@ actor VADCapability {
     /// Forgets the stream so far: `SpeechActivityEvent.time` restarts at 0.
     func reset() async {
         tracker = nil
+        streamNumber += 1
         pending = []
         activeService = nil
         if let service = await lifecycle.currentService { await service.reset() }
@@ -82,16 +96,16 @@ actor VADCapability {
         try chunk.validate()
         let service: any VADService = await lifecycle.currentService ?? energy
         let identity = ObjectIdentifier(service)
+        let frameDuration = Double(service.frameSize) / Double(service.sampleRate)
         if activeService != identity {
-            tracker = VoiceActivityTracker(
-                configuration: configuration,
-                frameDuration: Double(service.frameSize) / Double(service.sampleRate)
-            )
+            tracker = VoiceActivityTracker(configuration: configuration, frameDuration: frameDuration)
+            streamNumber += 1
             pending = []
             activeService = identity
         }
         let input = chunk.speechInput(sampleRate: service.sampleRate)
         pending += input.samples
+        let stream = streamNumber
         let usable = pending.count - pending.count % service.frameSize
         var probabilities: [Float] = []
         if usable > 0 {
@@ -103,13 +117,28 @@ actor VADCapability {
                 throw SDKException.wrap(error, as: .backendError, "Voice activity detection failed")
             }
         }
+        // A reset, or another detector, while this chunk was judged ended its stream: the
+        // frames belong to no stream now, so they make no events.
+        guard var tracker, streamNumber == stream else {
+            return VADResult(
+                isSpeech: false,
+                probability: probabilities.max() ?? 0,
+                energyDecibels: chunk.rmsDecibels,
+                events: [],
+                duration: chunk.duration
+            )
+        }
+        // The energy detector's frame may have changed since the last chunk, or while this one
+        // was judged: these frames last as long as the detector that judged them says.
+        tracker.frameDuration = frameDuration
         var found: [SpeechActivityEvent] = []
         for probability in probabilities {
-            if let event = tracker!.consume(probability) { found.append(event) }
+            if let event = tracker.consume(probability) { found.append(event) }
         }
+        self.tracker = tracker
         for event in found { publish(event) }
         return VADResult(
-            isSpeech: tracker!.isSpeech,
+            isSpeech: tracker.isSpeech,
             probability: probabilities.max() ?? 0,
             energyDecibels: chunk.rmsDecibels,
             events: found,

@@ -19,18 +19,37 @@ public struct VADConfiguration: Sendable, Codable, Equatable {
     public var minSilenceDuration: TimeInterval
     /// For the energy detector: frames quieter than this (dBFS) are never speech.
     public var energyFloorDecibels: Float
+    /// For the energy detector: how long each frame it judges is, in seconds (1 ms to 1 s,
+    /// rounded to whole samples at 16 kHz); `nil` keeps 512 samples (0.032 s).
+    ///
+    /// Longer frames smooth over short clicks and cost less; shorter ones place speech edges
+    /// more finely. A loaded VAD model (Silero) judges its own fixed frame whatever this says;
+    /// ``RunAnywhereSDK/vadFrameLength`` reports the frame actually in use. Changing it
+    /// mid-stream keeps the stream going: times and the speech state carry over.
+    public var frameLength: TimeInterval?
 
     /// Creates a configuration; every parameter has a sensible default.
     public init(
         threshold: Float = 0.5,
         minSpeechDuration: TimeInterval = 0.25,
         minSilenceDuration: TimeInterval = 0.5,
-        energyFloorDecibels: Float = -50
+        energyFloorDecibels: Float = -50,
+        frameLength: TimeInterval? = nil
     ) {
         self.threshold = threshold
         self.minSpeechDuration = minSpeechDuration
         self.minSilenceDuration = minSilenceDuration
         self.energyFloorDecibels = energyFloorDecibels
+        self.frameLength = frameLength
+    }
+
+    /// The original SDK's frame length in seconds: ``frameLength``, or the energy detector's
+    /// default 0.032 s when unset.
+    ///
+    /// It describes the energy detector's frame; a loaded VAD model such as Silero judges its
+    /// own fixed frame, which ``RunAnywhereSDK/vadFrameLength`` reports.
+    public var frameLengthSeconds: Float {
+        Float(frameLength ?? Double(EnergyVADService.defaultFrameSize) / 16_000)
     }
 
     /// Checks the values.
@@ -46,6 +65,11 @@ public struct VADConfiguration: Sendable, Codable, Equatable {
         }
         guard energyFloorDecibels.isFinite, energyFloorDecibels < 0 else {
             throw SDKException(.invalidInput, "energyFloorDecibels must be below 0 dBFS")
+        }
+        if let frameLength {
+            guard frameLength.isFinite, (0.001...1).contains(frameLength) else {
+                throw SDKException(.invalidInput, "frameLength must be between 0.001 and 1 s (got \(frameLength))")
+            }
         }
     }
 }
