@@ -12,8 +12,9 @@ public struct NamedEntity: Sendable, Codable, Equatable, Hashable {
     /// (0 to 1, from its own token probabilities).
     public var confidence: Double
 
-    /// Its length in characters.
-    public var length: Int { endOffset - startOffset }
+    /// Its length in characters, never negative; `Int32` as the original SDK's (offsets here
+    /// are `Int`, so a span longer than `Int32.max` characters reads as `Int32.max`).
+    public var length: Int32 { Int32(clamping: max(0, endOffset - startOffset)) }
 
     /// Creates an entity.
     public init(text: String, entityType: String, startOffset: Int, endOffset: Int, confidence: Double) {
@@ -46,7 +47,7 @@ public struct NamedEntity: Sendable, Codable, Equatable, Hashable {
     public func range(in source: String) -> Range<String.Index>? {
         guard startOffset >= 0, startOffset <= endOffset, endOffset <= source.count else { return nil }
         let start = source.index(source.startIndex, offsetBy: startOffset)
-        return start..<source.index(start, offsetBy: length)
+        return start..<source.index(start, offsetBy: endOffset - startOffset)
     }
 
     /// Places each span the model named at its next occurrence in `source`, in the model's
