@@ -71,8 +71,11 @@ public struct ControlPlaneModule: BackendModule {
         }
     }
 
-    /// Runs the control plane's agent beside every instance that has a base URL and an API key.
+    /// Runs the control plane's agent beside every instance that has a base URL and an API key,
+    /// and lets `LoggingConfiguration.enableSentryLogging` switch remote error reporting.
     public func register(with registry: ServiceRegistry) {
+        // `LoggingConfiguration.enableSentryLogging` switches the shared instance's reporting here.
+        RemoteReportingSwitch.install { enabled in RunAnywhere.setSentryLoggingEnabled(enabled) }
         let timeout = requestTimeout
         let settings = ControlPlaneSettings(
             telemetryBatchSize: telemetryBatchSize,

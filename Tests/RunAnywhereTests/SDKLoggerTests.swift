@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Testing
 
@@ -20,11 +21,17 @@ struct SDKLoggerTests {
         #expect(redacted["nested"] == .dictionary(["token": "[REDACTED]", "count": "3"]))
     }
 
-    @Test("Log levels are ordered from trace to critical")
-    func levelsOrdered() {
+    @Test("Log levels are ordered from trace to fault, with the original SDK's raw values and names")
+    func levelsOrdered() throws {
         #expect(LogLevel.trace < .debug)
         #expect(LogLevel.warning < .error)
         #expect(LogLevel.allCases.sorted() == LogLevel.allCases)
+        #expect(LogLevel.allCases.map(\.rawValue) == [-1, 0, 1, 2, 3, 4])
+        #expect(LogLevel(rawValue: 2) == .warning)
+        #expect(LogLevel.critical == .fault)
+        #expect(LogLevel.allCases.map(\.description) == ["trace", "debug", "info", "warning", "error", "fault"])
+        // Encoded as the original's numbers.
+        #expect(String(decoding: try JSONEncoder().encode([LogLevel.fault]), as: UTF8.self) == "[4]")
     }
 
     @Test("A level is enabled exactly when it is at or above the SDK-wide level")

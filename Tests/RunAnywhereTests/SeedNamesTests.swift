@@ -670,6 +670,59 @@ struct SeedNamesTests {
         #expect(!LoggingConfiguration.production.enableLocalLogging)
     }
 
+    @Test(
+        "A logging configuration has the original's defaults and presets, and its device and remote-reporting switches apply"
+    )
+    func loggingConfigurationSwitches() throws {
+        #expect(LoggingConfiguration() == LoggingConfiguration(minLogLevel: .info, includeDeviceMetadata: true))
+        #expect(!LoggingConfiguration().enableSentryLogging)
+        #expect(LoggingConfiguration.development.enableSentryLogging)
+        #expect(!LoggingConfiguration.development.includeDeviceMetadata)
+        #expect(LoggingConfiguration.production.includeDeviceMetadata)
+        #expect(!LoggingConfiguration.production.enableLocalLogging)
+        let decoded = try JSONDecoder().decode(
+            LoggingConfiguration.self,
+            from: Data(#"{"enableLocalLogging": false, "minLogLevel": 2}"#.utf8)
+        )
+        #expect(decoded == LoggingConfiguration(enableLocalLogging: false, minLogLevel: .warning))
+
+        // Device details: only this test switches them; the level is left as other suites set it.
+        let category = "SeedNames-device-\(UInt64.random(in: 0...UInt64.max))"
+        let collector = Collector(category: category)
+        RunAnywhere.addLogDestination(collector)
+        defer { RunAnywhere.removeLogDestination(identifier: collector.identifier) }
+        let logger = SDKLogger(category: category)
+        var configuration = RunAnywhere.loggingConfiguration
+        configuration.includeDeviceMetadata = true
+        RunAnywhere.configureLogging(configuration)
+        logger.error("with the device")
+        configuration.includeDeviceMetadata = false
+        RunAnywhere.configureLogging(configuration)
+        logger.error("without it")
+        let entries = collector.entries.withLock { $0 }
+        #expect(entries.map(\.message) == ["with the device", "without it"])
+        let hardware = HardwareProfile.current()
+        #expect(entries.first?.deviceInfo?.cores == hardware.cores)
+        #expect(entries.first?.deviceInfo?.architecture == hardware.architecture)
+        #expect(entries.last?.deviceInfo == nil)
+        #expect(!RunAnywhere.loggingConfiguration.includeDeviceMetadata)
+
+        // Remote reporting lives in another module, which installs the switch; a configuration
+        // flips it only when its value changes.
+        let switches = Mutex<[Bool]>([])
+        RemoteReportingSwitch.install { on in switches.withLock { $0.append(on) } }
+        defer { RemoteReportingSwitch.install(nil) }
+        RemoteReportingSwitch.record(false)
+        configuration.enableSentryLogging = true
+        RunAnywhere.configureLogging(configuration)
+        RunAnywhere.configureLogging(configuration)
+        #expect(RunAnywhere.loggingConfiguration.enableSentryLogging)
+        configuration.enableSentryLogging = false
+        RunAnywhere.configureLogging(configuration)
+        #expect(switches.withLock { $0 } == [true, false])
+        #expect(!RunAnywhere.loggingConfiguration.enableSentryLogging)
+    }
+
     @Test("The seed's error logging says where it was called from and carries its extra text")
     func errorLogging() {
         let marker = "seed-log-\(UInt64.random(in: 0...UInt64.max))"

@@ -19,6 +19,9 @@ public struct LogEntry: Sendable, Equatable {
     /// Its metadata, flattened to text, secrets redacted (see ``SDKLogger/redact(_:)``);
     /// `nil` when the line has none, as in the original SDK.
     public var metadata: [String: String]?
+    /// The device it was logged on, when ``LoggingConfiguration/includeDeviceMetadata`` is on
+    /// (the original SDK's `deviceInfo`): the hardware as first detected for logging.
+    public var deviceInfo: HardwareProfile?
     /// Where it was logged, `file:line`.
     public var source: String
 
@@ -29,6 +32,7 @@ public struct LogEntry: Sendable, Equatable {
         category: String,
         message: String,
         metadata: [String: String]? = nil,
+        deviceInfo: HardwareProfile? = nil,
         source: String = ""
     ) {
         self.timestamp = timestamp
@@ -36,6 +40,7 @@ public struct LogEntry: Sendable, Equatable {
         self.category = category
         self.message = message
         self.metadata = metadata
+        self.deviceInfo = deviceInfo
         self.source = source
     }
 }
@@ -67,43 +72,13 @@ public protocol LogDestination: AnyObject, Sendable {
     func flush()
 }
 
-/// How the SDK logs (the original SDK's `LoggingConfiguration`).
-public struct LoggingConfiguration: Sendable, Equatable, Codable {
-    /// The lowest level logged, locally and to destinations.
-    public var minLogLevel: LogLevel
-    /// Whether lines go to the console (swift-log's handler); destinations get them either way.
-    public var enableLocalLogging: Bool
-
-    /// A configuration (the original SDK's labels, in its order).
-    public init(enableLocalLogging: Bool = true, minLogLevel: LogLevel = .info) {
-        self.minLogLevel = minLogLevel
-        self.enableLocalLogging = enableLocalLogging
-    }
-
-    /// Everything from `.debug`, on the console (the original SDK's development preset).
-    public static var development: LoggingConfiguration { LoggingConfiguration(minLogLevel: .debug) }
-    /// From `.info`, on the console.
-    public static var staging: LoggingConfiguration { LoggingConfiguration(minLogLevel: .info) }
-    /// From `.warning`, to destinations only: nothing on the console.
-    public static var production: LoggingConfiguration {
-        LoggingConfiguration(enableLocalLogging: false, minLogLevel: .warning)
-    }
-
-    /// The preset of `environment`.
-    public static func forEnvironment(_ environment: SDKEnvironment) -> LoggingConfiguration {
-        switch environment {
-        case .development: .development
-        case .staging: .staging
-        case .production: .production
-        }
-    }
-}
-
 /// The destinations and the local switch ``SDKLogger`` consults for every line.
 package enum LogDestinations {
     private static let destinations = Mutex<[any LogDestination]>([])
     private static let any = Atomic<Bool>(false)
     private static let local = Atomic<Bool>(true)
+    private static let device = Atomic<Bool>(true)
+    private static let profile = Mutex<HardwareProfile?>(nil)
 
     /// Whether any destination is added; cheap, so loggers skip building an entry.
     package static var isActive: Bool { any.load(ordering: .relaxed) }
@@ -112,6 +87,23 @@ package enum LogDestinations {
     package static var isLocalEnabled: Bool {
         get { local.load(ordering: .relaxed) }
         set { local.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether entries carry the device's hardware.
+    package static var includesDeviceInfo: Bool {
+        get { device.load(ordering: .relaxed) }
+        set { device.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The hardware an entry carries, when ``includesDeviceInfo``: detected once, at the first
+    /// entry that needs it, since reading it takes file reads (and `nvidia-smi` on NVIDIA
+    /// machines) that no log line should pay again.
+    package static var deviceInfo: HardwareProfile? {
+        guard includesDeviceInfo else { return nil }
+        return profile.withLock { profile in
+            if profile == nil { profile = HardwareProfile.current() }
+            return profile
+        }
     }
 
     /// Adds `destination`, replacing one with the same identifier.
@@ -144,41 +136,5 @@ package enum LogDestinations {
     /// Flushes every destination.
     package static func flush() {
         for destination in destinations.withLock({ $0 }) { destination.flush() }
-    }
-}
-
-extension RunAnywhere {
-    /// Applies a logging configuration: its level (as ``setLogLevel(_:)``) and whether lines
-    /// go to the console.
-    public static func configureLogging(_ configuration: LoggingConfiguration) {
-        setLogLevel(configuration.minLogLevel)
-        LogDestinations.isLocalEnabled = configuration.enableLocalLogging
-    }
-
-    /// Turns console logging on or off; destinations keep receiving lines.
-    public static func setLocalLoggingEnabled(_ enabled: Bool) {
-        LogDestinations.isLocalEnabled = enabled
-    }
-
-    /// Sends every line at or above the log level to `destination` as well, replacing a
-    /// destination with the same identifier.
-    public static func addLogDestination(_ destination: any LogDestination) {
-        LogDestinations.add(destination)
-    }
-
-    /// Stops sending lines to the destination with `identifier`; returns whether there was one.
-    @discardableResult
-    public static func removeLogDestination(identifier: String) -> Bool {
-        LogDestinations.remove(identifier: identifier)
-    }
-
-    /// Debug mode on logs everything from `.debug` up to the console; off returns to `.info`.
-    public static func setDebugMode(_ enabled: Bool) {
-        configureLogging(LoggingConfiguration(enableLocalLogging: true, minLogLevel: enabled ? .debug : .info))
-    }
-
-    /// Writes out what the destinations buffer.
-    public static func flushLogs() {
-        LogDestinations.flush()
     }
 }

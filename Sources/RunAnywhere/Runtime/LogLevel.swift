@@ -1,46 +1,65 @@
 import Logging
 import Synchronization
 
-/// Log verbosity, from most to least chatty.
-public enum LogLevel: String, Sendable, Codable, CaseIterable, Comparable {
+/// Log verbosity, from most to least chatty: the original SDK's levels (`Int` raw values
+/// `debug` 0 … `fault` 4), with ``trace`` below them for the engines' own messages.
+public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
     /// Everything, including the engines' own messages.
-    case trace
+    case trace = -1
     /// Diagnostic detail; the default in `.development`.
-    case debug
+    case debug = 0
     /// Notable steps such as loads and downloads; the default in `.staging`.
-    case info
-    /// Normal but significant conditions.
-    case notice
+    case info = 1
     /// Problems the SDK worked around; the default in `.production`.
-    case warning
+    case warning = 2
     /// Operations that failed.
-    case error
-    /// Failures the SDK cannot continue after.
-    case critical
+    case error = 3
+    /// Failures the SDK cannot continue after (swift-log's `critical`).
+    case fault = 4
 
-    var swiftLogLevel: Logger.Level {
+    /// swift-log's name for ``fault``.
+    public static var critical: LogLevel { .fault }
+
+    /// The level of a swift-log line: its `notice` is ``info`` here, its `critical` ``fault``.
+    package init(_ level: Logger.Level) {
+        switch level {
+        case .trace: self = .trace
+        case .debug: self = .debug
+        case .info, .notice: self = .info
+        case .warning: self = .warning
+        case .error: self = .error
+        case .critical: self = .fault
+        }
+    }
+
+    /// The swift-log level of this one (``fault`` is `critical`), whose name reports carry.
+    package var swiftLogLevel: Logger.Level {
         switch self {
         case .trace: .trace
         case .debug: .debug
         case .info: .info
-        case .notice: .notice
         case .warning: .warning
         case .error: .error
-        case .critical: .critical
+        case .fault: .critical
         }
     }
 
     /// Whether `lhs` is more verbose than `rhs` (`.trace` is the lowest level).
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.rawValue < rhs.rawValue
     }
 }
 
 extension LogLevel: CustomStringConvertible {
-    /// The level's name, as the original SDK prints its levels (the original's `fault` is
-    /// ``critical`` here, and prints so).
-    public var description: String { rawValue }
-
-    /// The original SDK's highest level: ``critical``.
-    public static var fault: LogLevel { .critical }
+    /// The level's name, as the original SDK prints its levels.
+    public var description: String {
+        switch self {
+        case .trace: "trace"
+        case .debug: "debug"
+        case .info: "info"
+        case .warning: "warning"
+        case .error: "error"
+        case .fault: "fault"
+        }
+    }
 }

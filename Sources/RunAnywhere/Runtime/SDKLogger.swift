@@ -108,6 +108,7 @@ public struct SDKLogger: Sendable {
                     category: category,
                     message: message(),
                     metadata: metadata.flatMap { $0.isEmpty ? nil : Self.redact($0).mapValues(\.description) },
+                    deviceInfo: LogDestinations.deviceInfo,
                     source: "\(file):\(line)"
                 )
             )
@@ -186,7 +187,7 @@ extension SDKLogger {
     /// The model registry's logger.
     public static let models = SDKLogger(category: "Models")
 
-    /// Logs a fault: ``LogLevel/critical``.
+    /// Logs a fault: ``LogLevel/fault``.
     public func fault(
         _ message: @autoclosure () -> String,
         metadata: Logger.Metadata? = nil,
@@ -194,7 +195,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        log(.critical, message(), metadata: metadata, file: file, function: function, line: line)
+        log(.fault, message(), metadata: metadata, file: file, function: function, line: line)
     }
 
     /// Logs a debug message with the original SDK's untyped metadata (see ``metadata(_:)``).
@@ -254,7 +255,7 @@ extension SDKLogger {
         function: String = #function,
         line: UInt = #line
     ) {
-        log(.critical, message(), untyped: metadata, file: file, function: function, line: line)
+        log(.fault, message(), untyped: metadata, file: file, function: function, line: line)
     }
 
     /// ``log(_:_:metadata:file:function:line:)`` with untyped metadata, converted only for a

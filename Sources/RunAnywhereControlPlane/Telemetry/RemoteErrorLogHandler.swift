@@ -34,15 +34,8 @@ public struct RemoteErrorLogHandler: LogHandler {
     /// Reports a warning or error line.
     public func log(event: LogEvent) {
         guard !label.hasPrefix(SDKLogger.labelPrefix + ".") else { return }
-        let mapped: LogLevel =
-            switch event.level {
-            case .critical: .critical
-            case .error: .error
-            case .warning: .warning
-            default: .info
-            }
         RemoteErrorReporting.capture(
-            level: mapped,
+            level: LogLevel(event.level),
             logger: label,
             message: event.message.description,
             source: "\(event.file):\(event.line)"

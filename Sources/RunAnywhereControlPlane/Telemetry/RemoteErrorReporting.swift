@@ -62,7 +62,7 @@ enum RemoteErrorReporting {
         guard level >= .warning, isActive, !quietCategories.contains(logger) else { return }
         // The event's initializer redacts the line; the fold key is the redacted text.
         var event = TelemetryEvent(kind: .log, errorMessage: message)
-        event.level = "\(level)"
+        event.level = level.swiftLogLevel.rawValue
         event.logger = logger
         event.source = source
         let key = "\(level)|\(logger)|\(source)|\(event.errorMessage ?? "")"

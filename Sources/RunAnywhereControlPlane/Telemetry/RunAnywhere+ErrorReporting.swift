@@ -95,9 +95,12 @@ extension RunAnywhere {
     /// original SDK's synchronous switch).
     ///
     /// Calls `RunAnywhereSDK.setSentryLoggingEnabled(_:)`; before `initialize` nothing changes
-    /// and a warning is logged.
+    /// and a warning is logged. `RunAnywhere.configureLogging(_:)` calls it when its
+    /// `enableSentryLogging` changes.
     @discardableResult
     public static func setSentryLoggingEnabled(_ enabled: Bool) -> Task<Void, Never> {
+        // So that a logging configuration applied later compares against this switch.
+        RemoteReportingSwitch.record(enabled)
         do throws(SDKException) {
             return try sdk().setSentryLoggingEnabled(enabled)
         } catch {

@@ -1,0 +1,156 @@
+import Synchronization
+
+/// How the SDK logs (the original SDK's `LoggingConfiguration`), applied with
+/// ``RunAnywhere/configureLogging(_:)``.
+public struct LoggingConfiguration: Sendable, Equatable, Codable {
+    /// Whether lines go to the console (swift-log's handler); destinations get them either way.
+    public var enableLocalLogging: Bool
+    /// The lowest level logged, locally and to destinations.
+    public var minLogLevel: LogLevel
+    /// Whether each ``LogEntry`` a destination receives carries the device's hardware
+    /// (``LogEntry/deviceInfo``).
+    public var includeDeviceMetadata: Bool
+    /// Whether warnings and errors are reported remotely, as ``RunAnywhere``'s
+    /// `setSentryLoggingEnabled(_:)` of `RunAnywhereControlPlane` switches it for the shared
+    /// instance (to its control plane). Applying a configuration switches it only when the
+    /// value changes; without that module's ``BackendModule`` registered, turning it on is
+    /// logged as a warning and changes nothing.
+    public var enableSentryLogging: Bool
+
+    /// A configuration (the original SDK's labels, order and defaults).
+    public init(
+        enableLocalLogging: Bool = true,
+        minLogLevel: LogLevel = .info,
+        includeDeviceMetadata: Bool = true,
+        enableSentryLogging: Bool = false
+    ) {
+        self.enableLocalLogging = enableLocalLogging
+        self.minLogLevel = minLogLevel
+        self.includeDeviceMetadata = includeDeviceMetadata
+        self.enableSentryLogging = enableSentryLogging
+    }
+
+    /// Decodes a configuration; a switch missing from the data takes its default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = LoggingConfiguration()
+        enableLocalLogging =
+            try container.decodeIfPresent(Bool.self, forKey: .enableLocalLogging) ?? defaults.enableLocalLogging
+        minLogLevel = try container.decodeIfPresent(LogLevel.self, forKey: .minLogLevel) ?? defaults.minLogLevel
+        includeDeviceMetadata =
+            try container.decodeIfPresent(Bool.self, forKey: .includeDeviceMetadata) ?? defaults.includeDeviceMetadata
+        enableSentryLogging =
+            try container.decodeIfPresent(Bool.self, forKey: .enableSentryLogging) ?? defaults.enableSentryLogging
+    }
+
+    /// The original SDK's development preset: everything from `.debug` on the console, no
+    /// device details, remote error reporting on (to the app's control plane, if it has one).
+    public static var development: LoggingConfiguration {
+        LoggingConfiguration(minLogLevel: .debug, includeDeviceMetadata: false, enableSentryLogging: true)
+    }
+    /// From `.info` on the console, with device details.
+    public static var staging: LoggingConfiguration { LoggingConfiguration(minLogLevel: .info) }
+    /// From `.warning` with device details, to destinations only: nothing on the console.
+    public static var production: LoggingConfiguration {
+        LoggingConfiguration(enableLocalLogging: false, minLogLevel: .warning)
+    }
+
+    /// The preset of `environment`.
+    public static func forEnvironment(_ environment: SDKEnvironment) -> LoggingConfiguration {
+        switch environment {
+        case .development: .development
+        case .staging: .staging
+        case .production: .production
+        }
+    }
+}
+
+/// The remote error reporting switch of ``LoggingConfiguration/enableSentryLogging``: the
+/// reporting lives in the control-plane module, which the core cannot import, so that module
+/// installs what turns it on and off.
+package enum RemoteReportingSwitch {
+    private static let state = Mutex<(on: Bool, handler: (@Sendable (Bool) -> Void)?)>((false, nil))
+
+    /// Whether remote reporting was last switched on.
+    package static var isOn: Bool { state.withLock { $0.on } }
+
+    /// Installs what switches the shared instance's reporting, replacing any other (`nil`
+    /// removes it).
+    package static func install(_ handler: (@Sendable (Bool) -> Void)?) {
+        state.withLock { $0.handler = handler }
+    }
+
+    /// Records a switch made directly (`setSentryLoggingEnabled(_:)`), so a configuration
+    /// applied later compares against it.
+    package static func record(_ on: Bool) {
+        state.withLock { $0.on = on }
+    }
+
+    /// Switches reporting when `on` differs from the last switch.
+    static func request(_ on: Bool) {
+        let (changed, handler) = state.withLock { state in
+            defer { state.on = on }
+            return (state.on != on, state.handler)
+        }
+        guard changed else { return }
+        // Outside the lock: the handler records the switch itself.
+        if let handler {
+            handler(on)
+        } else if on {
+            SDKLogger.shared.warning(
+                "Remote error reporting not turned on: it needs RunAnywhereControlPlane's ControlPlaneModule registered"
+            )
+        }
+    }
+}
+
+extension RunAnywhere {
+    /// Applies a logging configuration: its level (as ``setLogLevel(_:)``), whether lines go
+    /// to the console, whether entries carry the device's hardware, and remote error
+    /// reporting when its switch changed.
+    public static func configureLogging(_ configuration: LoggingConfiguration) {
+        setLogLevel(configuration.minLogLevel)
+        LogDestinations.isLocalEnabled = configuration.enableLocalLogging
+        LogDestinations.includesDeviceInfo = configuration.includeDeviceMetadata
+        RemoteReportingSwitch.request(configuration.enableSentryLogging)
+    }
+
+    /// The logging configuration in force (the original SDK's `Logging.shared.configuration`).
+    public static var loggingConfiguration: LoggingConfiguration {
+        LoggingConfiguration(
+            enableLocalLogging: LogDestinations.isLocalEnabled,
+            minLogLevel: SDKLogger.currentLevel,
+            includeDeviceMetadata: LogDestinations.includesDeviceInfo,
+            enableSentryLogging: RemoteReportingSwitch.isOn
+        )
+    }
+
+    /// Turns console logging on or off; destinations keep receiving lines.
+    public static func setLocalLoggingEnabled(_ enabled: Bool) {
+        LogDestinations.isLocalEnabled = enabled
+    }
+
+    /// Sends every line at or above the log level to `destination` as well, replacing a
+    /// destination with the same identifier.
+    public static func addLogDestination(_ destination: any LogDestination) {
+        LogDestinations.add(destination)
+    }
+
+    /// Stops sending lines to the destination with `identifier`; returns whether there was one.
+    @discardableResult
+    public static func removeLogDestination(identifier: String) -> Bool {
+        LogDestinations.remove(identifier: identifier)
+    }
+
+    /// Debug mode on logs everything from `.debug` up to the console; off returns to `.info`.
+    /// The other switches stay as they are.
+    public static func setDebugMode(_ enabled: Bool) {
+        setLogLevel(enabled ? .debug : .info)
+        setLocalLoggingEnabled(true)
+    }
+
+    /// Writes out what the destinations buffer.
+    public static func flushLogs() {
+        LogDestinations.flush()
+    }
+}
