@@ -148,7 +148,7 @@ func portedGeneration(schema: JSONSchema) async throws {
         endOffset: offsets.1,
         confidence: score
     )
-    _ = entity.length
+    _ = entity.length as Int32
 
     let request = LLMGenerateRequest(prompt: "Hello", options: LLMGenerationOptions.defaults())
     _ = try await RunAnywhere.generate(request) as LLMGenerationResult
@@ -216,6 +216,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = TTSSpeakResult(output: speech).duration
     try await RunAnywhere.resetVAD()
     let verdict = try await RunAnywhere.detectVoiceActivity(audio, options: VADOptions())
+    _ = VADOptions().frameLengthSeconds as Float
     _ = (verdict.isSpeechDetected, verdict.energyLevel)
     for await result in RunAnywhere.streamVAD(audio: chunks) {
         _ = result.isSpeech
@@ -421,8 +422,19 @@ func portedRest() async throws {
     SDKLogger.shared.fault("fault", metadata: ["code": -1])
     SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: "while loading x")
     _ = LogLevel.fault.description as String
+    _ = LogLevel(rawValue: 2) == .warning
+    _ = LogLevel.error.rawValue as Int
+    _ = LogLevel.debug < LogLevel.fault
     RunAnywhere.setSentryLoggingEnabled(false)
     RunAnywhere.configureLogging(LoggingConfiguration.forEnvironment(.development))
+    var logging = LoggingConfiguration(
+        enableLocalLogging: true,
+        minLogLevel: .warning,
+        includeDeviceMetadata: false,
+        enableSentryLogging: false
+    )
+    logging.includeDeviceMetadata = true
+    RunAnywhere.configureLogging(logging)
     RunAnywhere.setLocalLoggingEnabled(true)
     RunAnywhere.addLogDestination(PortedLogDestination())
     RunAnywhere.setDebugMode(false)
@@ -433,6 +445,7 @@ func portedRest() async throws {
     _ = RunAnywhere.pluginLoader.registeredNames() as [String]
     _ = RunAnywhere.pluginLoader.listLoaded() as [PluginInfo]
     _ = try RunAnywhere.pluginLoader.load(path: "/tmp/librunanywhere_plugin.so") as PluginInfo
+    try RunAnywhere.pluginLoader.unload(name: "runanywhere_plugin")
 }
 
 /// The RAG pipeline.
@@ -503,6 +516,9 @@ final class PortedLogDestination: LogDestination {
         var line = "[\(entry.level)] \(entry.category): \(entry.message)"
         if let metadata = entry.metadata {
             line += " \(metadata)"
+        }
+        if entry.deviceInfo != nil, entry.level >= .error {
+            line += " (device attached)"
         }
         _ = line
     }
