@@ -32,6 +32,11 @@ struct SDKLoggerTests {
         #expect(LogLevel.allCases.map(\.description) == ["trace", "debug", "info", "warning", "error", "fault"])
         // Encoded as the original's numbers.
         #expect(String(decoding: try JSONEncoder().encode([LogLevel.fault]), as: UTF8.self) == "[4]")
+        // Decoded from the number, or from the names earlier releases wrote.
+        let decoded = try JSONDecoder().decode([LogLevel].self, from: Data(#"[4, "debug", "notice", "critical"]"#.utf8))
+        #expect(decoded == [.fault, .debug, .info, .fault])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([LogLevel].self, from: Data("[9]".utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([LogLevel].self, from: Data(#"["loud"]"#.utf8)) }
     }
 
     @Test("A level is enabled exactly when it is at or above the SDK-wide level")

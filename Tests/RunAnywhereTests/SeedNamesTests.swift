@@ -692,7 +692,9 @@ struct SeedNamesTests {
         RunAnywhere.addLogDestination(collector)
         defer { RunAnywhere.removeLogDestination(identifier: collector.identifier) }
         let logger = SDKLogger(category: category)
-        var configuration = RunAnywhere.loggingConfiguration
+        let before = RunAnywhere.loggingConfiguration
+        defer { RunAnywhere.configureLogging(before) }
+        var configuration = before
         configuration.includeDeviceMetadata = true
         RunAnywhere.configureLogging(configuration)
         logger.error("with the device")
@@ -707,13 +709,19 @@ struct SeedNamesTests {
         #expect(entries.last?.deviceInfo == nil)
         #expect(!RunAnywhere.loggingConfiguration.includeDeviceMetadata)
 
-        // Remote reporting lives in another module, which installs the switch; a configuration
-        // flips it only when its value changes.
-        let switches = Mutex<[Bool]>([])
-        RemoteReportingSwitch.install { on in switches.withLock { $0.append(on) } }
-        defer { RemoteReportingSwitch.install(nil) }
+        // Remote reporting lives in another module, which installs the switch and records what
+        // the shared instance took; a configuration flips it only when its value changes.
+        RemoteReportingSwitch.install(nil)
         RemoteReportingSwitch.record(false)
         configuration.enableSentryLogging = true
+        RunAnywhere.configureLogging(configuration)
+        #expect(!RunAnywhere.loggingConfiguration.enableSentryLogging, "nothing could turn it on")
+        let switches = Mutex<[Bool]>([])
+        RemoteReportingSwitch.install { on in
+            switches.withLock { $0.append(on) }
+            RemoteReportingSwitch.record(on)
+        }
+        defer { RemoteReportingSwitch.install(nil) }
         RunAnywhere.configureLogging(configuration)
         RunAnywhere.configureLogging(configuration)
         #expect(RunAnywhere.loggingConfiguration.enableSentryLogging)

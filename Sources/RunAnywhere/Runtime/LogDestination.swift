@@ -97,11 +97,16 @@ package enum LogDestinations {
 
     /// The hardware an entry carries, when ``includesDeviceInfo``: detected once, at the first
     /// entry that needs it, since reading it takes file reads (and `nvidia-smi` on NVIDIA
-    /// machines) that no log line should pay again.
+    /// machines) that no log line should pay again. Its memory and disk figures are those of
+    /// that moment.
     package static var deviceInfo: HardwareProfile? {
         guard includesDeviceInfo else { return nil }
+        if let detected = profile.withLock({ $0 }) { return detected }
+        // Outside the lock, so other threads' lines do not wait on the detection; two first
+        // lines may both detect, and the first to finish is kept.
+        let detected = HardwareProfile.current()
         return profile.withLock { profile in
-            if profile == nil { profile = HardwareProfile.current() }
+            if profile == nil { profile = detected }
             return profile
         }
     }
@@ -136,5 +141,24 @@ package enum LogDestinations {
     /// Flushes every destination.
     package static func flush() {
         for destination in destinations.withLock({ $0 }) { destination.flush() }
+    }
+}
+
+extension RunAnywhere {
+    /// Sends every line at or above the log level to `destination` as well, replacing a
+    /// destination with the same identifier.
+    public static func addLogDestination(_ destination: any LogDestination) {
+        LogDestinations.add(destination)
+    }
+
+    /// Stops sending lines to the destination with `identifier`; returns whether there was one.
+    @discardableResult
+    public static func removeLogDestination(identifier: String) -> Bool {
+        LogDestinations.remove(identifier: identifier)
+    }
+
+    /// Writes out what the destinations buffer.
+    public static func flushLogs() {
+        LogDestinations.flush()
     }
 }

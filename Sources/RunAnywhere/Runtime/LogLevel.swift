@@ -48,6 +48,28 @@ public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
+    /// Decodes the original SDK's number (how a level encodes), or a level's name as earlier
+    /// releases of this SDK wrote it (`notice` is ``info`` now, `critical` ``fault``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            guard let level = LogLevel(rawValue: number) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "No log level \(number)")
+            }
+            self = level
+            return
+        }
+        let name = try container.decode(String.self)
+        switch name {
+        case "notice": self = .info
+        case "critical": self = .fault
+        default:
+            guard let level = LogLevel.allCases.first(where: { $0.description == name }) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "No log level named \(name)")
+            }
+            self = level
+        }
+    }
 }
 
 extension LogLevel: CustomStringConvertible {

@@ -65,45 +65,6 @@ public struct LoggingConfiguration: Sendable, Equatable, Codable {
     }
 }
 
-/// The remote error reporting switch of ``LoggingConfiguration/enableSentryLogging``: the
-/// reporting lives in the control-plane module, which the core cannot import, so that module
-/// installs what turns it on and off.
-package enum RemoteReportingSwitch {
-    private static let state = Mutex<(on: Bool, handler: (@Sendable (Bool) -> Void)?)>((false, nil))
-
-    /// Whether remote reporting was last switched on.
-    package static var isOn: Bool { state.withLock { $0.on } }
-
-    /// Installs what switches the shared instance's reporting, replacing any other (`nil`
-    /// removes it).
-    package static func install(_ handler: (@Sendable (Bool) -> Void)?) {
-        state.withLock { $0.handler = handler }
-    }
-
-    /// Records a switch made directly (`setSentryLoggingEnabled(_:)`), so a configuration
-    /// applied later compares against it.
-    package static func record(_ on: Bool) {
-        state.withLock { $0.on = on }
-    }
-
-    /// Switches reporting when `on` differs from the last switch.
-    static func request(_ on: Bool) {
-        let (changed, handler) = state.withLock { state in
-            defer { state.on = on }
-            return (state.on != on, state.handler)
-        }
-        guard changed else { return }
-        // Outside the lock: the handler records the switch itself.
-        if let handler {
-            handler(on)
-        } else if on {
-            SDKLogger.shared.warning(
-                "Remote error reporting not turned on: it needs RunAnywhereControlPlane's ControlPlaneModule registered"
-            )
-        }
-    }
-}
-
 extension RunAnywhere {
     /// Applies a logging configuration: its level (as ``setLogLevel(_:)``), whether lines go
     /// to the console, whether entries carry the device's hardware, and remote error
@@ -130,27 +91,11 @@ extension RunAnywhere {
         LogDestinations.isLocalEnabled = enabled
     }
 
-    /// Sends every line at or above the log level to `destination` as well, replacing a
-    /// destination with the same identifier.
-    public static func addLogDestination(_ destination: any LogDestination) {
-        LogDestinations.add(destination)
-    }
-
-    /// Stops sending lines to the destination with `identifier`; returns whether there was one.
-    @discardableResult
-    public static func removeLogDestination(identifier: String) -> Bool {
-        LogDestinations.remove(identifier: identifier)
-    }
-
-    /// Debug mode on logs everything from `.debug` up to the console; off returns to `.info`.
-    /// The other switches stay as they are.
+    /// Debug mode on logs everything from `.debug` up, on the console; off returns to `.info`
+    /// with the console off, as the original SDK's (destinations keep receiving lines). The
+    /// other switches stay as they are.
     public static func setDebugMode(_ enabled: Bool) {
         setLogLevel(enabled ? .debug : .info)
-        setLocalLoggingEnabled(true)
-    }
-
-    /// Writes out what the destinations buffer.
-    public static func flushLogs() {
-        LogDestinations.flush()
+        setLocalLoggingEnabled(enabled)
     }
 }

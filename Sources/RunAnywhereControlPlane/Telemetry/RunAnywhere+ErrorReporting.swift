@@ -99,10 +99,11 @@ extension RunAnywhere {
     /// `enableSentryLogging` changes.
     @discardableResult
     public static func setSentryLoggingEnabled(_ enabled: Bool) -> Task<Void, Never> {
-        // So that a logging configuration applied later compares against this switch.
-        RemoteReportingSwitch.record(enabled)
         do throws(SDKException) {
-            return try sdk().setSentryLoggingEnabled(enabled)
+            let sdk = try sdk()
+            // Taken by the shared instance: a logging configuration applied later compares against it.
+            RemoteReportingSwitch.record(enabled)
+            return sdk.setSentryLoggingEnabled(enabled)
         } catch {
             SDKLogger(category: "ErrorReporting").warning("Remote error reporting not changed: \(error.message)")
             return Task {}
