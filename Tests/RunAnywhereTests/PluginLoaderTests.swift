@@ -196,6 +196,24 @@ struct PluginLoaderTests {
         }
     }
 
+    @Test(
+        "A plugin holding a handle, or a load in progress, is not retired; once all are released it is, and no load records again"
+    )
+    func handleRecord() {
+        let handles = PluginHandles()
+        #expect(handles.record("a"))
+        #expect(handles.record("a"))
+        #expect(handles.record("b"))
+        #expect(handles.retire() == ["a", "b"])
+        handles.forget("a")
+        handles.forget("b")
+        #expect(handles.retire() == ["a"], "one handle of a is still held")
+        handles.forget("a")
+        handles.forget("a")
+        #expect(handles.retire().isEmpty)
+        #expect(!handles.record("c"), "a retired plugin takes no new load")
+    }
+
     @Test("A model the plugin cannot load fails with the plugin's reason")
     func loadFailureCarriesTheReason() async throws {
         try await withHost { sdk, made in
