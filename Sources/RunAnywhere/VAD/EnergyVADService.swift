@@ -28,7 +28,9 @@ package actor EnergyVADService: VADService {
     package static let minimumFrameSize = 16
 
     package nonisolated let frameSize: Int
-    package nonisolated let sampleRate = 16_000
+    /// The rate it judges audio at; chunks are converted to it.
+    package static let detectorSampleRate = 16_000
+    package nonisolated let sampleRate = EnergyVADService.detectorSampleRate
     private var floorDecibels: Float
     private let marginDecibels: Float = 10
     private var noiseFloor: Float?
@@ -59,7 +61,7 @@ package actor EnergyVADService: VADService {
     /// ``defaultFrameSize``.
     package static func frameSize(for frameLength: TimeInterval?) -> Int {
         guard let frameLength else { return defaultFrameSize }
-        return max(minimumFrameSize, Int((frameLength * 16_000).rounded()))
+        return max(minimumFrameSize, Int((frameLength * Double(detectorSampleRate)).rounded()))
     }
 
     /// A detector with another frame that carries on from this one: same floor, and the noise

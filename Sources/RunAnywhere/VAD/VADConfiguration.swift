@@ -49,7 +49,7 @@ public struct VADConfiguration: Sendable, Codable, Equatable {
     /// It describes the energy detector's frame; a loaded VAD model such as Silero judges its
     /// own fixed frame, which ``RunAnywhereSDK/vadFrameLength`` reports.
     public var frameLengthSeconds: Float {
-        Float(frameLength ?? Double(EnergyVADService.defaultFrameSize) / 16_000)
+        Float(frameLength ?? Double(EnergyVADService.defaultFrameSize) / Double(EnergyVADService.detectorSampleRate))
     }
 
     /// Checks the values.
