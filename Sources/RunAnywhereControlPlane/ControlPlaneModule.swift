@@ -75,7 +75,7 @@ public struct ControlPlaneModule: BackendModule {
     /// and lets `LoggingConfiguration.enableSentryLogging` switch remote error reporting.
     public func register(with registry: ServiceRegistry) {
         // `LoggingConfiguration.enableSentryLogging` switches the shared instance's reporting here.
-        RemoteReportingSwitch.install { enabled in RunAnywhere.setSentryLoggingEnabled(enabled) }
+        RemoteReportingSwitch.shared.install { enabled in RunAnywhere.setSentryLoggingEnabled(enabled) }
         let timeout = requestTimeout
         let settings = ControlPlaneSettings(
             telemetryBatchSize: telemetryBatchSize,

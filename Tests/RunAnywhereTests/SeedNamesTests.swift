@@ -704,31 +704,29 @@ struct SeedNamesTests {
         let entries = collector.entries.withLock { $0 }
         #expect(entries.map(\.message) == ["with the device", "without it"])
         let hardware = HardwareProfile.current()
-        #expect(entries.first?.deviceInfo?.cores == hardware.cores)
+        #expect(entries.first?.deviceInfo?.coreCount == hardware.cores)
         #expect(entries.first?.deviceInfo?.architecture == hardware.architecture)
+        #expect(entries.first?.deviceInfo?.chipName == hardware.cpu)
         #expect(entries.last?.deviceInfo == nil)
         #expect(!RunAnywhere.loggingConfiguration.includeDeviceMetadata)
 
         // Remote reporting lives in another module, which installs the switch and records what
-        // the shared instance took; a configuration flips it only when its value changes.
-        RemoteReportingSwitch.install(nil)
-        RemoteReportingSwitch.record(false)
-        configuration.enableSentryLogging = true
-        RunAnywhere.configureLogging(configuration)
-        #expect(!RunAnywhere.loggingConfiguration.enableSentryLogging, "nothing could turn it on")
+        // the shared instance took; a configuration flips it only when its value changes. On a
+        // switch of its own: the process's is installed by any suite that registers that module.
+        let reporting = RemoteReportingSwitch()
+        reporting.request(true)
+        #expect(!reporting.isOn, "nothing could turn it on")
         let switches = Mutex<[Bool]>([])
-        RemoteReportingSwitch.install { on in
+        reporting.install { on in
             switches.withLock { $0.append(on) }
-            RemoteReportingSwitch.record(on)
+            reporting.record(on)
         }
-        defer { RemoteReportingSwitch.install(nil) }
-        RunAnywhere.configureLogging(configuration)
-        RunAnywhere.configureLogging(configuration)
-        #expect(RunAnywhere.loggingConfiguration.enableSentryLogging)
-        configuration.enableSentryLogging = false
-        RunAnywhere.configureLogging(configuration)
+        reporting.request(true)
+        reporting.request(true)
+        #expect(reporting.isOn)
+        reporting.request(false)
         #expect(switches.withLock { $0 } == [true, false])
-        #expect(!RunAnywhere.loggingConfiguration.enableSentryLogging)
+        #expect(!reporting.isOn)
     }
 
     @Test("The seed's error logging says where it was called from and carries its extra text")

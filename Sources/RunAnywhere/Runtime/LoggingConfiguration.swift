@@ -73,7 +73,7 @@ extension RunAnywhere {
         setLogLevel(configuration.minLogLevel)
         LogDestinations.isLocalEnabled = configuration.enableLocalLogging
         LogDestinations.includesDeviceInfo = configuration.includeDeviceMetadata
-        RemoteReportingSwitch.request(configuration.enableSentryLogging)
+        RemoteReportingSwitch.shared.request(configuration.enableSentryLogging)
     }
 
     /// The logging configuration in force (the original SDK's `Logging.shared.configuration`).
@@ -82,7 +82,7 @@ extension RunAnywhere {
             enableLocalLogging: LogDestinations.isLocalEnabled,
             minLogLevel: SDKLogger.currentLevel,
             includeDeviceMetadata: LogDestinations.includesDeviceInfo,
-            enableSentryLogging: RemoteReportingSwitch.isOn
+            enableSentryLogging: RemoteReportingSwitch.shared.isOn
         )
     }
 

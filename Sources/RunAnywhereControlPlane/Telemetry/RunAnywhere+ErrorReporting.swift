@@ -102,7 +102,7 @@ extension RunAnywhere {
         do throws(SDKException) {
             let sdk = try sdk()
             // Taken by the shared instance: a logging configuration applied later compares against it.
-            RemoteReportingSwitch.record(enabled)
+            RemoteReportingSwitch.shared.record(enabled)
             return sdk.setSentryLoggingEnabled(enabled)
         } catch {
             SDKLogger(category: "ErrorReporting").warning("Remote error reporting not changed: \(error.message)")
@@ -135,6 +135,8 @@ extension RunAnywhereSDK {
                     SDKLogger(category: "ErrorReporting").warning(
                         "Remote error reporting not turned \(enabled ? "on" : "off"): \(error.message)"
                     )
+                    // What `RunAnywhere.loggingConfiguration` reports must not stay on when nothing took it.
+                    if enabled, RunAnywhere.shared === self { RemoteReportingSwitch.shared.record(false) }
                 }
             }
             pending = task
