@@ -162,6 +162,93 @@ struct HardwareProfileTests {
         #expect(decoded == profile)
     }
 
+    @Test("A laptop's device description: firmware model and chassis, battery, hybrid cores, low-power profile")
+    func deviceInfoOfALaptop() throws {
+        let files = [
+            "/proc/cpuinfo": Self.x86Processor(0, core: 0),
+            "/proc/meminfo": Self.meminfo,
+            "/proc/sys/kernel/osrelease": "6.8.0-45-generic\n",
+            "/proc/sys/kernel/hostname": "ana-laptop\n",
+            "/sys/class/dmi/id/product_name": "ThinkPad X1 Carbon Gen 11\n",
+            "/sys/class/dmi/id/chassis_type": "10\n",
+            "/sys/class/power_supply/AC/type": "Mains\n",
+            "/sys/class/power_supply/BAT0/type": "Battery\n",
+            "/sys/class/power_supply/BAT0/capacity": "57\n",
+            "/sys/class/power_supply/BAT0/status": "Discharging\n",
+            "/sys/devices/cpu_core/cpus": "0-3,8\n",
+            "/sys/devices/cpu_atom/cpus": "4-7,9-11\n",
+            "/sys/firmware/acpi/platform_profile": "low-power\n",
+        ]
+        let system = Self.system(files: files)
+        let profile = HardwareProfile.linux(reading: system) { nil }
+        let device = DeviceInfo.linux(profile, reading: system)
+        #expect(device.deviceModel == "ThinkPad X1 Carbon Gen 11")
+        #expect(device.modelName == device.deviceModel)
+        #expect(device.deviceName == "ana-laptop")
+        #expect(device.platform == "linux")
+        #expect(device.osVersion == "6.8.0-45-generic")
+        #expect(device.cleanOSVersion == "6.8.0")
+        #expect(device.formFactor == "laptop")
+        #expect(device.deviceType == "desktop")
+        #expect(device.chipName == "Intel(R) Xeon(R) Platinum 8480+")
+        #expect(device.architecture == "x86_64")
+        #expect(device.totalMemory == 16_384_000 * 1024)
+        #expect(device.batteryLevel == 0.57)
+        #expect(device.batteryState == "unplugged")
+        #expect(device.isLowPowerMode)
+        #expect(device.performanceCores == 5)
+        #expect(device.efficiencyCores == 7)
+        #expect(!device.hasNeuralEngine && device.neuralEngineCores == 0)
+        #expect(device.gpuFamily == "none")
+        #expect(device.deviceFingerprint == nil && device.deviceId.isEmpty)
+
+        // The original's JSON keys.
+        let json = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(device)) as? [String: Any])
+        #expect(json["device_model"] as? String == "ThinkPad X1 Carbon Gen 11")
+        #expect(json["efficiency_cores"] as? Int == 7)
+        #expect(json["is_low_power_mode"] as? Bool == true)
+        #expect(try JSONDecoder().decode(DeviceInfo.self, from: JSONEncoder().encode(device)) == device)
+    }
+
+    @Test("A board or server that says little: the device tree's model, no battery, every core a performance core")
+    func deviceInfoOfABoard() {
+        let files = [
+            "/proc/device-tree/model": "Raspberry Pi 5 Model B Rev 1.0\u{0}",
+            "/sys/class/dmi/id/chassis_type": "23\n",
+            "/sys/class/power_supply/AC/type": "Mains\n",
+            "/sys/firmware/acpi/platform_profile": "balanced\n",
+        ]
+        let system = Self.system(machine: "arm64", files: files)
+        let profile = HardwareProfile.linux(reading: system) { nil }
+        let device = DeviceInfo.linux(profile, reading: system)
+        #expect(device.deviceModel == "Raspberry Pi 5 Model B Rev 1.0")
+        #expect(device.deviceName == "localhost")
+        #expect(device.formFactor == "server")
+        #expect(device.batteryLevel == nil && device.batteryState == nil)
+        #expect(!device.isLowPowerMode)
+        #expect(device.performanceCores == profile.cores && device.efficiencyCores == 0)
+        #expect(DeviceInfo.formFactor(chassisType: nil) == "unknown")
+        #expect(DeviceInfo.formFactor(chassisType: "3") == "desktop")
+        #expect(DeviceInfo.cpuCount("0-7,16,18-19") == 11)
+        #expect(DeviceInfo.cpuCount("7-3,x,") == 0)
+        #expect(DeviceInfo(osVersion: "Version 17.2 (Build 21C52)").cleanOSVersion == "17.2")
+        #expect(DeviceInfo(osVersion: "rolling").cleanOSVersion == "rolling")
+    }
+
+    @Test("This device's description agrees with its hardware profile and the kernel's host name")
+    func deviceInfoOfThisMachine() {
+        let device = DeviceInfo.current
+        let profile = HardwareProfile.current()
+        #expect(device.platform == "linux")
+        #expect(device.coreCount == profile.cores)
+        #expect(device.chipName == profile.cpu)
+        #expect(device.totalMemory == Int(profile.memoryTotalBytes))
+        let hostname = (try? String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(device.deviceName == hostname ?? "localhost")
+        #expect(device.performanceCores + device.efficiencyCores >= 1)
+    }
+
     @Test("A model fits when its file and working memory fit the free memory, and a download fits the disk")
     func fitting() {
         let profile = HardwareProfile(
@@ -233,5 +320,25 @@ struct HardwareProfileTests {
             #expect(try recommended(nil) == ["medium", "voice", "small"])
             #expect(try recommended(.loraAdapter) == ["adapter"])
         }
+    }
+}
+
+extension DeviceInfo {
+    /// A description that differs from a plain one only in its OS version.
+    init(osVersion: String) {
+        self.init(
+            deviceModel: "m",
+            deviceName: "n",
+            platform: "linux",
+            osVersion: osVersion,
+            formFactor: "unknown",
+            architecture: "x86_64",
+            chipName: "c",
+            totalMemory: 1,
+            availableMemory: 1,
+            gpuFamily: "none",
+            coreCount: 1,
+            performanceCores: 1
+        )
     }
 }

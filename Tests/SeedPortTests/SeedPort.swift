@@ -517,8 +517,8 @@ final class PortedLogDestination: LogDestination {
         if let metadata = entry.metadata {
             line += " \(metadata)"
         }
-        if entry.deviceInfo != nil, entry.level >= .error {
-            line += " (device attached)"
+        if let device = entry.deviceInfo, entry.level >= .error {
+            line += " on \(device.deviceModel) (\(device.platform) \(device.cleanOSVersion), \(device.deviceType))"
         }
         _ = line
     }

@@ -19,9 +19,9 @@ public struct LogEntry: Sendable, Equatable {
     /// Its metadata, flattened to text, secrets redacted (see ``SDKLogger/redact(_:)``);
     /// `nil` when the line has none, as in the original SDK.
     public var metadata: [String: String]?
-    /// The device it was logged on, when ``LoggingConfiguration/includeDeviceMetadata`` is on
-    /// (the original SDK's `deviceInfo`): the hardware as first detected for logging.
-    public var deviceInfo: HardwareProfile?
+    /// The device it was logged on, when ``LoggingConfiguration/includeDeviceMetadata`` is on,
+    /// as first detected for logging.
+    public var deviceInfo: DeviceInfo?
     /// Where it was logged, `file:line`.
     public var source: String
 
@@ -32,7 +32,7 @@ public struct LogEntry: Sendable, Equatable {
         category: String,
         message: String,
         metadata: [String: String]? = nil,
-        deviceInfo: HardwareProfile? = nil,
+        deviceInfo: DeviceInfo? = nil,
         source: String = ""
     ) {
         self.timestamp = timestamp
@@ -78,7 +78,7 @@ package enum LogDestinations {
     private static let any = Atomic<Bool>(false)
     private static let local = Atomic<Bool>(true)
     private static let device = Atomic<Bool>(true)
-    private static let profile = Mutex<HardwareProfile?>(nil)
+    private static let profile = Mutex<DeviceInfo?>(nil)
 
     /// Whether any destination is added; cheap, so loggers skip building an entry.
     package static var isActive: Bool { any.load(ordering: .relaxed) }
@@ -99,12 +99,12 @@ package enum LogDestinations {
     /// entry that needs it, since reading it takes file reads (and `nvidia-smi` on NVIDIA
     /// machines) that no log line should pay again. Its memory and disk figures are those of
     /// that moment.
-    package static var deviceInfo: HardwareProfile? {
+    package static var deviceInfo: DeviceInfo? {
         guard includesDeviceInfo else { return nil }
         if let detected = profile.withLock({ $0 }) { return detected }
         // Outside the lock, so other threads' lines do not wait on the detection; two first
         // lines may both detect, and the first to finish is kept.
-        let detected = HardwareProfile.current()
+        let detected = DeviceInfo.current
         return profile.withLock { profile in
             if profile == nil { profile = detected }
             return profile
