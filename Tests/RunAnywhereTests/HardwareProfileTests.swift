@@ -180,7 +180,8 @@ struct HardwareProfileTests {
             "/sys/firmware/acpi/platform_profile": "low-power\n",
         ]
         let system = Self.system(files: files)
-        let profile = HardwareProfile.linux(reading: system) { nil }
+        var profile = HardwareProfile.linux(reading: system) { nil }
+        profile.cores = 12
         let device = DeviceInfo.linux(profile, reading: system)
         #expect(device.deviceModel == "ThinkPad X1 Carbon Gen 11")
         #expect(device.modelName == device.deviceModel)
@@ -198,6 +199,10 @@ struct HardwareProfileTests {
         #expect(device.isLowPowerMode)
         #expect(device.performanceCores == 5)
         #expect(device.efficiencyCores == 7)
+        // The lists are the machine's; a process limited to 6 processors counts within them.
+        profile.cores = 6
+        let limited = DeviceInfo.linux(profile, reading: system)
+        #expect(limited.performanceCores == 5 && limited.efficiencyCores == 1)
         #expect(!device.hasNeuralEngine && device.neuralEngineCores == 0)
         #expect(device.gpuFamily == "none")
         #expect(device.deviceFingerprint == nil && device.deviceId.isEmpty)
@@ -212,10 +217,14 @@ struct HardwareProfileTests {
 
     @Test("A board or server that says little: the device tree's model, no battery, every core a performance core")
     func deviceInfoOfABoard() {
-        let files = [
+        var files = [
             "/proc/device-tree/model": "Raspberry Pi 5 Model B Rev 1.0\u{0}",
             "/sys/class/dmi/id/chassis_type": "23\n",
             "/sys/class/power_supply/AC/type": "Mains\n",
+            // A Bluetooth mouse's battery is not the device's.
+            "/sys/class/power_supply/hid-00:1f:20:aa:bb:cc-battery/type": "Battery\n",
+            "/sys/class/power_supply/hid-00:1f:20:aa:bb:cc-battery/scope": "Device\n",
+            "/sys/class/power_supply/hid-00:1f:20:aa:bb:cc-battery/capacity": "80\n",
             "/sys/firmware/acpi/platform_profile": "balanced\n",
         ]
         let system = Self.system(machine: "arm64", files: files)
@@ -231,22 +240,41 @@ struct HardwareProfileTests {
         #expect(DeviceInfo.formFactor(chassisType: "3") == "desktop")
         #expect(DeviceInfo.cpuCount("0-7,16,18-19") == 11)
         #expect(DeviceInfo.cpuCount("7-3,x,") == 0)
+        #expect(DeviceInfo.cpuCount("0-9223372036854775807,-5-2,99999999999999999999") == 0)
         #expect(DeviceInfo(osVersion: "Version 17.2 (Build 21C52)").cleanOSVersion == "17.2")
         #expect(DeviceInfo(osVersion: "rolling").cleanOSVersion == "rolling")
+        #expect(DeviceInfo(osVersion: "5.15").cleanOSVersion == "5.15")
+        #expect(DeviceInfo(osVersion: "build ²³.٣").cleanOSVersion == "build ²³.٣")
+        #expect(device.deviceType == "desktop", "a server")
+
+        // A laptop held at a charge limit is plugged in, neither charging nor unplugged; a
+        // capacity that is not a percentage is no level.
+        files["/sys/class/power_supply/BAT1/type"] = "Battery\n"
+        files["/sys/class/power_supply/BAT1/status"] = "Not charging\n"
+        files["/sys/class/power_supply/BAT1/capacity"] = "nan\n"
+        files["/sys/class/dmi/id/chassis_type"] = nil
+        let held = DeviceInfo.linux(profile, reading: Self.system(machine: "arm64", files: files))
+        #expect(held.batteryState == nil && held.batteryLevel == nil)
+        #expect(held.formFactor == "unknown" && held.deviceType == "desktop", "a Linux board of unknown form")
     }
 
     @Test("This device's description agrees with its hardware profile and the kernel's host name")
     func deviceInfoOfThisMachine() {
         let device = DeviceInfo.current
         let profile = HardwareProfile.current()
+        #if os(Linux)
         #expect(device.platform == "linux")
+        #endif
         #expect(device.coreCount == profile.cores)
         #expect(device.chipName == profile.cpu)
         #expect(device.totalMemory == Int(profile.memoryTotalBytes))
+        #if os(Linux)
         let hostname = (try? String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(device.deviceName == hostname ?? "localhost")
-        #expect(device.performanceCores + device.efficiencyCores >= 1)
+        #endif
+        #expect(device.performanceCores >= 1)
+        #expect(device.performanceCores + device.efficiencyCores <= device.coreCount)
     }
 
     @Test("A model fits when its file and working memory fit the free memory, and a download fits the disk")

@@ -177,6 +177,19 @@ extension HardwareProfile {
             read: { try? String(contentsOfFile: $0, encoding: .utf8) },
             list: { (try? FileManager.default.contentsOfDirectory(atPath: $0))?.sorted() ?? [] }
         )
+
+        /// A one-value file's text without the whitespace, line breaks and NULs around it
+        /// (firmware strings end in a newline, device-tree ones in a NUL); `nil` when empty.
+        func text(_ path: String) -> String? {
+            let value = read(path)?.trimmed { character in
+                // CharacterSet.whitespacesAndNewlines and .controlCharacters: Cc and Cf.
+                character.isWhitespace
+                    || character.unicodeScalars.allSatisfy {
+                        [.control, .format].contains($0.properties.generalCategory)
+                    }
+            }
+            return value?.isEmpty == false ? value : nil
+        }
     }
 
     /// The profile as Linux describes it (`diskFreeBytes` is left 0 for the caller).
@@ -191,10 +204,7 @@ extension HardwareProfile {
         let flags = field("flags", in: first, separator: ":") ?? field("Features", in: first, separator: ":") ?? ""
         let cpu =
             field("model name", in: first, separator: ":")
-            ?? system.read("/proc/device-tree/model")?.trimmed { character in
-                // CharacterSet.controlCharacters: the categories Cc and Cf (the file ends in a NUL).
-                character.unicodeScalars.allSatisfy { [.control, .format].contains($0.properties.generalCategory) }
-            }
+            ?? system.text("/proc/device-tree/model")
             ?? (isARM ? armName(implementer: field("CPU implementer", in: first, separator: ":")) : nil)
             ?? architecture
         var cores = Set<String>()
@@ -334,20 +344,6 @@ extension HardwareProfile {
     #if !os(Linux)
     /// The profile as an Apple platform describes it (`diskFreeBytes` is left 0 for the caller).
     static func apple() -> HardwareProfile {
-        func text(_ name: String) -> String? {
-            var size = 0
-            guard sysctlbyname(name, nil, &size, nil, 0) == 0, size > 0 else { return nil }
-            var buffer = [CChar](repeating: 0, count: size)
-            guard sysctlbyname(name, &buffer, &size, nil, 0) == 0 else { return nil }
-            return String(cString: buffer)
-        }
-        // Integer sysctls are 4 or 8 bytes; either fits a zeroed little-endian Int64.
-        func integer(_ name: String) -> Int? {
-            var value: Int64 = 0
-            var size = MemoryLayout<Int64>.size
-            guard sysctlbyname(name, &value, &size, nil, 0) == 0 else { return nil }
-            return Int(value)
-        }
         let architecture = machine()
         let optional: [(String, String)] =
             architecture == "arm64"
@@ -359,7 +355,8 @@ extension HardwareProfile {
                 ("avx", "hw.optional.avx1_0"), ("avx2", "hw.optional.avx2_0"), ("fma", "hw.optional.fma"),
                 ("avx512f", "hw.optional.avx512f"),
             ]
-        let features = (architecture == "arm64" ? ["neon"] : []) + optional.filter { integer($0.1) ?? 0 != 0 }.map(\.0)
+        let features =
+            (architecture == "arm64" ? ["neon"] : []) + optional.filter { sysctlInteger($0.1) ?? 0 != 0 }.map(\.0)
         let info = ProcessInfo.processInfo
         let memory = Int64(info.physicalMemory)
         #if os(macOS)
@@ -370,10 +367,10 @@ extension HardwareProfile {
         let os = "Apple"
         #endif
         return HardwareProfile(
-            cpu: text("machdep.cpu.brand_string") ?? architecture,
+            cpu: sysctlText("machdep.cpu.brand_string") ?? architecture,
             architecture: architecture,
             cores: info.activeProcessorCount,
-            physicalCores: integer("hw.physicalcpu_max"),
+            physicalCores: sysctlInteger("hw.physicalcpu_max"),
             simdFeatures: features,
             memoryTotalBytes: memory,
             memoryAvailableBytes: memory,
@@ -383,6 +380,24 @@ extension HardwareProfile {
             os: os,
             osVersion: info.operatingSystemVersionString
         )
+    }
+
+    /// A text sysctl such as `hw.model`; `nil` when the system has none.
+    static func sysctlText(_ name: String) -> String? {
+        var size = 0
+        guard sysctlbyname(name, nil, &size, nil, 0) == 0, size > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: size)
+        guard sysctlbyname(name, &buffer, &size, nil, 0) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// An integer sysctl such as `hw.physicalcpu_max`; `nil` when the system has none.
+    static func sysctlInteger(_ name: String) -> Int? {
+        // Integer sysctls are 4 or 8 bytes; either fits a zeroed little-endian Int64.
+        var value: Int64 = 0
+        var size = MemoryLayout<Int64>.size
+        guard sysctlbyname(name, &value, &size, nil, 0) == 0 else { return nil }
+        return Int(value)
     }
     #endif
 }

@@ -95,10 +95,10 @@ package enum LogDestinations {
         set { device.store(newValue, ordering: .relaxed) }
     }
 
-    /// The hardware an entry carries, when ``includesDeviceInfo``: detected once, at the first
+    /// The device an entry carries, when ``includesDeviceInfo``: detected once, at the first
     /// entry that needs it, since reading it takes file reads (and `nvidia-smi` on NVIDIA
-    /// machines) that no log line should pay again. Its memory and disk figures are those of
-    /// that moment.
+    /// machines) that no log line should pay again. Its memory and battery figures are those
+    /// of that moment.
     package static var deviceInfo: DeviceInfo? {
         guard includesDeviceInfo else { return nil }
         if let detected = profile.withLock({ $0 }) { return detected }
