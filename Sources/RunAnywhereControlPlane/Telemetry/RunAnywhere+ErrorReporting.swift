@@ -113,7 +113,7 @@ extension RunAnywhere {
 
 /// The switches of ``RunAnywhereSDK/setSentryLoggingEnabled(_:)`` not yet carried out, so they
 /// take effect in the order they were made.
-private let pendingSentrySwitch = Mutex<Task<Void, Never>?>(nil)
+private let pendingSentrySwitch = Mutex<(task: Task<Void, Never>?, count: Int)>((nil, 0))
 
 extension RunAnywhereSDK {
     /// Turns remote error reporting on or off without waiting, to the destinations the
@@ -126,7 +126,8 @@ extension RunAnywhereSDK {
     @discardableResult
     public func setSentryLoggingEnabled(_ enabled: Bool) -> Task<Void, Never> {
         pendingSentrySwitch.withLock { pending in
-            let previous = pending
+            let previous = pending.task
+            let number = pending.count + 1
             let task = Task {
                 await previous?.value
                 do throws(SDKException) {
@@ -135,11 +136,13 @@ extension RunAnywhereSDK {
                     SDKLogger(category: "ErrorReporting").warning(
                         "Remote error reporting not turned \(enabled ? "on" : "off"): \(error.message)"
                     )
-                    // What `RunAnywhere.loggingConfiguration` reports must not stay on when nothing took it.
-                    if enabled, RunAnywhere.shared === self { RemoteReportingSwitch.shared.record(false) }
+                    // `RunAnywhere.loggingConfiguration` must not say on when nothing took it,
+                    // unless a later switch has been recorded since.
+                    let latest = pendingSentrySwitch.withLock { $0.count == number }
+                    if enabled, latest, RunAnywhere.shared === self { RemoteReportingSwitch.shared.record(false) }
                 }
             }
-            pending = task
+            pending = (task, number)
             return task
         }
     }
