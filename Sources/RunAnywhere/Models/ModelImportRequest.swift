@@ -159,10 +159,10 @@ extension RunAnywhereSDK {
     public func importModel(_ request: ModelImportRequest) async throws(SDKException) -> ModelImportResult {
         let registry = try runtime().registry
         if request.overwriteExisting, let existing = try? model(request.modelId) {
-            let store = paths.modelDirectory(framework: existing.framework, id: existing.id).standardizedFileURL
-            let source = request.path.standardizedFileURL
-            let inStore = source.path == store.path || source.path.hasPrefix(store.path + "/")
-            if inStore || (existing.localPath?.standardizedFileURL == source && !request.copyIntoManagedStorage) {
+            let store = paths.modelDirectory(framework: existing.framework, id: existing.id)
+            let inStore = FileSystem.isWithin(request.path, folder: store)
+            let inPlace = existing.localPath?.standardizedFileURL == request.path.standardizedFileURL
+            if inStore || (inPlace && !request.copyIntoManagedStorage) {
                 var renamed = existing
                 renamed.name = request.name ?? existing.name
                 try registry.register(renamed, replace: true)
@@ -170,7 +170,7 @@ extension RunAnywhereSDK {
                 return ModelImportResult(model: renamed, copiedIntoManagedStorage: inStore)
             }
             _ = try registry.inspectedEntry(
-                source,
+                request.path,
                 id: request.modelId,
                 name: request.name,
                 category: request.category,

@@ -18,7 +18,8 @@ extension RunAnywhereSDK {
         let stored = runtime.registry.list().compactMap { model -> StoredModel? in
             guard let path = model.localPath else { return nil }
             let storeDir = paths.modelDirectory(framework: model.framework, id: model.id)
-            let inStore = path.standardizedFileURL.path.hasPrefix(storeDir.path + "/")
+            // A file below the model's store folder, or the folder itself: the folder's size counts.
+            let inStore = FileSystem.isWithin(path, folder: storeDir)
             return StoredModel(
                 id: model.id,
                 name: model.name,

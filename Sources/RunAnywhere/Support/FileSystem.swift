@@ -174,6 +174,13 @@ package enum FileSystem {
         var description: String { "the file has \(size) bytes, more than the \(limit) expected at most" }
     }
 
+    /// Whether `item` is `folder` or lies below it, by their standardized paths (no file is read).
+    static func isWithin(_ item: URL, folder: URL) -> Bool {
+        let item = item.standardizedFileURL.path
+        let folder = folder.standardizedFileURL.path
+        return item == folder || item.hasPrefix(folder + "/")
+    }
+
     /// Whether `url` is a folder.
     static func isDirectory(_ url: URL) -> Bool {
         status(url.path)?.isDirectory ?? false
