@@ -174,13 +174,15 @@ public struct LlamaCPPModule: BackendModule {
 /// The backend's log: llama.cpp's own lines and the backend's warnings.
 let llamaLogger = SDKLogger(category: "llama.cpp")
 
-/// llama.cpp logs a great deal while loading; only its errors are worth more than debug.
+/// llama.cpp logs a great deal while loading; only its errors are worth more than debug, and
+/// its progress lines are logged only when the app asks for the engines' logs.
 private let llamaLogCallback: @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void =
     { level, text, _ in
         let isError = level == GGML_LOG_LEVEL_ERROR
-        let logged: LogLevel = isError ? .warning : level == GGML_LOG_LEVEL_WARN ? .debug : .trace
+        let logged: LogLevel = isError ? .warning : .debug
+        let progress = !isError && level != GGML_LOG_LEVEL_WARN
         // An error is kept even when it is not logged: it explains the failure llama.cpp returns next.
-        guard let line = SDKLogger.engineLine(text, at: logged, keep: isError) else { return }
+        guard let line = SDKLogger.engineLine(text, at: logged, progress: progress, keep: isError) else { return }
         if isError { LlamaCPP.lastError.withLock { $0 = line } }
         llamaLogger.log(logged, line)
     }

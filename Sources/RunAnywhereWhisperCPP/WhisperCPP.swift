@@ -109,11 +109,13 @@ public struct WhisperCPPModule: BackendModule {
 
 private let whisperLogger = SDKLogger(category: "whisper.cpp")
 
-/// whisper.cpp describes every load in detail; only errors are worth more than trace.
+/// whisper.cpp describes every load in detail; only errors are worth more than debug, and its
+/// progress lines are logged only when the app asks for the engines' logs.
 private let whisperLogCallback:
     @convention(c) (ggml_log_level, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, text, _ in
-        let logged: LogLevel =
-            level == GGML_LOG_LEVEL_ERROR ? .warning : level == GGML_LOG_LEVEL_WARN ? .debug : .trace
-        guard let line = SDKLogger.engineLine(text, at: logged) else { return }
+        let isError = level == GGML_LOG_LEVEL_ERROR
+        let logged: LogLevel = isError ? .warning : .debug
+        let progress = !isError && level != GGML_LOG_LEVEL_WARN
+        guard let line = SDKLogger.engineLine(text, at: logged, progress: progress) else { return }
         whisperLogger.log(logged, line)
     }

@@ -654,9 +654,8 @@ struct SeedNamesTests {
         let collector = Collector(category: category)
         RunAnywhere.addLogDestination(collector)
         let logger = SDKLogger(category: category)
-        // Other suites set the level anywhere from .debug to .error: .trace is always below it.
+        // Other suites set the level anywhere from .debug to .error, so only an error is always kept.
         logger.error("kept", metadata: ["apiKey": "sk-secret", "model": "m"])
-        logger.log(.trace, "below the level")
         RunAnywhere.flushLogs()
         #expect(RunAnywhere.removeLogDestination(identifier: collector.identifier))
         logger.error("after removal")
@@ -685,6 +684,8 @@ struct SeedNamesTests {
             from: Data(#"{"enableLocalLogging": false, "minLogLevel": 2}"#.utf8)
         )
         #expect(decoded == LoggingConfiguration(enableLocalLogging: false, minLogLevel: .warning))
+        #expect(!decoded.includeEngineLogs)
+        #expect(!LoggingConfiguration.development.includeEngineLogs)
 
         // Device details: only this test switches them; the level is left as other suites set it.
         let category = "SeedNames-device-\(UInt64.random(in: 0...UInt64.max))"
@@ -709,6 +710,14 @@ struct SeedNamesTests {
         #expect(entries.first?.deviceInfo?.chipName == hardware.cpu)
         #expect(entries.last?.deviceInfo == nil)
         #expect(!RunAnywhere.loggingConfiguration.includeDeviceMetadata)
+
+        // The engines' progress lines: only this test switches them.
+        configuration.includeEngineLogs = true
+        RunAnywhere.configureLogging(configuration)
+        #expect(RunAnywhere.loggingConfiguration.includeEngineLogs)
+        configuration.includeEngineLogs = false
+        RunAnywhere.configureLogging(configuration)
+        #expect(!RunAnywhere.loggingConfiguration.includeEngineLogs)
 
         // Remote reporting lives in another module, which installs the switch and records what
         // the shared instance took; a configuration flips it only when its value changes. On a

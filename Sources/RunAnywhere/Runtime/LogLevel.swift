@@ -2,10 +2,11 @@ import Logging
 import Synchronization
 
 /// Log verbosity, from most to least chatty: the original SDK's levels (`Int` raw values
-/// `debug` 0 … `fault` 4), with ``trace`` below them for the engines' own messages.
+/// `debug` 0 … `fault` 4).
+///
+/// The engines' own progress lines (llama.cpp's hundreds per load) are `debug` lines that
+/// ``LoggingConfiguration/includeEngineLogs`` switches on.
 public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
-    /// Everything, including the engines' own messages.
-    case trace = -1
     /// Diagnostic detail; the default in `.development`.
     case debug = 0
     /// Notable steps such as loads and downloads; the default in `.staging`.
@@ -20,11 +21,11 @@ public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
     /// swift-log's name for ``fault``.
     public static var critical: LogLevel { .fault }
 
-    /// The level of a swift-log line: its `notice` is ``info`` here, its `critical` ``fault``.
+    /// The level of a swift-log line: its `trace` is ``debug`` here, its `notice` ``info``,
+    /// its `critical` ``fault``.
     package init(_ level: Logger.Level) {
         switch level {
-        case .trace: self = .trace
-        case .debug: self = .debug
+        case .trace, .debug: self = .debug
         case .info, .notice: self = .info
         case .warning: self = .warning
         case .error: self = .error
@@ -35,7 +36,6 @@ public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
     /// The swift-log level of this one (``fault`` is `critical`), whose name reports carry.
     package var swiftLogLevel: Logger.Level {
         switch self {
-        case .trace: .trace
         case .debug: .debug
         case .info: .info
         case .warning: .warning
@@ -44,12 +44,13 @@ public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
         }
     }
 
-    /// Whether `lhs` is more verbose than `rhs` (`.trace` is the lowest level).
+    /// Whether `lhs` is more verbose than `rhs` (``debug`` is the lowest level).
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
     /// Decodes the original SDK's number (how a level encodes), or a level's name as earlier
-    /// releases of this SDK wrote it (`notice` is ``info`` now, `critical` ``fault``).
+    /// releases of this SDK wrote it (`trace` is ``debug`` now, `notice` ``info``, `critical`
+    /// ``fault``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int.self) {
@@ -61,6 +62,7 @@ public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
         }
         let name = try container.decode(String.self)
         switch name {
+        case "trace": self = .debug
         case "notice": self = .info
         case "critical": self = .fault
         default:
@@ -76,7 +78,6 @@ extension LogLevel: CustomStringConvertible {
     /// The level's name, as the original SDK prints its levels.
     public var description: String {
         switch self {
-        case .trace: "trace"
         case .debug: "debug"
         case .info: "info"
         case .warning: "warning"

@@ -16,18 +16,26 @@ public struct LoggingConfiguration: Sendable, Equatable, Codable {
     /// value changes; without that module's ``BackendModule`` registered, turning it on is
     /// logged as a warning and changes nothing.
     public var enableSentryLogging: Bool
+    /// Whether the engines' progress lines (llama.cpp's and whisper.cpp's own, hundreds per
+    /// model load) are logged, at `debug`; off by default and in every preset. This SDK's own
+    /// switch: the original logged them at `debug` always, which floods a development console.
+    /// The engines' warnings and errors are logged either way.
+    public var includeEngineLogs: Bool
 
-    /// A configuration (the original SDK's labels, order and defaults).
+    /// A configuration (the original SDK's labels, order and defaults; `includeEngineLogs` is
+    /// this SDK's).
     public init(
         enableLocalLogging: Bool = true,
         minLogLevel: LogLevel = .info,
         includeDeviceMetadata: Bool = true,
-        enableSentryLogging: Bool = false
+        enableSentryLogging: Bool = false,
+        includeEngineLogs: Bool = false
     ) {
         self.enableLocalLogging = enableLocalLogging
         self.minLogLevel = minLogLevel
         self.includeDeviceMetadata = includeDeviceMetadata
         self.enableSentryLogging = enableSentryLogging
+        self.includeEngineLogs = includeEngineLogs
     }
 
     /// Decodes a configuration; a switch missing from the data takes its default.
@@ -41,6 +49,8 @@ public struct LoggingConfiguration: Sendable, Equatable, Codable {
             try container.decodeIfPresent(Bool.self, forKey: .includeDeviceMetadata) ?? defaults.includeDeviceMetadata
         enableSentryLogging =
             try container.decodeIfPresent(Bool.self, forKey: .enableSentryLogging) ?? defaults.enableSentryLogging
+        includeEngineLogs =
+            try container.decodeIfPresent(Bool.self, forKey: .includeEngineLogs) ?? defaults.includeEngineLogs
     }
 
     /// The original SDK's development preset: everything from `.debug` on the console, no
@@ -67,12 +77,13 @@ public struct LoggingConfiguration: Sendable, Equatable, Codable {
 
 extension RunAnywhere {
     /// Applies a logging configuration: its level (as ``setLogLevel(_:)``), whether lines go
-    /// to the console, whether entries carry the device's hardware, and remote error
-    /// reporting when its switch changed.
+    /// to the console, whether entries carry the device's hardware, whether the engines'
+    /// progress lines are logged, and remote error reporting when its switch changed.
     public static func configureLogging(_ configuration: LoggingConfiguration) {
         setLogLevel(configuration.minLogLevel)
         LogDestinations.isLocalEnabled = configuration.enableLocalLogging
         LogDestinations.includesDeviceInfo = configuration.includeDeviceMetadata
+        SDKLogger.includesEngineLogs = configuration.includeEngineLogs
         RemoteReportingSwitch.shared.request(configuration.enableSentryLogging)
     }
 
@@ -82,7 +93,8 @@ extension RunAnywhere {
             enableLocalLogging: LogDestinations.isLocalEnabled,
             minLogLevel: SDKLogger.currentLevel,
             includeDeviceMetadata: LogDestinations.includesDeviceInfo,
-            enableSentryLogging: RemoteReportingSwitch.shared.isOn
+            enableSentryLogging: RemoteReportingSwitch.shared.isOn,
+            includeEngineLogs: SDKLogger.includesEngineLogs
         )
     }
 

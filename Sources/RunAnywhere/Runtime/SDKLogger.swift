@@ -74,17 +74,41 @@ public struct SDKLogger: Sendable {
         level >= currentLevel
     }
 
+    /// Whether the engines' progress lines are logged (at `debug`), as
+    /// ``LoggingConfiguration/includeEngineLogs`` sets it.
+    private static let engineProgress = Mutex(false)
+
+    /// Whether the engines' progress lines are logged; off by default.
+    package static var includesEngineLogs: Bool {
+        get { engineProgress.withLock { $0 } }
+        set { engineProgress.withLock { $0 = newValue } }
+    }
+
     /// An engine's C log line as the text to log at `level`: trimmed, or `nil` when it is
-    /// empty or the SDK-wide level drops it, which is decided before any `String` is made.
-    /// `keep` returns the line whatever the level (a backend keeping its last error).
+    /// empty or dropped, which is decided before any `String` is made. A line that only reports
+    /// `progress` (llama.cpp's info lines) is dropped unless ``includesEngineLogs`` is on; any
+    /// line is dropped when the SDK-wide level is above `level`. `keep` returns the line
+    /// whatever the switches (a backend keeping its last error).
     @_spi(Backend) public static func engineLine(
         _ text: UnsafePointer<CChar>?,
         at level: LogLevel,
+        progress: Bool = false,
         keep: Bool = false
     ) -> String? {
-        guard let text, keep || isEnabled(level) else { return nil }
+        guard let text else { return nil }
+        guard keep || logsEngineLine(at: level, progress: progress) else { return nil }
         let line = String(cString: text).trimmed()
         return line.isEmpty ? nil : line
+    }
+
+    /// Whether an engine line at `level` is logged under the given switches.
+    package static func logsEngineLine(
+        at level: LogLevel,
+        progress: Bool,
+        levelEnabled: (LogLevel) -> Bool = isEnabled,
+        includesProgress: Bool = includesEngineLogs
+    ) -> Bool {
+        (!progress || includesProgress) && levelEnabled(level)
     }
 
     /// Logs at `level` if the SDK-wide level lets it through.
