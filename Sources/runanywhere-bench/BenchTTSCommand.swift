@@ -57,7 +57,7 @@ extension BenchCommand {
                 var first: Double?
                 seconds = 0
                 chunks = 0
-                for try await piece in RunAnywhere.synthesizeStream(text, options: options) {
+                for try await piece in RunAnywhere.synthesizeSentences(text, options: options) {
                     if first == nil { first = start.duration(to: .now).milliseconds }
                     seconds += piece.duration
                     chunks += 1

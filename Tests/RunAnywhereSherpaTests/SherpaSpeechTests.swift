@@ -52,7 +52,7 @@ struct SherpaSpeechTests {
                 "This is the first sentence. Here comes a second one, a little longer than the first. And a third."
             // One piece a sentence (how soon the first comes is `bench tts`'s to measure).
             var pieces: [TTSOutput] = []
-            for try await piece in sdk.synthesizeStream(text) { pieces.append(piece) }
+            for try await piece in sdk.synthesizeSentences(text) { pieces.append(piece) }
             #expect(pieces.count == 3)
             #expect(pieces.allSatisfy { $0.duration > 0.3 }, "\(pieces.map(\.duration))")
 

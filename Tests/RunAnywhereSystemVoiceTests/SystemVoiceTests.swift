@@ -31,7 +31,7 @@ struct SystemVoiceTests {
             #expect(text.count >= 5000)
             var chunks = 0
             var seconds = 0.0
-            for try await piece in sdk.synthesizeStream(
+            for try await piece in sdk.synthesizeSentences(
                 text,
                 options: TTSOptions(voice: "espeak-ng:en-us", rate: 2)
             ) {

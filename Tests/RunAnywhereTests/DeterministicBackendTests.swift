@@ -232,6 +232,29 @@ struct DeterministicBackendTests {
         }
     }
 
+    @Test("The original SDK's speech stream yields each sentence, and an error ends it without a throw, as an event")
+    func seedSpeechStream() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadTTSModel("test-tts")
+            try await sdk.loadSTTModel("test-stt")
+            var heard: [String] = []
+            for await sentence in sdk.synthesizeStream("The lights are on. The door is shut.", options: TTSOptions()) {
+                heard.append(try await sdk.transcribe(sentence.audio).text)
+            }
+            #expect(heard == ["The lights are on.", "The door is shut."])
+
+            let failures = sdk.events.events(for: .tts)
+            var pieces = 0
+            for await _ in sdk.synthesizeStream("   ", options: TTSOptions()) { pieces += 1 }
+            #expect(pieces == 0)
+            for await event in failures {
+                guard case .synthesisFailed(_, let error) = event.kind else { continue }
+                #expect(error.code == .emptyText)
+                break
+            }
+        }
+    }
+
     @Test("The deterministic VAD finds coded speech between silences")
     func voiceActivity() async throws {
         try await withDeterministicSDK { sdk in

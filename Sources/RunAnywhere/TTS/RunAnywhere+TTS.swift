@@ -39,7 +39,13 @@ extension RunAnywhereSDK {
 
     /// Synthesizes `text` one sentence at a time, yielding each sentence's audio as soon as
     /// it is ready, so playback can begin long before the whole text is done.
-    public func synthesizeStream(
+    ///
+    /// ```swift
+    /// for try await sentence in sdk.synthesizeSentences(longText) { /* play it */ }
+    /// ```
+    ///
+    /// - Throws: in the stream, what ``synthesize(_:options:)`` throws.
+    public func synthesizeSentences(
         _ text: String,
         options: TTSOptions = TTSOptions()
     ) -> AsyncThrowingStream<TTSOutput, any Error> {
@@ -48,6 +54,12 @@ extension RunAnywhereSDK {
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
+    }
+
+    /// ``synthesizeSentences(_:options:)`` in the original SDK's shape: a stream that does not
+    /// throw. An error ends it; it is logged and published as a `synthesisFailed` event.
+    public func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncStream<TTSOutput> {
+        synthesizeSentences(text, options: options).endingOnError(category: "TTS")
     }
 
     /// Speaks `text` through `output`, or through the default sound device when `output`
@@ -141,16 +153,23 @@ extension RunAnywhere {
 
     /// Synthesizes `text` one sentence at a time.
     ///
-    /// Calls ``RunAnywhereSDK/synthesizeStream(_:options:)`` on the shared instance.
-    public static func synthesizeStream(
+    /// Calls ``RunAnywhereSDK/synthesizeSentences(_:options:)`` on the shared instance.
+    public static func synthesizeSentences(
         _ text: String,
         options: TTSOptions = TTSOptions()
     ) -> AsyncThrowingStream<TTSOutput, any Error> {
         do {
-            return try sdk().synthesizeStream(text, options: options)
+            return try sdk().synthesizeSentences(text, options: options)
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
+    }
+
+    /// Synthesizes `text` one sentence at a time, in a stream that does not throw.
+    ///
+    /// Calls ``RunAnywhereSDK/synthesizeStream(_:options:)`` on the shared instance.
+    public static func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncStream<TTSOutput> {
+        synthesizeSentences(text, options: options).endingOnError(category: "TTS")
     }
 
     /// Stops everything the shared instance is speaking.
