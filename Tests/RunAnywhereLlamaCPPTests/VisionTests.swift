@@ -164,9 +164,10 @@ struct VisionTests {
             // Streaming gives the same text, piece by piece.
             var streamed = ""
             var completed: VLMResult?
-            for try await event in try await sdk.processImageStream(
-                Self.pixels(width: 80, height: 60),
-                options: options
+            for try await event in try await sdk.generateStream(
+                options.prompt,
+                images: [Self.pixels(width: 80, height: 60)],
+                options: options.generation
             ) {
                 switch event {
                 case .token(let text, _): streamed += text

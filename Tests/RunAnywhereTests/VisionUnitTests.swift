@@ -12,14 +12,60 @@ struct VisionUnitTests {
         .fromRawRGB(Data(repeating: value, count: width * height * 3), width: width, height: height)
     }
 
+    /// A question answered in exactly twelve greedy tokens.
+    static let twelveTokens = VLMGenerationOptions(
+        prompt: "What is this?",
+        generation: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true)
+    )
+
+    @Test("The original SDK's image stream is events: each piece of text, then the end, or the failure")
+    func seedImageStream() async throws {
+        try await withDeterministicSDK { sdk in
+            try await sdk.loadVLMModel(DeterministicModels.vlm)
+            let options = Self.twelveTokens
+            let answer = try await sdk.processImage(Self.pixels(10), options: options)
+            var streamed = ""
+            var ends: [SDKEvent.Kind] = []
+            var ids = Set<UUID>()
+            for await event in try await sdk.processImageStream(Self.pixels(10), options: options) {
+                switch event.kind {
+                case .generationToken(let id, let text, _):
+                    streamed += text
+                    ids.insert(id)
+                case .generationCompleted(let id, _, _, _, _), .generationFailed(let id, _, _):
+                    ends.append(event.kind)
+                    ids.insert(id)
+                default:
+                    Issue.record("unexpected \(event)")
+                }
+            }
+            #expect(streamed == answer.text)
+            #expect(ids.count == 1, "one generation id")
+            guard case .generationCompleted(_, let modelId, let tokens, _, _) = try #require(ends.last) else {
+                Issue.record("ended with \(ends)")
+                return
+            }
+            #expect(ends.count == 1)
+            #expect(modelId == DeterministicModels.vlm)
+            #expect(tokens == 12)
+
+            // A file that is no image fails inside the stream: the last event says why.
+            var failed: SDKException?
+            for await event in try await sdk.processImageStream(.fromEncoded(Data("no image".utf8)), options: options) {
+                if case .generationFailed(_, let modelId, let error) = event.kind {
+                    #expect(modelId == DeterministicModels.vlm)
+                    failed = error
+                }
+            }
+            #expect(failed?.code == .invalidImage)
+        }
+    }
+
     @Test("Images count as tokens, change the reply, and stream like text")
     func imagesShapeTheReply() async throws {
         try await withDeterministicSDK { sdk in
             try await sdk.loadVLMModel(DeterministicModels.vlm)
-            let options = VLMGenerationOptions(
-                prompt: "What is this?",
-                generation: LLMGenerationOptions(maxTokens: 12, temperature: 0, ignoreEndOfSequence: true)
-            )
+            let options = Self.twelveTokens
             let dark = try await sdk.processImage(Self.pixels(10), options: options)
             #expect(dark.imageTokens == 16)
             #expect(dark.generatedTokens == 12)
@@ -27,7 +73,11 @@ struct VisionUnitTests {
             #expect(try await sdk.processImage(Self.pixels(200), options: options).text != dark.text)
 
             var streamed = ""
-            for try await event in try await sdk.processImageStream(Self.pixels(10), options: options) {
+            for try await event in try await sdk.generateStream(
+                options.prompt,
+                images: [Self.pixels(10)],
+                options: options.generation
+            ) {
                 if case .token(let text, _) = event { streamed += text }
             }
             #expect(streamed == dark.text)

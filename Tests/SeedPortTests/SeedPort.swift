@@ -208,6 +208,9 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
         _ = partial
     }
     let speech = try await RunAnywhere.synthesize("Hello", options: TTSOptions())
+    for await sentence in RunAnywhere.synthesizeStream("Hello. Goodbye.", options: TTSOptions()) {
+        _ = sentence.duration
+    }
     _ = speech.duration as TimeInterval
     let spoken = try await RunAnywhere.speak("Hello", options: TTSOptions())
     _ = spoken.duration as TimeInterval
@@ -233,6 +236,9 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     try await RunAnywhere.loadVLMModel(VLMConfiguration.defaults(modelId: "smolvlm-256m"))
 
     _ = try await RunAnywhere.processImage(image, options: VLMGenerationOptions.defaults(prompt: "Describe it."))
+    for await event in try await RunAnywhere.processImageStream(image, options: VLMGenerationOptions()) {
+        _ = event as SDKEvent
+    }
     await RunAnywhere.cancelVLMGeneration()
     _ = VLMImage.fromFilePath("/tmp/photo.jpg")
     _ = VLMImage.fromEncoded(audio, format: nil)
@@ -513,7 +519,15 @@ final class PortedLogDestination: LogDestination {
     let isAvailable = true
 
     func write(_ entry: LogEntry) {
-        var line = "[\(entry.level)] \(entry.category): \(entry.message)"
+        let mark: String
+        switch entry.level {
+        case .debug: mark = "D"
+        case .info: mark = "I"
+        case .warning: mark = "W"
+        case .error: mark = "E"
+        case .fault: mark = "F"
+        }
+        var line = "\(mark) [\(entry.level)] \(entry.category): \(entry.message)"
         if let metadata = entry.metadata {
             line += " \(metadata)"
         }

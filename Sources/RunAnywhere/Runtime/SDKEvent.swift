@@ -82,6 +82,10 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         case generationFailed(generationId: UUID, modelId: String, error: SDKException)
         /// A generation was cancelled after `tokens` tokens.
         case generationCancelled(generationId: UUID, modelId: String, tokens: Int)
+        /// A piece of a generation's text (`isThinking`: of its reasoning), as the original SDK's
+        /// event streams carry it (``RunAnywhere/processImageStream(_:options:)``). Never published
+        /// on a bus: a token stream is the place for tokens.
+        case generationToken(generationId: UUID, text: String, isThinking: Bool)
         // stt
         /// A transcription of `audioSeconds` of audio took `durationMs` milliseconds. A
         /// streaming transcription publishes one for every partial result.
@@ -114,7 +118,8 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .modelRegistered, .modelRemoved, .modelFilesDeleted: .storage
             case .downloadStarted, .downloadCompleted, .downloadFailed: .download
             case .modelLoadStarted, .modelLoadCompleted, .modelLoadFailed, .modelUnloaded: .model
-            case .generationStarted, .generationCompleted, .generationFailed, .generationCancelled: .llm
+            case .generationStarted, .generationCompleted, .generationFailed, .generationCancelled, .generationToken:
+                .llm
             case .transcriptionCompleted, .transcriptionFailed: .stt
             case .synthesisCompleted, .synthesisFailed: .tts
             case .speechStarted, .speechEnded: .vad
@@ -145,6 +150,7 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
             case .generationCompleted: "generation_completed"
             case .generationFailed: "generation_failed"
             case .generationCancelled: "generation_cancelled"
+            case .generationToken: "generation_token"
             case .transcriptionCompleted: "transcription_completed"
             case .transcriptionFailed: "transcription_failed"
             case .synthesisCompleted: "synthesis_completed"

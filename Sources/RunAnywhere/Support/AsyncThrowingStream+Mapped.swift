@@ -27,6 +27,29 @@ extension AsyncThrowingStream where Failure == any Error {
         }
     }
 
+    /// This stream as a non-throwing one of `transform`'s elements, where an error is not lost
+    /// but becomes the last element, `failure(error)`; ending the iteration of the result ends
+    /// this one.
+    package func endingWithFailure<T: Sendable>(
+        _ transform: @escaping @Sendable (Element) -> T,
+        failure: @escaping @Sendable (any Error) -> T
+    ) -> AsyncStream<T> where Element: Sendable {
+        let source = self
+        return AsyncStream<T> { continuation in
+            let task = Task {
+                do {
+                    for try await element in source {
+                        continuation.yield(transform(element))
+                    }
+                } catch {
+                    continuation.yield(failure(error))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     /// This stream as a non-throwing one (the shape of the original SDK's streams): an error
     /// ends it and is logged under `category`; ending the iteration of the result ends this one.
     package func endingOnError(category: String) -> AsyncStream<Element> where Element: Sendable {

@@ -129,13 +129,48 @@ extension RunAnywhereSDK {
         try await visionChat([.user(options.prompt, images: [image])], options: options.generation)
     }
 
-    /// Streams the answer about `image` token by token; the last event is `.completed` with
-    /// the result. Stopping the iteration early cancels the generation.
+    /// Streams the answer about `image` as the original SDK does: events that do not throw.
+    ///
+    /// A `generationToken` event for each piece of text, then one that ends it:
+    /// `generationCompleted`, `generationCancelled`, or `generationFailed` with the error. The
+    /// events share a generation id of their own (not the one the bus's events carry). Stopping
+    /// the iteration early cancels the generation. ``generateStream(_:images:options:)`` streams
+    /// the same answer with the final result.
+    ///
+    /// ```swift
+    /// for await event in try await sdk.processImageStream(image, options: .defaults(prompt: "Describe.")) {
+    ///     if case .generationToken(_, let text, false) = event.kind { print(text, terminator: "") }
+    /// }
+    /// ```
+    ///
+    /// - Throws: before streaming, what ``generateStream(_:images:options:)`` throws.
     public func processImageStream(
         _ image: VLMImage,
         options: VLMGenerationOptions
+    ) async throws(SDKException) -> AsyncStream<SDKEvent> {
+        let tokens = try await generateStream(options.prompt, images: [image], options: options.generation)
+        let modelId = await currentVLMModel?.id ?? ""
+        let generationId = UUID()
+        return tokens.endingWithFailure(
+            { event in SDKEvent(event.kind(generationId: generationId)) },
+            failure: { error in
+                let failure = SDKException.wrap(error, as: .generationFailed, "Generation failed")
+                return SDKEvent(.generationFailed(generationId: generationId, modelId: modelId, error: failure))
+            }
+        )
+    }
+
+    /// Streams the answer to `prompt` about `images` token by token; the last event is
+    /// `.completed` with the result. Stopping the iteration early cancels the generation.
+    ///
+    /// - Throws: before streaming, as ``processImage(_:options:)`` (`.modelNotLoaded`,
+    ///   `.invalidInput`); in the stream, the rest of what it throws.
+    public func generateStream(
+        _ prompt: String,
+        images: [VLMImage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
-        try await visionChatStream([.user(options.prompt, images: [image])], options: options.generation)
+        try await visionChatStream([.user(prompt, images: images)], options: options)
     }
 
     /// Describes `image` (or answers `prompt` about it) with the loaded vision-language model:
@@ -257,14 +292,25 @@ extension RunAnywhere {
         try await sdk().processImage(image, options: options)
     }
 
-    /// Streams the answer about `image`.
+    /// Streams the answer about `image` as events, the original SDK's shape.
     ///
     /// Calls ``RunAnywhereSDK/processImageStream(_:options:)`` on the shared instance.
     public static func processImageStream(
         _ image: VLMImage,
         options: VLMGenerationOptions
-    ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+    ) async throws(SDKException) -> AsyncStream<SDKEvent> {
         try await sdk().processImageStream(image, options: options)
+    }
+
+    /// Streams the answer to `prompt` about `images` token by token.
+    ///
+    /// Calls ``RunAnywhereSDK/generateStream(_:images:options:)`` on the shared instance.
+    public static func generateStream(
+        _ prompt: String,
+        images: [VLMImage],
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await sdk().generateStream(prompt, images: images, options: options)
     }
 
     /// Describes `image`.
@@ -312,5 +358,29 @@ extension RunAnywhere {
     /// Stops the shared instance's vision-language generations.
     public static func cancelVLMGeneration() async {
         await shared?.cancelVLMGeneration()
+    }
+}
+
+extension LLMStreamEvent {
+    /// This event as the original SDK's event streams carry it, in generation `generationId`.
+    fileprivate func kind(generationId: UUID) -> SDKEvent.Kind {
+        switch self {
+        case .token(let text, let isThinking):
+            return .generationToken(generationId: generationId, text: text, isThinking: isThinking)
+        case .completed(let result) where result.finishReason == .cancelled:
+            return .generationCancelled(
+                generationId: generationId,
+                modelId: result.modelId,
+                tokens: result.generatedTokens
+            )
+        case .completed(let result):
+            return .generationCompleted(
+                generationId: generationId,
+                modelId: result.modelId,
+                tokens: result.generatedTokens,
+                durationMs: result.totalMs,
+                tokensPerSecond: result.tokensPerSecond
+            )
+        }
     }
 }

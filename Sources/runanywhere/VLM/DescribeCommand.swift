@@ -37,7 +37,11 @@ struct DescribeCommand: SDKCommand {
         if json {
             return try CLI.printJSON(await RunAnywhere.processImage(picture, options: options))
         }
-        for try await event in try await RunAnywhere.processImageStream(picture, options: options) {
+        for try await event in try await RunAnywhere.generateStream(
+            prompt,
+            images: [picture],
+            options: options.generation
+        ) {
             switch event {
             case .token(let text, let isThinking):
                 if !isThinking { CLI.write(text) }
