@@ -100,6 +100,11 @@ struct TelemetryQueueTests {
         #expect(completed?.metrics?.generatedTokens == 12)
         #expect(completed?.metrics?.tokensPerSecond == 41)
         #expect(TelemetryEvent(SDKEvent(.generationStarted(generationId: generation, modelId: "llm"))) == nil)
+        // A token is the user's text: it never leaves the device.
+        #expect(
+            TelemetryEvent(SDKEvent(.generationToken(generationId: generation, text: "secret", isThinking: false)))
+                == nil
+        )
         #expect(
             TelemetryEvent(SDKEvent(.documentIngested(index: "i", documentId: "d", chunks: 1, durationMs: 1))) == nil
         )

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhere
 import RunAnywhereTestSupport
+import Synchronization
 import Testing
 
 @testable import RunAnywhereTesting
@@ -243,15 +244,16 @@ struct DeterministicBackendTests {
             }
             #expect(heard == ["The lights are on.", "The door is shut."])
 
-            let failures = sdk.events.events(for: .tts)
+            // Published before the stream ends, on the publisher's thread.
+            let failures = Mutex<[SDKException.Code]>([])
+            let subscription = sdk.events.on(.tts) { event in
+                if case .synthesisFailed(_, let error) = event.kind { failures.withLock { $0.append(error.code) } }
+            }
             var pieces = 0
             for await _ in sdk.synthesizeStream("   ", options: TTSOptions()) { pieces += 1 }
             #expect(pieces == 0)
-            for await event in failures {
-                guard case .synthesisFailed(_, let error) = event.kind else { continue }
-                #expect(error.code == .emptyText)
-                break
-            }
+            #expect(failures.withLock { $0 } == [.emptyText])
+            subscription.cancel()
         }
     }
 

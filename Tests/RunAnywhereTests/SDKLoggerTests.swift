@@ -36,9 +36,9 @@ struct SDKLoggerTests {
         // Decoded from the number, or from the names earlier releases wrote.
         let decoded = try JSONDecoder().decode(
             [LogLevel].self,
-            from: Data(#"[4, "trace", "debug", "notice", "critical"]"#.utf8)
+            from: Data(#"[4, -1, "trace", "debug", "notice", "critical"]"#.utf8)
         )
-        #expect(decoded == [.fault, .debug, .debug, .info, .fault])
+        #expect(decoded == [.fault, .debug, .debug, .debug, .info, .fault])
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([LogLevel].self, from: Data("[9]".utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([LogLevel].self, from: Data(#"["loud"]"#.utf8)) }
     }

@@ -49,15 +49,39 @@ struct VisionUnitTests {
             #expect(modelId == DeterministicModels.vlm)
             #expect(tokens == 12)
 
-            // A file that is no image fails inside the stream: the last event says why.
-            var failed: SDKException?
+            // A file that is no image fails inside the stream: its one event says why.
+            var failures: [SDKEvent.Kind] = []
             for await event in try await sdk.processImageStream(.fromEncoded(Data("no image".utf8)), options: options) {
-                if case .generationFailed(_, let modelId, let error) = event.kind {
-                    #expect(modelId == DeterministicModels.vlm)
-                    failed = error
-                }
+                failures.append(event.kind)
             }
-            #expect(failed?.code == .invalidImage)
+            #expect(failures.count == 1)
+            guard case .generationFailed(_, let failedModel, let error) = try #require(failures.last) else {
+                Issue.record("ended with \(failures)")
+                return
+            }
+            #expect(failedModel == DeterministicModels.vlm)
+            #expect(error.code == .invalidImage)
+        }
+    }
+
+    @Test("The original SDK's image stream ends with a cancellation event when the generation is cancelled")
+    func seedImageStreamCancelled() async throws {
+        // At 20 tokens a second the context fills in 100 s: the cancellation lands long before.
+        try await withDeterministicSDK(timing: DeterministicBackend.Timing(tokensPerSecond: 20)) { sdk in
+            try await sdk.loadVLMModel(DeterministicModels.vlm)
+            var options = Self.twelveTokens
+            options.generation.maxTokens = 10_000
+            var last: SDKEvent.Kind?
+            for await event in try await sdk.processImageStream(Self.pixels(10), options: options) {
+                if case .generationToken = event.kind, last == nil { await sdk.cancelVLMGeneration() }
+                last = event.kind
+            }
+            guard case .generationCancelled(_, let modelId, let tokens) = try #require(last) else {
+                Issue.record("ended with \(String(describing: last))")
+                return
+            }
+            #expect(modelId == DeterministicModels.vlm)
+            #expect(tokens < 10_000)
         }
     }
 

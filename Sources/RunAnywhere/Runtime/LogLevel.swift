@@ -49,12 +49,12 @@ public enum LogLevel: Int, Sendable, Codable, CaseIterable, Comparable {
         lhs.rawValue < rhs.rawValue
     }
     /// Decodes the original SDK's number (how a level encodes), or a level's name as earlier
-    /// releases of this SDK wrote it (`trace` is ``debug`` now, `notice` ``info``, `critical`
-    /// ``fault``).
+    /// releases of this SDK wrote it (`trace`, or its number −1, is ``debug`` now, `notice`
+    /// ``info``, `critical` ``fault``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int.self) {
-            guard let level = LogLevel(rawValue: number) else {
+            guard let level = number == -1 ? .debug : LogLevel(rawValue: number) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "No log level \(number)")
             }
             self = level

@@ -83,8 +83,8 @@ public struct SDKEvent: Sendable, Identifiable, CustomStringConvertible {
         /// A generation was cancelled after `tokens` tokens.
         case generationCancelled(generationId: UUID, modelId: String, tokens: Int)
         /// A piece of a generation's text (`isThinking`: of its reasoning), as the original SDK's
-        /// event streams carry it (``RunAnywhere/processImageStream(_:options:)``). Never published
-        /// on a bus: a token stream is the place for tokens.
+        /// event streams carry it (``RunAnywhere/processImageStream(_:options:)``). The SDK never
+        /// publishes it on a bus (a token stream is the place for tokens), and telemetry drops it.
         case generationToken(generationId: UUID, text: String, isThinking: Bool)
         // stt
         /// A transcription of `audioSeconds` of audio took `durationMs` milliseconds. A

@@ -57,7 +57,8 @@ extension RunAnywhereSDK {
     }
 
     /// ``synthesizeSentences(_:options:)`` in the original SDK's shape: a stream that does not
-    /// throw. An error ends it; it is logged and published as a `synthesisFailed` event.
+    /// throw. An error ends it and is logged; one from synthesis is also published as a
+    /// `synthesisFailed` event (an instance that is not initialized publishes nothing).
     public func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncStream<TTSOutput> {
         synthesizeSentences(text, options: options).endingOnError(category: "TTS")
     }

@@ -148,8 +148,10 @@ extension RunAnywhereSDK {
         _ image: VLMImage,
         options: VLMGenerationOptions
     ) async throws(SDKException) -> AsyncStream<SDKEvent> {
-        let tokens = try await generateStream(options.prompt, images: [image], options: options.generation)
-        let modelId = await currentVLMModel?.id ?? ""
+        let (tokens, modelId) = try await visionStream(
+            [.user(options.prompt, images: [image])],
+            options: options.generation
+        )
         let generationId = UUID()
         return tokens.endingWithFailure(
             { event in SDKEvent(event.kind(generationId: generationId)) },
@@ -215,10 +217,18 @@ extension RunAnywhereSDK {
         _ messages: [ChatMessage],
         options: LLMGenerationOptions = LLMGenerationOptions()
     ) async throws(SDKException) -> AsyncThrowingStream<LLMStreamEvent, any Error> {
+        try await visionStream(messages, options: options).tokens
+    }
+
+    /// ``visionChatStream(_:options:)``'s stream, and the id of the model it was checked against.
+    private func visionStream(
+        _ messages: [ChatMessage],
+        options: LLMGenerationOptions
+    ) async throws(SDKException) -> (tokens: AsyncThrowingStream<LLMStreamEvent, any Error>, modelId: String) {
         let vlm = try runtime().vlm
         try options.validate()
-        _ = try await vlm.loadedService()
-        return vlm.stream(.messages(messages), options: options)
+        let model = try await vlm.loadedService().model
+        return (vlm.stream(.messages(messages), options: options), model.id)
     }
 
     /// Stops the vision-language model's running generations after their current token.
