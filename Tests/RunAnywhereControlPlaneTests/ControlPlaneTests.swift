@@ -233,6 +233,11 @@ struct ControlPlaneTests {
                 try await sdk.completeServicesInitialization()
                 #expect(sdk.controlPlaneStatus.userId == "user-7")
                 #expect(sdk.controlPlaneStatus.organizationId == "org-3")
+                // The original SDK's names for the same, on the instance.
+                #expect(sdk.isAuthenticated)
+                #expect(sdk.isDeviceRegistered())
+                #expect(sdk.getUserId() == "user-7")
+                #expect(sdk.getOrganizationId() == "org-3")
                 try await generate(2, in: sdk)
                 server.expireAccessTokens()
                 let receipt = try await sdk.flushTelemetry()

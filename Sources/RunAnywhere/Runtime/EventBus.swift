@@ -26,6 +26,12 @@ public final class EventBus: Sendable {
     public let bufferLimit: Int
     private let subscribers = Mutex<Subscribers>(Subscribers())
     private let observers = Mutex<[UUID: @Sendable (SDKEvent) -> Void]>([:])
+    /// The original SDK's numbered subscriptions: each number's observer.
+    private let numbered = Mutex<(next: UInt64, live: [UInt64: UUID])>((1, [:]))
+    /// The events the original SDK's polling API has not taken yet, once polling started.
+    private let polled = Mutex<(started: Bool, events: [SDKEvent])>((false, []))
+    /// How many events ``nextPolled()`` can fall behind before the oldest are dropped.
+    private static let pollCapacity = 256
 
     private struct Subscriber: Sendable {
         let categories: Set<EventCategory>?
@@ -97,6 +103,47 @@ public final class EventBus: Sendable {
     /// Stops calling an observer.
     package func removeObserver(_ id: UUID) {
         _ = observers.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Calls `handler` for every event until ``removeNumberedObserver(_:)`` is called with the
+    /// returned number (the original SDK's subscription ids).
+    package func addNumberedObserver(_ handler: @escaping @Sendable (SDKEvent) -> Void) -> UInt64 {
+        let observer = addObserver(handler)
+        return numbered.withLock { state in
+            let number = state.next
+            state.next += 1
+            state.live[number] = observer
+            return number
+        }
+    }
+
+    /// Stops the handler numbered `number`; an unknown number does nothing.
+    package func removeNumberedObserver(_ number: UInt64) {
+        guard let observer = numbered.withLock({ $0.live.removeValue(forKey: number) }) else { return }
+        removeObserver(observer)
+    }
+
+    /// Queues every event published from now on for ``nextPolled()``, keeping the newest
+    /// ``pollCapacity``; calling it again changes nothing.
+    package func startPolling() {
+        let starts = polled.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard starts else { return }
+        _ = addObserver { [weak self] event in
+            self?.polled.withLock { state in
+                if state.events.count == Self.pollCapacity { state.events.removeFirst() }
+                state.events.append(event)
+            }
+        }
+    }
+
+    /// The oldest queued event, removed; `nil` when none is queued. The first call starts
+    /// polling, so it sees the events published after it.
+    package func nextPolled() -> SDKEvent? {
+        startPolling()
+        return polled.withLock { $0.events.isEmpty ? nil : $0.events.removeFirst() }
     }
 
     /// The number of live subscriptions.

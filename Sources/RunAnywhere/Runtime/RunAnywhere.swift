@@ -112,7 +112,7 @@ public enum RunAnywhere {
     ) throws(SDKException) {
         if isInitialized { return }
         // Polling sees the events from here on (initialization's own included).
-        _ = eventQueue
+        events.startPolling()
         let modules = state.withLock { $0.modules }
         let sdk = try RunAnywhereSDK(
             home: storageDirectory ?? SDKPaths.defaultHome(),

@@ -90,6 +90,8 @@ public final class RunAnywhereSDK: Sendable {
         ownsEvents: Bool = false
     ) throws(SDKException) {
         let start = ContinuousClock.now
+        // The original SDK's polling sees an instance's events from its first on.
+        events.startPolling()
         events.publish(.initStarted(environment: environment))
         do throws(SDKException) {
             let parameters = try SDKInitParams(apiKey: apiKey, baseURL: baseURL, environment: environment)

@@ -48,6 +48,21 @@ extension RunAnywhereSDK {
         try runtime().instanceService(ControlPlaneAgent.self)?.queue.count() ?? 0
     }
 
+    /// Whether this instance holds a session with its control plane (the original SDK's
+    /// name): its status is connected.
+    public var isAuthenticated: Bool { controlPlaneStatus.state == .connected }
+
+    /// Whether the control plane has registered this device (the original SDK's name): the
+    /// status carries a device id.
+    public func isDeviceRegistered() -> Bool { controlPlaneStatus.deviceId != nil }
+
+    /// The user this instance's API key belongs to (the original SDK's name), as the control
+    /// plane said when it issued tokens; `nil` before that or when it names none.
+    public func getUserId() -> String? { controlPlaneStatus.userId }
+
+    /// The organization this instance's API key belongs to (the original SDK's name).
+    public func getOrganizationId() -> String? { controlPlaneStatus.organizationId }
+
     private func controlPlaneAgent() throws(SDKException) -> ControlPlaneAgent {
         guard let agent = try runtime().instanceService(ControlPlaneAgent.self) else {
             throw SDKException(
@@ -69,20 +84,25 @@ extension RunAnywhere {
         (try? sdk().controlPlaneStatus) ?? ControlPlaneStatus(state: .disabled)
     }
 
-    /// Whether the shared instance holds a session with its control plane (the original
-    /// SDK's name): its status is connected.
-    public static var isAuthenticated: Bool { controlPlaneStatus.state == .connected }
+    /// Whether the shared instance holds a session with its control plane.
+    ///
+    /// Reads `RunAnywhereSDK.isAuthenticated` of the shared instance.
+    public static var isAuthenticated: Bool { (try? sdk().isAuthenticated) ?? false }
 
-    /// Whether the control plane has registered this device (the original SDK's name): the
-    /// status carries a device id.
-    public static func isDeviceRegistered() -> Bool { controlPlaneStatus.deviceId != nil }
+    /// Whether the control plane has registered this device.
+    ///
+    /// Calls `RunAnywhereSDK.isDeviceRegistered()` on the shared instance.
+    public static func isDeviceRegistered() -> Bool { (try? sdk().isDeviceRegistered()) ?? false }
 
-    /// The user the shared instance's API key belongs to (the original SDK's name), as the
-    /// control plane said when it issued tokens; `nil` before that or when it names none.
-    public static func getUserId() -> String? { controlPlaneStatus.userId }
+    /// The user the shared instance's API key belongs to.
+    ///
+    /// Calls `RunAnywhereSDK.getUserId()` on the shared instance.
+    public static func getUserId() -> String? { (try? sdk())?.getUserId() }
 
-    /// The organization the shared instance's API key belongs to (the original SDK's name).
-    public static func getOrganizationId() -> String? { controlPlaneStatus.organizationId }
+    /// The organization the shared instance's API key belongs to.
+    ///
+    /// Calls `RunAnywhereSDK.getOrganizationId()` on the shared instance.
+    public static func getOrganizationId() -> String? { (try? sdk())?.getOrganizationId() }
 
     /// Connects the shared instance to its control plane and fetches the assignments.
     ///

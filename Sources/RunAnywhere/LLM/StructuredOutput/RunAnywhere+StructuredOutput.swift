@@ -80,6 +80,18 @@ extension RunAnywhereSDK {
         return structuredEvents(try await generateStream(prompt, options: plan.options), plan: plan)
     }
 
+    /// ``generateStructuredStream(_:schema:options:structuredOptions:)`` in the original SDK's
+    /// shape: not `async`, and an error (a missing model included) ends the stream and is logged.
+    public func generateStructuredStream(
+        prompt: String,
+        schema: JSONSchema,
+        options: LLMGenerationOptions = LLMGenerationOptions()
+    ) -> AsyncStream<StructuredOutputStreamEvent> {
+        .endingOnError(category: "LLM") {
+            try await self.generateStructuredStream(prompt, schema: schema, options: options)
+        }
+    }
+
     /// Streams the next assistant turn of a conversation as JSON valid against `schema`.
     ///
     /// The conversation counterpart of ``generateStructuredStream(_:schema:options:structuredOptions:)``.
@@ -255,8 +267,8 @@ extension RunAnywhere {
     /// The original SDK's structured stream: not `async`, and an error (including a missing
     /// SDK or model) ends the stream and is logged.
     ///
-    /// Calls ``RunAnywhereSDK/generateStructuredStream(_:schema:options:structuredOptions:)`` on
-    /// the shared instance.
+    /// Calls ``RunAnywhereSDK/generateStructuredStream(prompt:schema:options:)`` on the shared
+    /// instance.
     public static func generateStructuredStream(
         prompt: String,
         schema: JSONSchema,
