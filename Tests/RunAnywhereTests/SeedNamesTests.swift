@@ -147,6 +147,32 @@ struct SeedNamesTests {
         #expect(EventBus.shared === RunAnywhere.events)
     }
 
+    @Test("An instance has the original SDK's event calls on its own bus: numbered subscriptions, publishing, polling")
+    func instanceEventCalls() async throws {
+        try await withDeterministicSDK { sdk in
+            let failures = Mutex<[String]>([])
+            let id = sdk.subscribeSDKEvents { event in
+                if case .failure(_, _, let operation, _) = event.kind { failures.withLock { $0.append(operation) } }
+            }
+            #expect(sdk.publishSDKFailure(errorCode: .timeout, message: "slow", component: "test", operation: "first"))
+            sdk.unsubscribeSDKEvents(id)
+            #expect(sdk.publishSDKFailure(errorCode: .timeout, message: "slow", component: "test", operation: "second"))
+            #expect(failures.withLock { $0 } == ["first"])
+            #expect(sdk.publishSDKEvent(SDKEvent(.modelRemoved(modelId: "polled"))))
+
+            // Queued from the instance's first event on, in order, each once.
+            var polled: [SDKEvent.Kind] = []
+            while let event = sdk.pollSDKEvent() { polled.append(event.kind) }
+            #expect(polled.first?.name == "init_started")
+            let operations = polled.compactMap { kind -> String? in
+                if case .failure(_, _, let operation, _) = kind { operation } else { nil }
+            }
+            #expect(operations == ["first", "second"])
+            #expect(polled.filter { if case .modelRemoved("polled") = $0 { true } else { false } }.count == 1)
+            #expect(sdk.events !== RunAnywhere.events, "its own bus")
+        }
+    }
+
     @Test("The seed's init parameters and environment predicates follow this SDK's rules")
     func initParamsAndEnvironment() throws {
         let development = SDKInitParams(forDevelopmentWithAPIKey: "  ")
@@ -313,6 +339,19 @@ struct SeedNamesTests {
             #expect(model.resolvedVocabularyPath == folder.appendingPathComponent("vocab.txt").path)
             #expect(model.resolvedConfigPath == nil)
             #expect(model.resolvedVisionProjectorPath == nil)
+            // On descriptors, a file's role is read from its name; only local files have a path.
+            let files = [
+                ModelFileDescriptor(url: URL(string: "https://example.com/model-mmproj-f16.gguf")!),
+                ModelFileDescriptor(url: URL(fileURLWithPath: primary)),
+                ModelFileDescriptor(url: folder.appendingPathComponent("tokenizer.json")),
+                ModelFileDescriptor(url: folder.appendingPathComponent("vocab.txt")),
+            ]
+            #expect(files.resolvedPrimaryModelPath == primary)
+            #expect(files.resolvedTokenizerPath == model.resolvedTokenizerPath)
+            #expect(files.resolvedVocabularyPath == model.resolvedVocabularyPath)
+            #expect(files.resolvedVisionProjectorPath == nil, "still to download")
+            #expect(files.resolvedConfigPath == nil)
+            #expect(files.dropFirst(2).resolvedPrimaryModelPath == nil, "side files only")
             let loaded = await sdk.loadModel(ModelLoadRequest(modelId: "test-llm"))
             #expect(loaded.resolvedPrimaryModelPath == primary)
             #expect(loaded.resolvedModelFilePath(role: .tokenizer) == model.resolvedTokenizerPath)

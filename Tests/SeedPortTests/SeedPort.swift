@@ -1,6 +1,6 @@
 // An app's calls written from the original SDK's public API (seed 000 §5) alone, with its labels
-// and types and the `RA` prefix dropped: it only has to compile. Each seed member ported so far is
-// called once, the way an app calls it; the README's seed map lists the members not here yet.
+// and types and the `RA` prefix dropped: it only has to compile. Each member of the README's seed
+// map is called once, the way an app calls it (the `n/a` rows, which cannot exist here, excepted).
 // Where the seed marks a call `async` or `throws` and this SDK's is not, the `await` or `try` is
 // left out, as a porter does when the compiler says it is not needed.
 import Foundation
@@ -195,6 +195,14 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
         LoraAdapterDownloadCompletedRequest(adapterId: "my-adapter", localPath: URL(fileURLWithPath: "/tmp/a.gguf"))
     )
     _ = completed.entry
+    _ = try lora.register(
+        LoraAdapterCatalogEntry(
+            id: "my-adapter",
+            framework: .llamaCpp,
+            baseModelIds: ["smollm2-135m-instruct"],
+            downloadURL: URL(string: "https://example.com/adapter.gguf")
+        )
+    )
     _ = try await lora.markImportCompleted(
         LoraAdapterDownloadCompletedRequest(adapterId: "my-adapter", localPath: URL(fileURLWithPath: "/tmp/a.gguf"))
     )
@@ -202,6 +210,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
         try await lora.getCatalogEntry(LoraAdapterCatalogGetRequest(adapterId: "my-adapter"))
         as LoraAdapterCatalogGetResult
 
+    try STTOptions.defaults().validate()
     let transcript = try await RunAnywhere.transcribe(audio: audio, options: STTOptions.defaults())
     _ = transcript.detectedLanguageCode.bcp47Code as String
     for await partial in RunAnywhere.transcribeStream(audio: chunks, options: STTOptions()) {
@@ -223,6 +232,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = (verdict.isSpeechDetected, verdict.energyLevel)
     for await result in RunAnywhere.streamVAD(audio: chunks) {
         _ = result.isSpeech
+        _ = result.duration as TimeInterval
         for activity in result.events {
             _ = (activity.timestamp as Date, activity.duration)
         }
@@ -233,7 +243,8 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = embedding.computeNorm() as Float
     let language = STTLanguage.fromBcp47("en-US")
     _ = language.bcp47Code as String
-    try await RunAnywhere.loadVLMModel(VLMConfiguration.defaults(modelId: "smolvlm-256m"))
+    let vision = VLMConfiguration.defaults(modelId: "smolvlm-256m")
+    _ = await RunAnywhere.loadModel(ModelLoadRequest(modelId: vision.modelId))
 
     _ = try await RunAnywhere.processImage(image, options: VLMGenerationOptions.defaults(prompt: "Describe it."))
     for await event in try await RunAnywhere.processImageStream(image, options: VLMGenerationOptions()) {
@@ -306,10 +317,7 @@ func portedModels() async throws {
         modality: .language
     )
     let expected = info.expectedArtifactFiles
-    if !expected.isEmptyManifest {
-        _ = (expected.files as [ModelFileDescriptor], expected.requiredPatterns, expected.rootDirectory)
-    }
-    _ = ExpectedModelFiles.none
+    _ = (expected.files as [ModelFileDescriptor], expected.requiredPatterns, expected.rootDirectory)
     _ = info.isDownloadedOnDisk as Bool
     info.setArtifact(ModelInfo.inferredArtifact(from: url, format: .gguf))
     info.setLocalPath(nil)
@@ -330,7 +338,10 @@ func portedModels() async throws {
     _ = made.source == ModelSource.remote
     _ = made.resolvedPrimaryModelPath as String?
     _ = made.resolvedTokenizerPath as String?
-    _ = loaded.resolvedModelFilePath(role: .visionProjector) as String?
+    _ = loaded.resolvedVisionProjectorPath as String?
+    _ = (loaded.resolvedConfigPath, loaded.resolvedVocabularyPath)
+    let artifacts = [ModelFileDescriptor(url: url, filename: "mmproj.gguf", isRequired: true)]
+    _ = (artifacts.resolvedVisionProjectorPath, artifacts.resolvedConfigPath, artifacts.resolvedVocabularyPath)
     _ = InferenceFramework.knownCases as [InferenceFramework]
     _ = try await RunAnywhere.registerModel(
         archive: "https://example.com/voice.tar.bz2",
@@ -378,14 +389,16 @@ func portedModels() async throws {
     _ = StorageInfo.empty
     let app: AppStorageInfo = storageOf(StorageInfo.empty)
     _ = app.documentsBytes
+    _ = AppStorageInfo(documentsBytes: 1, cacheBytes: 2, appSupportBytes: 3, totalBytes: 6)
     _ = ModelStorageMetrics(modelID: "m", sizeOnDiskBytes: 1_024, lastUsedMs: nil)
     _ = StorageAvailability.make(isAvailable: true, requiredBytes: 1, availableBytes: 2)
 
     _ = try await RunAnywhere.downloadModel("smollm2-135m-instruct") { progress in
         _ = progress
     }
-    let storage = try RunAnywhere.storageInfo()
+    let storage = await RunAnywhere.getStorageInfo().info
     _ = storage.totalModelsSize as Int64
+    _ = storage.totalModelsSizeBytes as Int64
     _ = storage.deviceStorage.usagePercentage as Double
     _ = storage.modelCount as Int
     for stored in storage.storedModels {
@@ -413,6 +426,9 @@ func portedRest() async throws {
     try RunAnywhere.hardware.setAcceleratorPreference(.cpu)
     _ = try await RunAnywhere.solutions.run(yaml: "pipeline: {}")
     _ = SDKEnvironment.from(wireString: "production")
+    _ = SDKEnvironment.production.wireString as String
+    let solution = SolutionConfig(name: "qa", pipeline: .ragQuestionAnswering(RAGSolution(index: "notes")))
+    _ = try await RunAnywhere.solutions.run(config: solution)
     _ = SpeechActivityKind.speechStarted.isTransition
     _ = SDKException.notInitialized("not yet").telemetryProperties
 
@@ -427,6 +443,9 @@ func portedRest() async throws {
     SDKLogger.shared.fault("fault")
     SDKLogger.shared.fault("fault", metadata: ["code": -1])
     SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: "while loading x")
+    for seedLogger in [SDKLogger.stt, SDKLogger.tts, SDKLogger.download, SDKLogger.models] {
+        seedLogger.info("ready", metadata: ["category": "\(seedLogger.category)"])
+    }
     _ = LogLevel.fault.description as String
     _ = LogLevel(rawValue: 2) == .warning
     _ = LogLevel.error.rawValue as Int
@@ -507,8 +526,20 @@ func portedErrors(_ error: any Error) -> String {
     if io.category == .io || io.category == .configuration { io.log() }
     if exception.category == .auth { return "sign in again" }
     _ = SDKException.notImplemented("later")
+    let failures = [
+        SDKException.invalidConfiguration("no key"),
+        SDKException.validationFailed("bad value"),
+        SDKException.cancelled(),
+        SDKException.timeout("too slow"),
+        SDKException.networkError("offline"),
+        SDKException(code: .unknown, message: "?", category: .model, underlying: nil),
+    ]
+    _ = failures.map(\.isExpected)
     return exception.errorDescription ?? exception.localizedDescription
 }
+
+/// How long an embedding took, as the original SDK reports it.
+func embeddingSeconds(_ result: EmbeddingsResult) -> TimeInterval { result.processingTime }
 
 /// The app-storage part of a report, as the original SDK's `StorageInfo.appStorage`.
 func storageOf(_ info: StorageInfo) -> AppStorageInfo { info.appStorage }

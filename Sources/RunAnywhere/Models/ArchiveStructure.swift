@@ -93,7 +93,7 @@ public enum ArchiveStructure: String, Sendable, Codable, CaseIterable {
                 found += weights(in: entry, prefix: prefix + name + "/", depth: depth - 1).map {
                     ($0.path, $0.depth + 1)
                 }
-            } else if !name.lowercased().contains("mmproj") {
+            } else if ModelFileRole.role(ofFileNamed: name) != .visionProjector {
                 found.append((prefix + name, 0))
             }
         }

@@ -26,6 +26,13 @@ public enum ModelFileRole: String, Sendable, Codable, CaseIterable {
         case .vocabulary: ["vocab.txt", "vocab.json"]
         }
     }
+
+    /// The role a file's name says it plays: a side file by its usual names, a projector by
+    /// `mmproj` in its name, else the primary model.
+    static func role(ofFileNamed name: String) -> ModelFileRole {
+        if name.lowercased().contains("mmproj") { return .visionProjector }
+        return allCases.first { $0.sideFileNames.contains(name) } ?? .primaryModel
+    }
 }
 
 extension ModelInfo {
@@ -82,4 +89,24 @@ extension ModelFilePaths {
 }
 
 extension ModelLoadResult: ModelFilePaths {}
+
+extension Collection where Element == ModelFileDescriptor {
+    /// The path of the local file of `role` among these descriptors (the original SDK's
+    /// accessors on a collection of them): the first whose URL is a `file` URL and whose name
+    /// says it plays `role` (``ModelFileRole``'s names; `mmproj` for a projector). `nil` when
+    /// none does; a descriptor of a file still to download has no path yet.
+    public func resolvedModelFilePath(role: ModelFileRole) -> String? {
+        first { $0.url.isFileURL && ModelFileRole.role(ofFileNamed: $0.fileName) == role }?.url.path
+    }
+    /// The primary file's path (the original SDK's name).
+    public var resolvedPrimaryModelPath: String? { resolvedModelFilePath(role: .primaryModel) }
+    /// The vision projector's path.
+    public var resolvedVisionProjectorPath: String? { resolvedModelFilePath(role: .visionProjector) }
+    /// The tokenizer's path.
+    public var resolvedTokenizerPath: String? { resolvedModelFilePath(role: .tokenizer) }
+    /// The configuration's path.
+    public var resolvedConfigPath: String? { resolvedModelFilePath(role: .config) }
+    /// The vocabulary's path.
+    public var resolvedVocabularyPath: String? { resolvedModelFilePath(role: .vocabulary) }
+}
 extension CurrentModelResult: ModelFilePaths {}
