@@ -47,11 +47,12 @@ func portedInitialization() async throws {
     let params = try SDKInitParams(apiKey: "sk-example-key", baseURL: URL(string: "https://api.example.com")!)
     _ = params.apiKey as String
     _ = params.baseURL as URL
-    _ = SDKInitParams().environment
+    _ = params.environment as SDKEnvironment
+    _ = SDKEnvironment.development.useMockData as Bool
 }
 
 /// `EventBus` and `RunAnywhere+SDKEvents`.
-func portedEvents() async {
+func portedEvents(_ received: SDKEvent) async {
     let bus = EventBus.shared
     let all = bus.on { event in
         bus.publish(event)
@@ -70,24 +71,11 @@ func portedEvents() async {
     #endif
     all.cancel()
     models.cancel()
-    for await event in bus.events {
-        _ = RunAnywhere.publishSDKEvent(event)
-        break
-    }
-    for await event in bus.events(for: .llm) {
-        _ = event
-        break
-    }
+    _ = RunAnywhere.publishSDKEvent(received)
     let subscription = RunAnywhere.subscribeSDKEvents { event in
         _ = event
     }
     RunAnywhere.unsubscribeSDKEvents(subscription)
-    _ = RunAnywhere.publishSDKFailure(
-        errorCode: .modelNotFound,
-        message: "gone",
-        component: "LLM",
-        operation: "load"
-    )
     while let event = RunAnywhere.pollSDKEvent() {
         _ = event
     }
@@ -163,7 +151,6 @@ func portedGeneration(schema: JSONSchema) async throws {
         _ = event
     }
     _ = StructuredOutputValidation(isValid: true, containsJson: true, errorMessage: nil, rawOutput: "{}")
-    _ = StructuredOutputValidation(isValid: false, errorMessage: "not JSON")
     let arguments: [String: ToolValue] = ["city": ToolValue("Oslo"), "days": ToolValue(3), "metric": ToolValue(true)]
     if let json = ToolValue(2.5).toJSONString(pretty: false) { _ = json }
     _ = ToolValue.array([ToolValue("a")])
@@ -177,7 +164,13 @@ func portedGeneration(schema: JSONSchema) async throws {
 }
 
 /// LoRA, embeddings, speech, voice activity, vision and the voice agent.
-func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage) async throws {
+func portedCapabilities(
+    audio: Data,
+    chunks: AsyncStream<Data>,
+    image: VLMImage,
+    state: ComponentLifecycleState,
+    sessionError: VoiceSessionError
+) async throws {
     let lora = RunAnywhere.lora
     _ = await lora.list()
     _ = await lora.state()
@@ -189,7 +182,6 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = try await lora.remove(LoRARemoveRequest(adapterIds: ["my-adapter"])) as LoRAState
     _ = await lora.checkCompatibility(adapter) as LoraCompatibilityResult
     _ = try await lora.listCatalog(LoraAdapterCatalogListRequest()) as LoraAdapterCatalogListResult
-    _ = try await lora.listCatalog().entries
     _ = try await lora.queryCatalog(LoraAdapterCatalogQuery(modelId: "smollm2-135m-instruct"))
     let completed = try await lora.markDownloadCompleted(
         LoraAdapterDownloadCompletedRequest(adapterId: "my-adapter", localPath: URL(fileURLWithPath: "/tmp/a.gguf"))
@@ -228,7 +220,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     _ = TTSSpeakResult(output: speech).duration
     try await RunAnywhere.resetVAD()
     let verdict = try await RunAnywhere.detectVoiceActivity(audio, options: VADOptions())
-    _ = VADOptions().frameLengthSeconds as Float
+    _ = VADConfiguration().frameLengthSeconds as Float
     _ = (verdict.isSpeechDetected, verdict.energyLevel)
     for await result in RunAnywhere.streamVAD(audio: chunks) {
         _ = result.isSpeech
@@ -268,9 +260,7 @@ func portedCapabilities(audio: Data, chunks: AsyncStream<Data>, image: VLMImage)
     var session: VoiceSessionConfig? = config
     session?.silenceDuration = 0.8
     session?.autoPlayTTS = false
-    let state: ComponentLifecycleState = .notLoaded
     _ = (state.isLoaded, state.isLoading)
-    let sessionError: VoiceSessionError = .notInitialized("no agent")
     _ = sessionError.localizedDescription
     await RunAnywhere.cleanupVoiceAgent()
 }
@@ -336,12 +326,12 @@ func portedModels() async throws {
         updatedAt: Date()
     )
     _ = made.source == ModelSource.remote
-    _ = made.resolvedPrimaryModelPath as String?
-    _ = made.resolvedTokenizerPath as String?
+    _ = made.source
     _ = loaded.resolvedVisionProjectorPath as String?
     _ = (loaded.resolvedConfigPath, loaded.resolvedVocabularyPath)
     let artifacts = [ModelFileDescriptor(url: url, filename: "mmproj.gguf", isRequired: true)]
-    _ = (artifacts.resolvedVisionProjectorPath, artifacts.resolvedConfigPath, artifacts.resolvedVocabularyPath)
+    _ = (artifacts.resolvedPrimaryModelPath, artifacts.resolvedTokenizerPath, artifacts.resolvedVisionProjectorPath)
+    _ = (artifacts.resolvedConfigPath, artifacts.resolvedVocabularyPath)
     _ = InferenceFramework.knownCases as [InferenceFramework]
     _ = try await RunAnywhere.registerModel(
         archive: "https://example.com/voice.tar.bz2",
@@ -380,7 +370,7 @@ func portedModels() async throws {
         _ = report.success
     }
     _ = storageOf(report.info)
-    _ = await RunAnywhere.getStorageInfo().info.storedModels
+    _ = await RunAnywhere.getStorageInfo(StorageInfoRequest()).info.storedModels
     let progress = try await RunAnywhere.downloadModel(info) { progress in
         _ = progress.overallProgress
     }
@@ -393,10 +383,7 @@ func portedModels() async throws {
     _ = ModelStorageMetrics(modelID: "m", sizeOnDiskBytes: 1_024, lastUsedMs: nil)
     _ = StorageAvailability.make(isAvailable: true, requiredBytes: 1, availableBytes: 2)
 
-    _ = try await RunAnywhere.downloadModel("smollm2-135m-instruct") { progress in
-        _ = progress
-    }
-    let storage = await RunAnywhere.getStorageInfo().info
+    let storage = await RunAnywhere.getStorageInfo(StorageInfoRequest()).info
     _ = storage.totalModelsSize as Int64
     _ = storage.totalModelsSizeBytes as Int64
     _ = storage.deviceStorage.usagePercentage as Double
@@ -409,8 +396,8 @@ func portedModels() async throws {
 }
 
 /// Solutions, hardware, logging and the plugin loader.
-func portedRest() async throws {
-    let handle = try await RunAnywhere.solutions.run(configBytes: Data("pipeline: {}".utf8))
+func portedRest(solution: SolutionConfig, activity: SpeechActivityKind) async throws {
+    let handle: SolutionHandle = try await RunAnywhere.solutions.run(configBytes: Data("pipeline: {}".utf8))
     handle.start()
     try handle.feed("What is on the calendar?")
     handle.closeInput()
@@ -427,9 +414,8 @@ func portedRest() async throws {
     _ = try await RunAnywhere.solutions.run(yaml: "pipeline: {}")
     _ = SDKEnvironment.from(wireString: "production")
     _ = SDKEnvironment.production.wireString as String
-    let solution = SolutionConfig(name: "qa", pipeline: .ragQuestionAnswering(RAGSolution(index: "notes")))
     _ = try await RunAnywhere.solutions.run(config: solution)
-    _ = SpeechActivityKind.speechStarted.isTransition
+    _ = activity.isTransition
     _ = SDKException.notInitialized("not yet").telemetryProperties
 
     RunAnywhere.setLogLevel(.debug)
@@ -439,7 +425,9 @@ func portedRest() async throws {
     logger.info("info", metadata: ["model": "smollm2"])
     logger.info("info")
     logger.warning("warning")
+    logger.warning("warning", metadata: ["attempt": 2])
     logger.error("error")
+    logger.error("error", metadata: ["cached": true])
     SDKLogger.shared.fault("fault")
     SDKLogger.shared.fault("fault", metadata: ["code": -1])
     SDKLogger.llm.logError(SDKException.modelNotFound("gone"), additionalInfo: "while loading x")
@@ -451,7 +439,7 @@ func portedRest() async throws {
     _ = LogLevel.error.rawValue as Int
     _ = LogLevel.debug < LogLevel.fault
     RunAnywhere.setSentryLoggingEnabled(false)
-    RunAnywhere.configureLogging(LoggingConfiguration.forEnvironment(.development))
+    RunAnywhere.configureLogging(.development)
     var logging = LoggingConfiguration(
         enableLocalLogging: true,
         minLogLevel: .warning,
@@ -469,7 +457,8 @@ func portedRest() async throws {
     _ = RunAnywhere.pluginLoader.registeredCount as Int
     _ = RunAnywhere.pluginLoader.registeredNames() as [String]
     _ = RunAnywhere.pluginLoader.listLoaded() as [PluginInfo]
-    _ = try RunAnywhere.pluginLoader.load(path: "/tmp/librunanywhere_plugin.so") as PluginInfo
+    let plugin: PluginInfo = try RunAnywhere.pluginLoader.load(path: "/tmp/librunanywhere_plugin.so")
+    _ = (plugin.name, plugin.path)
     try RunAnywhere.pluginLoader.unload(name: "runanywhere_plugin")
 }
 
@@ -514,8 +503,13 @@ func portedErrors(_ error: any Error) -> String {
     case .cancelled, .streamCancelled: return "cancelled"
     case .invalidApiKey: return "key"
     case .timeout: return "timeout"
-    case .serviceNotAvailable, .notSupported: return "unavailable"
+    case .serviceNotAvailable, .notSupported, .notImplemented: return "unavailable"
     case .contextTooLong: return "too long"
+    case .notInitialized: return "start the SDK"
+    case .networkUnavailable, .networkError: return "offline"
+    case .insufficientStorage, .insufficientMemory: return "no room"
+    case .microphonePermissionDenied: return "allow the microphone"
+    case .validationFailed: return "check the input"
     default: break
     }
     _ =
@@ -534,7 +528,9 @@ func portedErrors(_ error: any Error) -> String {
         SDKException.networkError("offline"),
         SDKException(code: .unknown, message: "?", category: .model, underlying: nil),
     ]
-    _ = failures.map(\.isExpected)
+    _ = failures.map(\.code.isExpected)
+    _ = Set(failures).count
+    _ = (exception == io, exception.message as String)
     return exception.errorDescription ?? exception.localizedDescription
 }
 
