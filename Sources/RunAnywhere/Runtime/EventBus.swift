@@ -54,6 +54,10 @@ public final class EventBus: Sendable {
     public static var shared: EventBus { RunAnywhere.events }
 
     /// All events published from now on: each read of the property is a new subscription.
+    ///
+    /// The original SDK's `events` is a Combine publisher. Combine does not exist on Linux, so
+    /// here it is a stream (`for await event in bus.events`), and ``on(_:)`` takes the place
+    /// of `sink`.
     public var events: AsyncStream<SDKEvent> { subscribe(nil) }
 
     /// Events of the given categories published from now on.

@@ -138,7 +138,7 @@ public struct VLMImage: Sendable, Codable, Equatable {
     /// throw (``fromBase64(_:)``, ``fromRawRGBA(_:width:height:)``).
     var problem: String?
 
-    private init(source: Source, expectedFormat: Format?, problem: String? = nil) {
+    init(source: Source, expectedFormat: Format?, problem: String? = nil) {
         self.source = source
         self.expectedFormat = expectedFormat
         self.problem = problem
