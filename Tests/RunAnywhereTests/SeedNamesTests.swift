@@ -170,6 +170,14 @@ struct SeedNamesTests {
             #expect(operations == ["first", "second"])
             #expect(polled.filter { if case .modelRemoved("polled") = $0 { true } else { false } }.count == 1)
             #expect(sdk.events !== RunAnywhere.events, "its own bus")
+
+            // A shut-down instance drops its numbered handlers, so none keeps it alive.
+            let calls = Mutex(0)
+            sdk.subscribeSDKEvents { _ in calls.withLock { $0 += 1 } }
+            await sdk.shutdown()
+            let before = calls.withLock { $0 }
+            sdk.events.publish(.modelRemoved(modelId: "after shutdown"))
+            #expect(calls.withLock { $0 } == before)
         }
     }
 

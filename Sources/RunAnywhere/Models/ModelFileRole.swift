@@ -27,11 +27,12 @@ public enum ModelFileRole: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// The role a file's name says it plays: a side file by its usual names, a projector by
-    /// `mmproj` in its name, else the primary model.
+    /// The role a file's name says it plays, whatever its case: a side file by its usual
+    /// names, a projector by `mmproj` in its name, else the primary model.
     static func role(ofFileNamed name: String) -> ModelFileRole {
-        if name.lowercased().contains("mmproj") { return .visionProjector }
-        return allCases.first { $0.sideFileNames.contains(name) } ?? .primaryModel
+        let lowered = name.lowercased()
+        if lowered.contains("mmproj") { return .visionProjector }
+        return allCases.first { $0.sideFileNames.contains(lowered) } ?? .primaryModel
     }
 }
 

@@ -130,15 +130,16 @@ public final class EventBus: Sendable {
     /// Queues every event published from now on for ``nextPolled()``, keeping the newest
     /// ``pollCapacity``; calling it again changes nothing.
     package func startPolling() {
-        let starts = polled.withLock { state in
-            defer { state.started = true }
-            return !state.started
-        }
-        guard starts else { return }
-        _ = addObserver { [weak self] event in
-            self?.polled.withLock { state in
-                if state.events.count == Self.pollCapacity { state.events.removeFirst() }
-                state.events.append(event)
+        // The observer is added under the lock, so no caller returns before it is in place.
+        // `publish` calls observers outside its own lock, so the order of the two locks is safe.
+        polled.withLock { state in
+            guard !state.started else { return }
+            state.started = true
+            _ = addObserver { [weak self] event in
+                self?.polled.withLock { state in
+                    if state.events.count == Self.pollCapacity { state.events.removeFirst() }
+                    state.events.append(event)
+                }
             }
         }
     }
@@ -161,6 +162,14 @@ public final class EventBus: Sendable {
             subscribers.live = [:]
             subscribers.closed = subscribers.closed || close
             return open
+        }
+        if close {
+            // A numbered handler that holds its instance would otherwise keep it alive.
+            let numberedObservers = numbered.withLock { state in
+                defer { state.live = [:] }
+                return Array(state.live.values)
+            }
+            for observer in numberedObservers { removeObserver(observer) }
         }
         // Outside the lock: finishing runs onTermination, which takes it.
         for subscriber in ended { subscriber.continuation.finish() }

@@ -87,8 +87,9 @@ extension RunAnywhereSDK {
         )
     }
 
-    /// The oldest event of this instance not yet polled, or `nil`. Events are queued from the
-    /// instance's creation on; the queue keeps the newest 256.
+    /// The oldest event of this instance's bus not yet polled, or `nil`. An instance of its own
+    /// queues from its creation on; the shared instance's bus is the facade's, whose queue
+    /// outlives instances (``RunAnywhere/pollSDKEvent()``). The queue keeps the newest 256.
     public func pollSDKEvent() -> SDKEvent? {
         events.nextPolled()
     }

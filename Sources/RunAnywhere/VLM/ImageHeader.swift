@@ -62,7 +62,7 @@ package struct ImageHeader: Sendable, Equatable {
         }
     }
 
-    private static func checkSize(width: Int, height: Int) throws(SDKException) {
+    static func checkSize(width: Int, height: Int) throws(SDKException) {
         guard width > 0, height > 0 else {
             throw SDKException(.invalidImage, "The image is \(width)×\(height) pixels: both sides must be at least 1")
         }

@@ -5,22 +5,27 @@ import CoreVideo
 import Foundation
 
 extension VLMImage {
-    /// A video frame (the original SDK's input) in 32-bit BGRA or RGBA, as raw RGB pixels.
-    /// Apple platforms only: CoreVideo does not exist on Linux.
+    /// A video frame (the original SDK's input) in 32-bit BGRA, RGBA or ARGB, as raw RGB
+    /// pixels. Apple platforms only: CoreVideo does not exist on Linux.
     ///
-    /// A frame in another pixel format (a camera's YUV planes) or larger than
-    /// ``maximumDimension`` makes an image every request refuses with `.invalidImage`; convert
-    /// or scale it first.
+    /// A frame in another pixel format (a camera's YUV planes), or over ``maximumDimension``
+    /// on a side or ``maximumPixelCount`` in all, makes an image every request refuses with
+    /// `.invalidImage`, before any pixel is copied; convert or scale it first.
     public static func fromPixelBuffer(_ buffer: CVPixelBuffer) -> VLMImage {
-        let format = CVPixelBufferGetPixelFormatType(buffer)
-        let isBGRA = format == kCVPixelFormatType_32BGRA
-        guard isBGRA || format == kCVPixelFormatType_32RGBA else {
-            return refused("The pixel buffer is not 32-bit BGRA or RGBA")
+        // Where red, green and blue sit in each 4-byte pixel.
+        let channels: (red: Int, green: Int, blue: Int)
+        switch CVPixelBufferGetPixelFormatType(buffer) {
+        case kCVPixelFormatType_32BGRA: channels = (2, 1, 0)
+        case kCVPixelFormatType_32RGBA: channels = (0, 1, 2)
+        case kCVPixelFormatType_32ARGB: channels = (1, 2, 3)
+        default: return refused("The pixel buffer is not 32-bit BGRA, RGBA or ARGB")
         }
         let width = CVPixelBufferGetWidth(buffer)
         let height = CVPixelBufferGetHeight(buffer)
-        guard (1...maximumDimension).contains(width), (1...maximumDimension).contains(height) else {
-            return refused("The pixel buffer is \(width) × \(height) pixels")
+        do {
+            try ImageHeader.checkSize(width: width, height: height)
+        } catch {
+            return refused(error.message)
         }
         CVPixelBufferLockBaseAddress(buffer, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
@@ -35,9 +40,9 @@ extension VLMImage {
                 for x in 0..<width {
                     let from = y * rowBytes + x * 4
                     let to = (y * width + x) * 3
-                    out[to] = source[from + (isBGRA ? 2 : 0)]
-                    out[to + 1] = source[from + 1]
-                    out[to + 2] = source[from + (isBGRA ? 0 : 2)]
+                    out[to] = source[from + channels.red]
+                    out[to + 1] = source[from + channels.green]
+                    out[to + 2] = source[from + channels.blue]
                 }
             }
         }
@@ -55,11 +60,18 @@ extension VLMImage {
 import UIKit
 
 extension VLMImage {
-    /// A UIKit image (the original SDK's input), as its PNG encoding. Apple platforms with
-    /// UIKit only: UIKit does not exist on Linux. An image with no bitmap to encode (one
-    /// backed only by a `CIImage`) makes an image every request refuses with `.invalidImage`.
+    /// A UIKit image (the original SDK's input), upright, as its PNG encoding. Apple platforms
+    /// with UIKit only: UIKit does not exist on Linux. An image with nothing to draw makes an
+    /// image every request refuses with `.invalidImage`.
     public static func fromUIImage(_ image: UIImage) -> VLMImage {
-        .fromEncoded(image.pngData() ?? Data(), format: .png)
+        var bitmap = image
+        // PNG keeps no orientation, and an image backed only by a CIImage has no bitmap:
+        // drawing gives both an upright bitmap.
+        if image.imageOrientation != .up || image.cgImage == nil {
+            bitmap = UIGraphicsImageRenderer(size: image.size).image { _ in image.draw(at: .zero) }
+        }
+        guard let png = bitmap.pngData() else { return refused("The image has no bitmap to encode") }
+        return .fromEncoded(png, format: .png)
     }
 }
 #endif

@@ -267,8 +267,8 @@ extension RunAnywhere {
     /// The original SDK's structured stream: not `async`, and an error (including a missing
     /// SDK or model) ends the stream and is logged.
     ///
-    /// Calls ``RunAnywhereSDK/generateStructuredStream(prompt:schema:options:)`` on the shared
-    /// instance.
+    /// Calls ``RunAnywhereSDK/generateStructuredStream(_:schema:options:structuredOptions:)`` on
+    /// the shared instance.
     public static func generateStructuredStream(
         prompt: String,
         schema: JSONSchema,
