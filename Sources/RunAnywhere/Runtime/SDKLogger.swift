@@ -75,13 +75,14 @@ public struct SDKLogger: Sendable {
     }
 
     /// Whether the engines' progress lines are logged (at `debug`), as
-    /// ``LoggingConfiguration/includeEngineLogs`` sets it.
-    private static let engineProgress = Mutex(false)
+    /// ``LoggingConfiguration/includeEngineLogs`` sets it. An atomic, as the other logging
+    /// switches: engines ask it for each of their hundreds of lines per load.
+    private static let engineProgress = Atomic<Bool>(false)
 
     /// Whether the engines' progress lines are logged; off by default.
     package static var includesEngineLogs: Bool {
-        get { engineProgress.withLock { $0 } }
-        set { engineProgress.withLock { $0 = newValue } }
+        get { engineProgress.load(ordering: .relaxed) }
+        set { engineProgress.store(newValue, ordering: .relaxed) }
     }
 
     /// An engine's C log line as the text to log at `level`: trimmed, or `nil` when it is
