@@ -35,19 +35,7 @@ extension AsyncThrowingStream where Failure == any Error {
         failure: @escaping @Sendable (any Error) -> T
     ) -> AsyncStream<T> where Element: Sendable {
         let source = self
-        return AsyncStream<T> { continuation in
-            let task = Task {
-                do {
-                    for try await element in source {
-                        continuation.yield(transform(element))
-                    }
-                } catch {
-                    continuation.yield(failure(error))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        return .relaying({ source }, transform: transform, onError: failure)
     }
 
     /// This stream as a non-throwing one (the shape of the original SDK's streams): an error
@@ -65,14 +53,32 @@ extension AsyncStream where Element: Sendable {
         category: String,
         _ make: @escaping @Sendable () async throws -> AsyncThrowingStream<Element, any Error>
     ) -> AsyncStream<Element> {
+        relaying(
+            make,
+            transform: { $0 },
+            onError: { error in
+                SDKLogger(category: category).error("The stream ended on an error: \(error)")
+                return nil
+            }
+        )
+    }
+
+    /// The stream `make` opens, each element through `transform`, as a non-throwing stream.
+    /// An error, opening included, ends it, after `onError`'s element when it gives one;
+    /// ending the iteration cancels the rest.
+    fileprivate static func relaying<Source: Sendable>(
+        _ make: @escaping @Sendable () async throws -> AsyncThrowingStream<Source, any Error>,
+        transform: @escaping @Sendable (Source) -> Element,
+        onError: @escaping @Sendable (any Error) -> Element?
+    ) -> AsyncStream<Element> {
         AsyncStream { continuation in
             let task = Task {
                 do {
                     for try await element in try await make() {
-                        continuation.yield(element)
+                        continuation.yield(transform(element))
                     }
                 } catch {
-                    SDKLogger(category: category).error("The stream ended on an error: \(error)")
+                    if let last = onError(error) { continuation.yield(last) }
                 }
                 continuation.finish()
             }
