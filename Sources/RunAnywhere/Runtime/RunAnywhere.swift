@@ -111,8 +111,6 @@ public enum RunAnywhere {
         storageDirectory: URL? = nil
     ) throws(SDKException) {
         if isInitialized { return }
-        // Polling sees the events from here on (initialization's own included).
-        events.startPolling()
         let modules = state.withLock { $0.modules }
         let sdk = try RunAnywhereSDK(
             home: storageDirectory ?? SDKPaths.defaultHome(),
