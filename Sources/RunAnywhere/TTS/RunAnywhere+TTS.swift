@@ -166,9 +166,9 @@ extension RunAnywhere {
         }
     }
 
-    /// Synthesizes `text` one sentence at a time, in a stream that does not throw.
-    ///
-    /// Calls ``RunAnywhereSDK/synthesizeStream(_:options:)`` on the shared instance.
+    /// Synthesizes `text` one sentence at a time, in a stream that does not throw:
+    /// ``synthesizeSentences(_:options:)``, whose error (a missing shared instance included)
+    /// ends the stream and is logged, as ``RunAnywhereSDK/synthesizeStream(_:options:)`` does.
     public static func synthesizeStream(_ text: String, options: TTSOptions = TTSOptions()) -> AsyncStream<TTSOutput> {
         synthesizeSentences(text, options: options).endingOnError(category: "TTS")
     }
